@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/** Environment parsing helpers; every default is the one contract §1 states. */
+
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+const url = (fallback: string, protocols: readonly string[]) =>
+  z
+    .string()
+    .default(fallback)
+    .refine((value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    }, `must be a URL (${protocols.join(' or ')})`);
+
+const flag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default(fallback ? 'true' : 'false')
+    .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const env = { port, url, flag, seconds };
+
+export const commonEnv = {
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PUBLIC_BASE_URL: url('http://localhost:3000', ['http:', 'https:']),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+};
+
+export const databaseEnv = {
+  DATABASE_URL: url('postgresql://postgres@127.0.0.1:5432/postgres', ['postgresql:', 'postgres:']),
+};
+
+export const redisEnv = {
+  REDIS_URL: url('redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+};
+
+export const amqpEnv = {
+  AMQP_URL: url('amqp://guest:guest@127.0.0.1:5672', ['amqp:', 'amqps:']),
+};
+
+/** Token verification settings shared by the gateway and every service. */
+export const jwtEnv = {
+  JWT_ISSUER: z.string().min(1).default('school-commerce-identity'),
+  JWT_AUDIENCE: z.string().min(1).default('school-commerce'),
+  JWKS_URL: url('http://127.0.0.1:3001/.well-known/jwks.json', ['http:', 'https:']),
+};

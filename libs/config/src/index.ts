@@ -1,0 +1,3 @@
+export * from './env.js';
+export * from './load-config.js';
+export * from './topology.js';

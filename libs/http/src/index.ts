@@ -1,0 +1,5 @@
+export * from './app-error.js';
+export * from './envelope.js';
+export * from './error-codes.js';
+export * from './error-response.js';
+export * from './validation.js';

@@ -1,0 +1,2 @@
+export * from './envelope-exception.filter.js';
+export * from './zod.pipe.js';

@@ -1,0 +1,30 @@
+import { trace } from '@opentelemetry/api';
+import { pino, type Logger, type LoggerOptions } from 'pino';
+
+export type { Logger } from 'pino';
+
+export interface LoggerSettings {
+  service: string;
+  level?: string;
+}
+
+/** JSON logs on stdout; every line carries the service name and, inside a span, its trace and span ids. */
+export function createLogger({ service, level = process.env.LOG_LEVEL ?? 'info' }: LoggerSettings): Logger {
+  const options: LoggerOptions = {
+    level,
+    base: { service },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    mixin() {
+      const span = trace.getActiveSpan();
+      if (!span) return {};
+      const { traceId, spanId } = span.spanContext();
+      return { traceId, spanId };
+    },
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.newPassword', '*.currentPassword', '*.refreshToken', '*.otp', '*.token'],
+      censor: '[redacted]',
+    },
+  };
+  return pino(options);
+}

@@ -1,0 +1,28 @@
+import { getNodeAutoInstrumentations } from './instrumentations.js';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+
+let sdk: NodeSDK | undefined;
+
+/**
+ * Starts OpenTelemetry for this process. Spans are always created, so trace ids reach the logs and
+ * W3C `traceparent` flows gateway -> service -> broker; they are exported only when
+ * OTEL_EXPORTER_OTLP_ENDPOINT is set. Call it before the HTTP server modules are loaded.
+ */
+export function startTelemetry(service: string): void {
+  if (sdk || process.env.OTEL_SDK_DISABLED === 'true') return;
+  const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  sdk = new NodeSDK({
+    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: process.env.OTEL_SERVICE_NAME ?? service }),
+    ...(endpoint ? { traceExporter: new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }) } : { spanProcessors: [] }),
+    instrumentations: getNodeAutoInstrumentations(),
+  });
+  sdk.start();
+}
+
+export async function stopTelemetry(): Promise<void> {
+  await sdk?.shutdown();
+  sdk = undefined;
+}
