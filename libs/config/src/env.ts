@@ -51,3 +51,32 @@ export const jwtEnv = {
   JWT_AUDIENCE: z.string().min(1).default('school-commerce'),
   JWKS_URL: url('http://127.0.0.1:3001/.well-known/jwks.json', ['http:', 'https:']),
 };
+
+/**
+ * Where a service listens. Services bind to loopback by default: the gateway is the only public
+ * port (contract §1); a container deployment sets HOST=0.0.0.0.
+ */
+export function listenEnv(defaultPort: number, defaultHost = '127.0.0.1') {
+  return {
+    HOST: z.string().min(1).default(defaultHost),
+    PORT: port(defaultPort),
+  };
+}
+
+/** Applying migrations at start-up is on by default; a deployment running them as a job turns it off. */
+export const migrationEnv = {
+  MIGRATE_ON_START: flag(true),
+};
+
+/** Everything a NestJS service of contract §1 reads, plus its own variables. */
+export function serviceEnv<Extra extends z.ZodRawShape>(defaultPort: number, extra: Extra) {
+  return {
+    ...commonEnv,
+    ...listenEnv(defaultPort),
+    ...databaseEnv,
+    ...redisEnv,
+    ...jwtEnv,
+    ...migrationEnv,
+    ...extra,
+  };
+}

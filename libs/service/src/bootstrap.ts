@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import type { DynamicModule, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { LogController } from 'fastify';
+import { EnvelopeExceptionFilter } from '@school/http/nest';
+import type { Logger } from '@school/telemetry';
+import { PinoNestLogger } from './nest-logger.js';
+import { ReadinessRegistry } from './readiness.js';
+
+export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+export interface ServiceAppOptions {
+  logger: Logger;
+  /** Largest accepted request body; JSON routes use the contract's 1 MB. */
+  bodyLimit?: number;
+}
+
+/**
+ * A NestJS application on the Fastify adapter with everything every service shares: the error
+ * envelope, request ids (taken from the gateway's `x-request-id`) on every log line,
+ * prototype-poisoning refusal and graceful shutdown.
+ */
+export async function createServiceApp(module: Type | DynamicModule, options: ServiceAppOptions): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    loggerInstance: options.logger,
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: (request) => request.url.startsWith('/health/') }),
+    bodyLimit: options.bodyLimit ?? JSON_BODY_LIMIT_BYTES,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    return503OnClosing: true,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
+    logger: new PinoNestLogger(options.logger),
+    abortOnError: false,
+  });
+  app.useGlobalFilters(new EnvelopeExceptionFilter());
+  app.enableShutdownHooks();
+
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  fastify.addHook('onClose', async () => {
+    app.get(ReadinessRegistry, { strict: false }).markDraining();
+  });
+  return app;
+}

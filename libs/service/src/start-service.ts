@@ -1,0 +1,42 @@
+import { fileURLToPath } from 'node:url';
+import type { DynamicModule } from '@nestjs/common';
+import { loadConfig, SERVICES, type ServiceName } from '@school/config';
+import { createLogger } from '@school/telemetry';
+import type { z } from 'zod';
+import { runService } from './run-service.js';
+
+interface BaseServiceConfig {
+  HOST: string;
+  PORT: number;
+  LOG_LEVEL: string;
+  DATABASE_URL: string;
+  MIGRATE_ON_START: boolean;
+}
+
+export interface StartServiceOptions<Shape extends z.ZodRawShape> {
+  name: ServiceName;
+  env: Shape;
+  module: (config: z.infer<z.ZodObject<Shape>>) => DynamicModule;
+  /** `new URL('../prisma/migrations', import.meta.url)` from the service's main module. */
+  migrations: URL;
+}
+
+/** A service's whole main(): validated config, JSON logger, migrations of its own schema, listen. */
+export async function startService<Shape extends z.ZodRawShape>(options: StartServiceOptions<Shape>) {
+  const config = loadConfig(options.env);
+  const base = config as unknown as BaseServiceConfig;
+  const logger = createLogger({ service: options.name, level: base.LOG_LEVEL });
+  return runService(options.module(config), {
+    name: options.name,
+    host: base.HOST,
+    port: base.PORT,
+    logger,
+    ...(base.MIGRATE_ON_START && {
+      migrations: {
+        databaseUrl: base.DATABASE_URL,
+        schema: SERVICES[options.name].schema,
+        migrationsDir: fileURLToPath(options.migrations),
+      },
+    }),
+  });
+}

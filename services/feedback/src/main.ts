@@ -1,0 +1,11 @@
+import './instrument.js';
+import { startService } from '@school/service';
+import { AppModule } from './app.module.js';
+import { feedbackEnv } from './config.js';
+
+await startService({
+  name: 'feedback',
+  env: feedbackEnv,
+  module: (config) => AppModule.forRoot(config),
+  migrations: new URL('../prisma/migrations', import.meta.url),
+});

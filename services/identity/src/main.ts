@@ -1,0 +1,11 @@
+import './instrument.js';
+import { startService } from '@school/service';
+import { AppModule } from './app.module.js';
+import { identityEnv } from './config.js';
+
+await startService({
+  name: 'identity',
+  env: identityEnv,
+  module: (config) => AppModule.forRoot(config),
+  migrations: new URL('../prisma/migrations', import.meta.url),
+});
