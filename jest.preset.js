@@ -30,6 +30,7 @@ export function jestConfig(projectDir, overrides = {}) {
       '^(\\.{1,2}/.*)\\.js$': '$1',
     },
     testTimeout: 30_000,
+    reporters: ['default', join(root, 'scripts/jest-results-reporter.js')],
     ...overrides,
   };
 }
