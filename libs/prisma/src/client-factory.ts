@@ -8,7 +8,12 @@ export interface PrismaConnection {
   maxConnections?: number;
 }
 
-type PrismaClientClass<Client> = new (options: { adapter: PrismaPg }) => Client;
+/**
+ * A generated `PrismaClient` class. Each service generates its own, with its own option types, so
+ * any constructor is accepted here; every generated client takes `{ adapter }`.
+ */
+type PrismaClientClass<Client> = abstract new (...args: never[]) => Client;
+type AdapterClientClass<Client> = new (options: { adapter: PrismaPg }) => Client;
 
 /** A service's generated Prisma client bound to its own schema through the pg driver adapter. */
 export function createPrismaClient<Client>(Client: PrismaClientClass<Client>, connection: PrismaConnection): Client {
@@ -16,5 +21,5 @@ export function createPrismaClient<Client>(Client: PrismaClientClass<Client>, co
     { connectionString: connection.databaseUrl, max: connection.maxConnections ?? 10 },
     { schema: connection.schema },
   );
-  return new Client({ adapter });
+  return new (Client as unknown as AdapterClientClass<Client>)({ adapter });
 }

@@ -1,1 +1,3 @@
 export * from './client-factory.js';
+export * from './migration-files.js';
+export * from './migrations.js';

@@ -53,7 +53,7 @@ describe('a service app', () => {
   it('refuses an invalid or undeclared field with VALIDATION_FAILED and errors[]', async () => {
     const response = await post(JSON.stringify({ name: '', extra: 1 }));
     expect(response.status).toBe(400);
-    const body = await response.json();
+    const body = (await response.json()) as { errors: unknown };
     expect(body).toMatchObject({ data: null, errorCode: 'VALIDATION_FAILED' });
     expect(body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'extra' }), expect.objectContaining({ field: 'name' })]));
   });
