@@ -1,4 +1,4 @@
-import { trace } from '@opentelemetry/api';
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { pino, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger } from 'pino';
@@ -17,9 +17,9 @@ export function createLogger({ service, level = process.env.LOG_LEVEL ?? 'info' 
     formatters: { level: (label) => ({ level: label }) },
     mixin() {
       const span = trace.getActiveSpan();
-      if (!span) return {};
-      const { traceId, spanId } = span.spanContext();
-      return { traceId, spanId };
+      const context = span?.spanContext();
+      if (!context || !isSpanContextValid(context)) return {};
+      return { traceId: context.traceId, spanId: context.spanId };
     },
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.newPassword', '*.currentPassword', '*.refreshToken', '*.otp', '*.token'],

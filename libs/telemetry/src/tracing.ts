@@ -1,7 +1,7 @@
 import { getNodeAutoInstrumentations } from './instrumentations.js';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { NodeSDK } from '@opentelemetry/sdk-node';
+import { NodeSDK, tracing } from '@opentelemetry/sdk-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 
 let sdk: NodeSDK | undefined;
@@ -16,7 +16,11 @@ export function startTelemetry(service: string): void {
   const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
   sdk = new NodeSDK({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: process.env.OTEL_SERVICE_NAME ?? service }),
-    ...(endpoint ? { traceExporter: new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }) } : { spanProcessors: [] }),
+    // Without an endpoint a no-op processor still registers the tracer provider: spans, ids and
+    // propagation work, nothing is exported.
+    ...(endpoint
+      ? { traceExporter: new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }) }
+      : { spanProcessors: [new tracing.NoopSpanProcessor()] }),
     instrumentations: getNodeAutoInstrumentations(),
   });
   sdk.start();
