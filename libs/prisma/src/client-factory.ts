@@ -12,14 +12,17 @@ export interface PrismaConnection {
  * A generated `PrismaClient` class. Each service generates its own, with its own option types, so
  * any constructor is accepted here; every generated client takes `{ adapter }`.
  */
-type PrismaClientClass<Client> = abstract new (...args: never[]) => Client;
+type PrismaClientClass = abstract new (...args: never[]) => unknown;
 type AdapterClientClass<Client> = new (options: { adapter: PrismaPg }) => Client;
 
 /** A service's generated Prisma client bound to its own schema through the pg driver adapter. */
-export function createPrismaClient<Client>(Client: PrismaClientClass<Client>, connection: PrismaConnection): Client {
+export function createPrismaClient<Class extends PrismaClientClass>(
+  Client: Class,
+  connection: PrismaConnection,
+): InstanceType<Class> {
   const adapter = new PrismaPg(
     { connectionString: connection.databaseUrl, max: connection.maxConnections ?? 10 },
     { schema: connection.schema },
   );
-  return new (Client as unknown as AdapterClientClass<Client>)({ adapter });
+  return new (Client as unknown as AdapterClientClass<InstanceType<Class>>)({ adapter });
 }

@@ -1,16 +1,38 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Inject, Injectable, Module, type OnModuleInit } from '@nestjs/common';
 import { SERVICES, type ServiceName } from '@school/config';
+import { AUTH_REDIS, AuthModule } from '@school/auth/nest';
+import type { Redis } from 'ioredis';
 import { ConfigModule } from './config.module.js';
 import { DatabaseModule } from './database.module.js';
 import { HealthModule } from './health.module.js';
+import { ReadinessRegistry } from './readiness.js';
 
 interface CoreConfig {
   DATABASE_URL: string;
+  REDIS_URL: string;
+  JWKS_URL: string;
+  JWT_ISSUER: string;
+  JWT_AUDIENCE: string;
 }
 
 type PrismaClass = Parameters<typeof DatabaseModule.forRoot>[0];
 
-/** What every service module imports first: its config, health endpoints and its own Prisma client. */
+@Injectable()
+class RedisReadiness implements OnModuleInit {
+  constructor(
+    @Inject(AUTH_REDIS) private readonly redis: Redis,
+    private readonly readiness: ReadinessRegistry,
+  ) {}
+
+  onModuleInit(): void {
+    this.readiness.register('redis', () => this.redis.ping());
+  }
+}
+
+/**
+ * What every service module imports first: its config, health endpoints, its own Prisma client
+ * and token verification (services check every token themselves, whatever the gateway did).
+ */
 @Module({})
 export class ServiceCoreModule {
   static forRoot(name: ServiceName, config: CoreConfig, Prisma: PrismaClass): DynamicModule {
@@ -20,7 +42,14 @@ export class ServiceCoreModule {
         ConfigModule.forRoot(config),
         HealthModule,
         DatabaseModule.forRoot(Prisma, { databaseUrl: config.DATABASE_URL, schema: SERVICES[name].schema }),
+        AuthModule.forRoot({
+          jwksUrl: config.JWKS_URL,
+          issuer: config.JWT_ISSUER,
+          audience: config.JWT_AUDIENCE,
+          redisUrl: config.REDIS_URL,
+        }),
       ],
+      providers: [RedisReadiness],
       exports: [ConfigModule, DatabaseModule],
     };
   }

@@ -1,0 +1,62 @@
+import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { Authenticator } from '../authenticator.js';
+import { JwtVerifier } from '../jwt-verifier.js';
+import { createAuthRedis } from '../redis.js';
+import { SessionRevocations } from '../session-revocations.js';
+import { AuthGuard } from './auth.guard.js';
+import { AUTH_REDIS, type AuthModuleOptions } from './auth.options.js';
+
+/**
+ * Token verification for a Nest service: provides Authenticator (and the JwtVerifier and
+ * SessionRevocations behind it) plus the guard used by @Authenticated() / @RequirePermissions().
+ */
+@Module({})
+export class AuthModule implements OnApplicationShutdown {
+  constructor(@Inject(AUTH_REDIS) private readonly redis: Redis) {}
+
+  static forRoot(options: AuthModuleOptions): DynamicModule {
+    return {
+      module: AuthModule,
+      global: options.global ?? true,
+      providers: [
+        { provide: AUTH_REDIS, useFactory: () => createAuthRedis(options.redisUrl) },
+        {
+          provide: JwtVerifier,
+          useFactory: () =>
+            new JwtVerifier({
+              jwksUrl: options.jwksUrl,
+              issuer: options.issuer,
+              audience: options.audience,
+              ...(options.jwksCooldownMs !== undefined && { jwksCooldownMs: options.jwksCooldownMs }),
+            }),
+        },
+        {
+          provide: SessionRevocations,
+          useFactory: (redis: Redis) =>
+            new SessionRevocations(redis, options.revocationKeyPrefix ? { keyPrefix: options.revocationKeyPrefix } : {}),
+          inject: [AUTH_REDIS],
+        },
+        {
+          provide: Authenticator,
+          useFactory: (verifier: JwtVerifier, revocations: SessionRevocations) => new Authenticator(verifier, revocations),
+          inject: [JwtVerifier, SessionRevocations],
+        },
+        AuthGuard,
+      ],
+      exports: [AUTH_REDIS, JwtVerifier, SessionRevocations, Authenticator, AuthGuard],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.redis.status !== 'ready') {
+      // Unreachable or still connecting: stop the reconnect attempts, nothing is pending.
+      this.redis.disconnect();
+      return;
+    }
+    const ended = new Promise<void>((resolve) => this.redis.once('end', () => resolve()));
+    // QUIT lets pending commands finish first.
+    await this.redis.quit().catch(() => this.redis.disconnect());
+    await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+  }
+}

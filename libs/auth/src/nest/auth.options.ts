@@ -1,0 +1,15 @@
+export interface AuthModuleOptions {
+  jwksUrl: string;
+  issuer: string;
+  audience: string;
+  redisUrl: string;
+  /** Visible to every module without importing it (default true). */
+  global?: boolean;
+  /** Minimum time between JWKS refetches for an unknown kid (jose default 30 s; tests shorten it). */
+  jwksCooldownMs?: number;
+  /** Redis key prefix of revoked sessions (tests isolate themselves with a random one). */
+  revocationKeyPrefix?: string;
+}
+
+/** The ioredis client the module opened for revocations; closed when the application shuts down. */
+export const AUTH_REDIS = Symbol('AUTH_REDIS');

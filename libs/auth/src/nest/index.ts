@@ -1,0 +1,5 @@
+export * from './auth.decorators.js';
+export * from './auth.guard.js';
+export * from './auth.metadata.js';
+export * from './auth.module.js';
+export * from './auth.options.js';

@@ -1,0 +1,22 @@
+import type { Role } from './roles.js';
+
+/** Who is calling, as proven by a verified, unrevoked access token. */
+export interface Principal {
+  /** `sub`: the user's publicId. */
+  userId: string;
+  /** `sid`: the login session the token belongs to. */
+  sessionId: string;
+  role: Role;
+}
+
+/** The claims identity puts in an access token (contract §4), besides iss, aud, iat and exp. */
+export interface AccessTokenClaims {
+  sub: string;
+  sid: string;
+  role: Role;
+}
+
+/** Asymmetric algorithms only (contract §4): `none` and HMAC can never verify. */
+export const ACCESS_TOKEN_ALGORITHMS = ['EdDSA', 'ES256'] as const;
+
+export type AccessTokenAlgorithm = (typeof ACCESS_TOKEN_ALGORITHMS)[number];

@@ -1,0 +1,161 @@
+import { Redis } from 'ioredis';
+import { createTestIssuer, type TestIssuer } from '@school/testing';
+import { Authenticator, createAuthRedis, JwtVerifier, REVOKED_SESSION_KEY_PREFIX, SessionRevocations } from '@school/auth';
+import { closedPort, failureCode, randomPrefix, REDIS_URL } from './helpers.js';
+
+const claims = { sub: 'user-public-id', sid: 'session-1', role: 'admin' };
+
+describe('Authenticator against a JWKS and real Redis', () => {
+  let issuer: TestIssuer;
+  let redis: Redis;
+  let prefix: string;
+  let authenticator: Authenticator;
+  let revocations: SessionRevocations;
+
+  beforeAll(async () => {
+    issuer = await createTestIssuer();
+    redis = new Redis(REDIS_URL);
+  });
+
+  beforeEach(() => {
+    prefix = randomPrefix();
+    revocations = new SessionRevocations(redis, { keyPrefix: prefix });
+    authenticator = new Authenticator(new JwtVerifier(issuer), revocations);
+  });
+
+  afterEach(async () => {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+  });
+
+  afterAll(async () => {
+    await redis.quit();
+    await issuer.close();
+  });
+
+  const bearer = async (...args: Parameters<TestIssuer['sign']>) => `Bearer ${await issuer.sign(...args)}`;
+
+  it('accepts a valid EdDSA or ES256 token and returns the principal', async () => {
+    await expect(authenticator.authenticate(await bearer(claims))).resolves.toEqual({
+      userId: 'user-public-id',
+      sessionId: 'session-1',
+      role: 'admin',
+    });
+    await expect(authenticator.authenticate(await bearer({ ...claims, role: 'customer' }, { alg: 'ES256' }))).resolves.toEqual({
+      userId: 'user-public-id',
+      sessionId: 'session-1',
+      role: 'customer',
+    });
+    await expect(authenticator.authenticate(`bearer  ${await issuer.sign(claims)}`)).resolves.toMatchObject({ role: 'admin' });
+  });
+
+  it.each([
+    ['no header', undefined],
+    ['an empty header', ''],
+    ['another scheme', 'Basic dXNlcjpwYXNz'],
+    ['Bearer without a token', 'Bearer '],
+    ['a malformed token', 'Bearer not-a-jwt'],
+    ['three garbage segments', 'Bearer aaa.bbb.ccc'],
+  ])('refuses %s with 401 AUTH_UNAUTHENTICATED', async (_case, header) => {
+    expect(await failureCode(authenticator.authenticate(header))).toBe('AUTH_UNAUTHENTICATED');
+  });
+
+  it.each([
+    ['alg none', { alg: 'none' as const }],
+    ['HS256 (symmetric)', { alg: 'HS256' as const }],
+    ['a wrong issuer', { issuer: 'https://evil.example' }],
+    ['a wrong audience', { audience: 'another-audience' }],
+    ['an expired exp', { expiresIn: -5 }],
+    ['an unknown kid', { kid: 'unknown-kid' }],
+  ])('refuses a token with %s with 401', async (_case, options) => {
+    expect(await failureCode(authenticator.authenticate(await bearer(claims, options)))).toBe('AUTH_UNAUTHENTICATED');
+  });
+
+  it('refuses a token whose signature was tampered with', async () => {
+    const [header, payload] = (await issuer.sign(claims)).split('.');
+    const forgedPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), role: 'admin', sub: 'someone-else' })).toString('base64url');
+    const otherSignature = (await issuer.sign({ ...claims, sub: 'x' })).split('.')[2];
+    expect(await failureCode(authenticator.authenticate(`Bearer ${header}.${forgedPayload}.${otherSignature}`))).toBe('AUTH_UNAUTHENTICATED');
+  });
+
+  it('refuses a token signed by a key the JWKS does not publish, even with the right kid', async () => {
+    const stranger = await createTestIssuer();
+    try {
+      const forged = await stranger.sign(claims, { kid: issuer.kid });
+      expect(await failureCode(authenticator.authenticate(`Bearer ${forged}`))).toBe('AUTH_UNAUTHENTICATED');
+      expect(await failureCode(authenticator.authenticate(`Bearer ${await stranger.sign(claims)}`))).toBe('AUTH_UNAUTHENTICATED');
+    } finally {
+      await stranger.close();
+    }
+  });
+
+  it.each([
+    ['no sub', { sid: 's', role: 'admin' }],
+    ['no sid', { sub: 'u', role: 'admin' }],
+    ['no role', { sub: 'u', sid: 's' }],
+    ['an unknown role', { sub: 'u', sid: 's', role: 'superuser' }],
+    ['an empty sub', { sub: '', sid: 's', role: 'admin' }],
+    ['a numeric sid', { sub: 'u', sid: 42, role: 'admin' }],
+    ['no exp', { ...claims, exp: undefined }],
+  ])('refuses a token with %s', async (_case, tokenClaims) => {
+    expect(await failureCode(authenticator.authenticate(await bearer(tokenClaims)))).toBe('AUTH_UNAUTHENTICATED');
+  });
+
+  it('refuses the tokens of a revoked session and only those, until the revocation expires', async () => {
+    const token = await bearer(claims);
+    const otherSession = await bearer({ ...claims, sid: 'session-2' });
+    await revocations.revoke('session-1', 900);
+
+    expect(await failureCode(authenticator.authenticate(token))).toBe('AUTH_UNAUTHENTICATED');
+    await expect(authenticator.authenticate(otherSession)).resolves.toMatchObject({ sessionId: 'session-2' });
+    const ttl = await redis.ttl(`${prefix}session-1`);
+    expect(ttl).toBeGreaterThan(890);
+    expect(ttl).toBeLessThanOrEqual(900);
+
+    await revocations.revoke('session-3', 1);
+    await expect(revocations.isRevoked('session-3')).resolves.toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await expect(revocations.isRevoked('session-3')).resolves.toBe(false);
+  });
+
+  it('keeps the revocation key format in one place', async () => {
+    const shared = new SessionRevocations(redis);
+    await shared.revoke(`${prefix}shared`, 5);
+    try {
+      await expect(redis.exists(`${REVOKED_SESSION_KEY_PREFIX}${prefix}shared`)).resolves.toBe(1);
+    } finally {
+      await redis.del(`${REVOKED_SESSION_KEY_PREFIX}${prefix}shared`);
+    }
+  });
+
+  it('fails closed with 503 when Redis cannot be reached, before and after a revocation', async () => {
+    const down = createAuthRedis(`redis://127.0.0.1:${await closedPort()}`);
+    try {
+      const blind = new Authenticator(new JwtVerifier(issuer), new SessionRevocations(down, { keyPrefix: prefix }));
+      const started = Date.now();
+      expect(await failureCode(blind.authenticate(await bearer(claims)))).toBe('SERVICE_UNAVAILABLE');
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(await failureCode(new SessionRevocations(down).revoke('session-1', 60))).toBe('SERVICE_UNAVAILABLE');
+      // A bad token is still a 401: Redis is only asked about tokens that verified.
+      expect(await failureCode(blind.authenticate('Bearer x.y.z'))).toBe('AUTH_UNAUTHENTICATED');
+    } finally {
+      down.disconnect();
+    }
+  });
+
+  it('fails closed with 503 when Redis hangs past the time limit', async () => {
+    const hanging = new Redis(REDIS_URL, { lazyConnect: true });
+    await hanging.connect();
+    const slow = new SessionRevocations(hanging, { keyPrefix: prefix, timeoutMs: 200 });
+    const blocker = new Redis(REDIS_URL);
+    try {
+      // CLIENT PAUSE holds every command of normal clients for the given time.
+      await blocker.client('PAUSE', 1_000, 'ALL');
+      expect(await failureCode(slow.isRevoked('session-1'))).toBe('SERVICE_UNAVAILABLE');
+    } finally {
+      await blocker.client('UNPAUSE');
+      await blocker.quit();
+      await hanging.quit();
+    }
+  });
+});
