@@ -1,0 +1,9 @@
+import { Module } from '@nestjs/common';
+import { PasswordHasher } from './password-hasher.js';
+import { ProviderAccountsRepository } from './provider-accounts.repository.js';
+
+@Module({
+  providers: [PasswordHasher, ProviderAccountsRepository],
+  exports: [PasswordHasher, ProviderAccountsRepository],
+})
+export class PasswordsModule {}
