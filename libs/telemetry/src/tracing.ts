@@ -14,13 +14,17 @@ let sdk: NodeSDK | undefined;
 export function startTelemetry(service: string): void {
   if (sdk || process.env.OTEL_SDK_DISABLED === 'true') return;
   const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  // Traces only: no metrics or logs pipeline unless asked for (their default exporters would try a
+  // local collector and hold up shutdown).
+  process.env.OTEL_METRICS_EXPORTER ??= 'none';
+  process.env.OTEL_LOGS_EXPORTER ??= 'none';
   sdk = new NodeSDK({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: process.env.OTEL_SERVICE_NAME ?? service }),
-    // Without an endpoint a no-op processor still registers the tracer provider: spans, ids and
-    // propagation work, nothing is exported.
+    // Without an endpoint nothing is recorded: spans are sampled out (cheap, non-recording) but keep
+    // their trace ids, so logs carry them and `traceparent` still flows to the next hop.
     ...(endpoint
       ? { traceExporter: new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }) }
-      : { spanProcessors: [new tracing.NoopSpanProcessor()] }),
+      : { spanProcessors: [new tracing.NoopSpanProcessor()], sampler: new tracing.AlwaysOffSampler() }),
     instrumentations: getNodeAutoInstrumentations(),
   });
   sdk.start();

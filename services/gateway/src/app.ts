@@ -1,0 +1,129 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Socket } from 'node:net';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import type { Redis } from 'ioredis';
+import { Authenticator, createAuthRedis, JwtVerifier, SessionRevocations } from '@school/auth';
+import { SERVICE_NAMES, type ServiceName } from '@school/config';
+import { AppError } from '@school/http';
+import { createLogger, type Logger } from '@school/telemetry';
+import { registerBodyParsers } from './body/body-parsers.js';
+import { mebibytes } from './body/body-limits.js';
+import { upstreamUrl, type GatewayConfig } from './config.js';
+import { registerErrorHandling } from './errors.js';
+import { registerHealthRoutes } from './health/health.routes.js';
+import { registerUpstreamClient } from './proxy/upstream.js';
+import { REQUEST_ID_HEADER, requestId } from './request/request-id.js';
+import { registerTableRoutes } from './routes/register-routes.js';
+import { Throttle } from './throttle/throttle.js';
+
+export interface GatewayDependencies {
+  logger?: Logger;
+  /** Shared by throttling and the session revocation check. Created from REDIS_URL (and closed) when absent. */
+  redis?: Redis;
+  authenticator?: Authenticator;
+  /** Tests isolate their throttle counters with a random prefix. */
+  throttleKeyPrefix?: string;
+  readinessTimeoutMs?: number;
+}
+
+/** How long start-up waits for the first Redis connection before serving with the in-memory throttle. */
+const REDIS_CONNECT_WAIT_MS = 3_000;
+
+/** The gateway, routes registered and not yet listening (tests listen on port 0). */
+export async function buildGateway(config: GatewayConfig, deps: GatewayDependencies = {}): Promise<FastifyInstance> {
+  const logger = deps.logger ?? createLogger({ service: 'gateway', level: config.LOG_LEVEL });
+  const redis = deps.redis ?? createAuthRedis(config.REDIS_URL, { onError: (error) => logger.debug({ err: error }, 'Redis connection error') });
+  const authenticator =
+    deps.authenticator ??
+    new Authenticator(
+      new JwtVerifier({ jwksUrl: config.JWKS_URL, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE }),
+      new SessionRevocations(redis),
+    );
+  const throttle = new Throttle(redis, { logger, ...(deps.throttleKeyPrefix && { keyPrefix: deps.throttleKeyPrefix }) });
+  const upstreams = Object.fromEntries(SERVICE_NAMES.map((name) => [name, upstreamUrl(config, name)])) as Record<ServiceName, string>;
+  const streams = new Set<FastifyReply>();
+  let closing = false;
+
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    genReqId: requestId,
+    // A route is a method and a path (contract §3): no implicit HEAD twins of GET routes.
+    exposeHeadRoutes: false,
+    // Requests arriving on open connections while closing get the envelope (onRequest below), not Fastify's body.
+    return503OnClosing: false,
+  });
+
+  registerErrorHandling(app);
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    throw new AppError('SERVICE_UNAVAILABLE');
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+
+  registerBodyParsers(app, { adminUploadMaxFileBytes: mebibytes(config.UPLOAD_MAX_FILE_SIZE_MB) });
+  await registerUpstreamClient(app, { trustProxy: config.TRUST_PROXY, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
+  registerHealthRoutes(app, {
+    redis,
+    upstreams,
+    draining: () => closing,
+    ...(deps.readinessTimeoutMs && { timeoutMs: deps.readinessTimeoutMs }),
+  });
+  registerTableRoutes(app, {
+    authenticator,
+    throttle,
+    upstreams,
+    upstream: { trustProxy: config.TRUST_PROXY, timeoutMs: config.UPSTREAM_TIMEOUT_MS },
+    onStream: (reply) => {
+      streams.add(reply);
+      reply.raw.once('close', () => streams.delete(reply));
+    },
+  });
+
+  app.addHook('onReady', async () => {
+    await redisConnected(redis, REDIS_CONNECT_WAIT_MS);
+  });
+  const unusedConnections = trackUnusedConnections(app.server);
+  app.addHook('preClose', async () => {
+    closing = true;
+    // Event streams never finish on their own; ending them lets clients reconnect to another replica.
+    for (const reply of streams) reply.raw.destroy();
+    // Node's close() waits for connections that never carried a request (browsers preconnect).
+    for (const socket of unusedConnections) socket.destroy();
+  });
+  app.addHook('onClose', async () => {
+    if (deps.redis) return;
+    // QUIT would wait in the offline queue of a client that is still trying to reconnect.
+    if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+    else redis.disconnect();
+  });
+  return app;
+}
+
+function trackUnusedConnections(server: Server): Set<Socket> {
+  const unused = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    unused.add(socket);
+    socket.once('close', () => unused.delete(socket));
+  });
+  server.on('request', (request: IncomingMessage) => unused.delete(request.socket));
+  return unused;
+}
+
+/** Resolves once Redis is ready, fails to connect, or the wait is over: the gateway serves either way. */
+function redisConnected(redis: Redis, waitMs: number): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      redis.off('error', done);
+      resolve();
+    };
+    const timer = setTimeout(done, waitMs);
+    redis.once('ready', done);
+    redis.once('error', done);
+  });
+}

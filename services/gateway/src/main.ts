@@ -1,0 +1,40 @@
+import './instrument.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { loadConfig } from '@school/config';
+import { createLogger, stopTelemetry } from '@school/telemetry';
+import { buildGateway } from './app.js';
+import { gatewayEnv } from './config.js';
+
+/** In-flight requests get this long to finish after a shutdown signal; then their connections are cut. */
+const DRAIN_TIMEOUT_MS = 8_000;
+const TELEMETRY_FLUSH_TIMEOUT_MS = 1_000;
+
+const config = loadConfig(gatewayEnv);
+const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
+
+try {
+  const app = await buildGateway(config, { logger });
+  await app.listen({ host: config.HOST, port: config.PORT });
+
+  const shutdown = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, 'gateway stopping: no new connections, draining in-flight requests');
+    setTimeout(() => app.server.closeAllConnections(), DRAIN_TIMEOUT_MS).unref();
+    app
+      .close()
+      .then(() => logger.info('gateway stopped'))
+      // Exporting the last spans is best effort: an unreachable collector must not hold the exit.
+      .then(() => Promise.race([stopTelemetry(), sleep(TELEMETRY_FLUSH_TIMEOUT_MS)]))
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'gateway did not stop cleanly');
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+} catch (error) {
+  logger.fatal({ err: error }, `gateway failed to start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}

@@ -1,0 +1,63 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { propagation } from '@opentelemetry/api';
+import type { FastifyRequest } from 'fastify';
+import { firstListEntry, peerIp } from '../request/client-ip.js';
+import { REQUEST_ID_HEADER } from '../request/request-id.js';
+
+/**
+ * Meaningful for one connection only (RFC 9110 §7.6.1). `expect` too: Node already answered the
+ * `100-continue`, and the upstream client refuses the header.
+ */
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect'];
+
+/**
+ * Headers that would claim who the caller is or where it came from. Services learn the caller only
+ * from the bearer token they verify themselves, and the client address only from what the gateway
+ * writes; a client never gets to set these.
+ */
+const CALLER_CLAIM = /^(x-(user|auth|principal|session|role|permission|account|internal|client-ip|real-ip|original-forwarded-for|forwarded-(user|email|groups|preferred-username|access-token|host|port|prefix|server))(-.*)?|remote-user|x-remote-user|forwarded|true-client-ip|cf-connecting-ip)$/;
+
+export interface ForwardingOptions {
+  trustProxy: boolean;
+}
+
+/** The request headers an upstream service sees. Authorization passes through untouched. */
+export function upstreamRequestHeaders(request: FastifyRequest, incoming: IncomingHttpHeaders, options: ForwardingOptions): IncomingHttpHeaders {
+  const headers: IncomingHttpHeaders = {};
+  const connectionScoped = new Set([...HOP_BY_HOP, ...listedInConnection(request.headers.connection)]);
+  for (const [name, value] of Object.entries(incoming)) {
+    if (connectionScoped.has(name) || CALLER_CLAIM.test(name)) continue;
+    headers[name] = value;
+  }
+  // With OpenTelemetry running, the undici instrumentation writes the W3C trace headers of the
+  // outgoing span (a child of the incoming trace); a copy of the client's would make a duplicate.
+  // Without it, the client's trace headers pass through unchanged.
+  for (const field of propagation.fields()) delete headers[field];
+
+  const peer = peerIp(request);
+  const forwardedFor = options.trustProxy ? request.headers['x-forwarded-for'] : undefined;
+  headers['x-forwarded-for'] = forwardedFor ? `${forwardedFor}, ${peer}` : peer;
+  headers['x-forwarded-proto'] = (options.trustProxy && firstListEntry(request.headers['x-forwarded-proto'])) || request.protocol;
+  const host = (options.trustProxy && firstListEntry(request.headers['x-forwarded-host'])) || request.headers.host;
+  if (host) headers['x-forwarded-host'] = host;
+  headers[REQUEST_ID_HEADER] = request.id;
+  return headers;
+}
+
+/** The upstream's response headers, minus those that belonged to its connection with the gateway. */
+export function clientResponseHeaders(upstream: IncomingHttpHeaders): IncomingHttpHeaders {
+  const headers: IncomingHttpHeaders = {};
+  const connectionScoped = new Set([...HOP_BY_HOP, ...listedInConnection(upstream.connection)]);
+  for (const [name, value] of Object.entries(upstream)) {
+    if (!connectionScoped.has(name.toLowerCase())) headers[name] = value;
+  }
+  return headers;
+}
+
+function listedInConnection(connection: unknown): string[] {
+  if (typeof connection !== 'string') return [];
+  return connection
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+}

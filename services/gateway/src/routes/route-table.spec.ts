@@ -1,0 +1,59 @@
+import { ROUTE_TABLE } from './route-table.js';
+
+const key = (route: { method: string; path: string }) => `${route.method} ${route.path}`;
+
+describe('route table', () => {
+  it('has each method and path once', () => {
+    const keys = ROUTE_TABLE.map(key);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('holds the 12 admin and 9 mobile authentication routes of spec §4.1 and §4.2, public as §5 says', () => {
+    const admin = ROUTE_TABLE.filter((route) => route.path.startsWith('/api/auth/'));
+    const mobile = ROUTE_TABLE.filter((route) => route.path.startsWith('/api/mobile/auth/'));
+    expect(admin).toHaveLength(12);
+    expect(mobile).toHaveLength(9);
+    const publicOnes = [...admin, ...mobile].filter((route) => route.auth === 'public').map((route) => route.path.replace('/api/mobile/auth/', '/api/auth/'));
+    expect(new Set(publicOnes)).toEqual(
+      new Set(['/api/auth/login/email', '/api/auth/refresh', '/api/auth/password/forgot', '/api/auth/password/reset', '/api/auth/email/verify/resend', '/api/auth/email/verify/confirm']),
+    );
+  });
+
+  it('answers every upload route also without /api, forwarding to the /api path, always with a token', () => {
+    const media = ROUTE_TABLE.filter((route) => route.service === 'media' && route.path !== '/api/files/signed/*');
+    expect(media).toHaveLength(18);
+    for (const route of media.filter((entry) => entry.path.startsWith('/api/'))) {
+      const alias = media.find((entry) => key(entry) === `${route.method} ${route.path.slice(4)}`);
+      expect(alias).toMatchObject({ upstreamPrefix: '/api', auth: 'jwt', body: route.body, service: 'media' });
+      expect(alias?.throttle).toBe(route.throttle);
+    }
+    expect(media.every((route) => route.auth === 'jwt')).toBe(true);
+  });
+
+  it('puts each throttle policy on the routes the spec and contract name', () => {
+    const throttled = Object.fromEntries(ROUTE_TABLE.filter((route) => route.throttle).map((route) => [key(route), route.throttle]));
+    expect(throttled).toEqual({
+      'POST /api/auth/login/email': 'login',
+      'POST /api/mobile/auth/login/email': 'login',
+      'POST /api/auth/password/forgot': 'forgotPassword',
+      'POST /api/mobile/auth/password/forgot': 'forgotPassword',
+      'POST /api/auth/password/reset': 'resetPassword',
+      'POST /api/mobile/auth/password/reset': 'resetPassword',
+      'POST /api/auth/password/set': 'setPassword',
+      'POST /api/mobile/auth/password/set': 'setPassword',
+      'POST /api/mobile/feedback/public': 'guestFeedback',
+      'POST /api/mobile/uploads': 'mobileUpload',
+      'POST /mobile/uploads': 'mobileUpload',
+      'GET /api/mobile/uploads/signed-url/*': 'mobileSignedUrl',
+      'GET /mobile/uploads/signed-url/*': 'mobileSignedUrl',
+    });
+  });
+
+  it('streams multipart only on the upload routes and lets only the event stream run without a timeout', () => {
+    const uploads = ROUTE_TABLE.filter((route) => route.body.kind === 'upload').map(key);
+    expect(uploads.sort()).toEqual(
+      ['POST /api/upload', 'POST /upload', 'POST /api/upload/multiple', 'POST /upload/multiple', 'POST /api/mobile/uploads', 'POST /mobile/uploads'].sort(),
+    );
+    expect(ROUTE_TABLE.filter((route) => route.stream).map(key)).toEqual(['GET /api/notifications/stream']);
+  });
+});

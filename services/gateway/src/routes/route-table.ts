@@ -1,0 +1,149 @@
+import type { ServiceName } from '@school/config';
+import type { ThrottlePolicyName } from '../throttle/policies.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** `jwt`: the gateway verifies the bearer token before the upstream sees the request (the service verifies it again). */
+export type RouteAuth = 'public' | 'jwt';
+
+/**
+ * What a route accepts as a body. `json`: parsed by the gateway, at most JSON_BODY_LIMIT bytes.
+ * `upload`: multipart streamed to the service, capped at `maxFiles` files of the surface's size
+ * limit plus multipart overhead (see body/upload-limit.ts). `none`: no body is read.
+ */
+export type BodyRule =
+  | { kind: 'none' }
+  | { kind: 'json' }
+  | { kind: 'upload'; surface: 'admin' | 'mobile'; maxFiles: number };
+
+export interface GatewayRoute {
+  method: HttpMethod;
+  /** As the gateway serves it, in Fastify syntax (`:param`, trailing `*` for a key with slashes). */
+  path: string;
+  service: ServiceName;
+  auth: RouteAuth;
+  throttle?: ThrottlePolicyName;
+  body: BodyRule;
+  /** Prepended to the path on the way upstream (the `/api`-less upload aliases of contract §2). */
+  upstreamPrefix?: string;
+  /** A long-lived response (Server-Sent Events): no upstream timeout. */
+  stream?: boolean;
+}
+
+interface RouteOptions {
+  throttle?: ThrottlePolicyName;
+  body?: BodyRule;
+  stream?: boolean;
+}
+
+const NO_BODY: BodyRule = { kind: 'none' };
+const JSON_BODY: BodyRule = { kind: 'json' };
+
+function route(method: HttpMethod, path: string, service: ServiceName, auth: RouteAuth, options: RouteOptions = {}): GatewayRoute {
+  return {
+    method,
+    path,
+    service,
+    auth,
+    body: options.body ?? (method === 'GET' ? NO_BODY : JSON_BODY),
+    ...(options.throttle && { throttle: options.throttle }),
+    ...(options.stream && { stream: true }),
+  };
+}
+
+/** The same routes answered without `/api` as well (contract §2), forwarded upstream at their `/api` path. */
+function alsoWithoutApiPrefix(routes: GatewayRoute[]): GatewayRoute[] {
+  return routes.flatMap((canonical) => [
+    canonical,
+    { ...canonical, path: canonical.path.slice('/api'.length), upstreamPrefix: '/api' },
+  ]);
+}
+
+const identity: GatewayRoute[] = [
+  // spec §4.1, admin authentication
+  route('POST', '/api/auth/login/email', 'identity', 'public', { throttle: 'login' }),
+  route('POST', '/api/auth/password/forgot', 'identity', 'public', { throttle: 'forgotPassword' }),
+  route('POST', '/api/auth/password/reset', 'identity', 'public', { throttle: 'resetPassword' }),
+  route('POST', '/api/auth/password/set', 'identity', 'jwt', { throttle: 'setPassword' }),
+  route('POST', '/api/auth/email/verify/resend', 'identity', 'public'),
+  route('POST', '/api/auth/email/verify/confirm', 'identity', 'public'),
+  route('POST', '/api/auth/refresh', 'identity', 'public'),
+  route('GET', '/api/auth/me', 'identity', 'jwt'),
+  route('GET', '/api/auth/permissions', 'identity', 'jwt'),
+  route('POST', '/api/auth/phone/verify/request', 'identity', 'jwt'),
+  route('POST', '/api/auth/phone/verify/confirm', 'identity', 'jwt'),
+  route('DELETE', '/api/auth/logout', 'identity', 'jwt'),
+  // spec §4.2, customer mobile authentication
+  route('POST', '/api/mobile/auth/login/email', 'identity', 'public', { throttle: 'login' }),
+  route('POST', '/api/mobile/auth/refresh', 'identity', 'public'),
+  route('POST', '/api/mobile/auth/password/forgot', 'identity', 'public', { throttle: 'forgotPassword' }),
+  route('POST', '/api/mobile/auth/password/reset', 'identity', 'public', { throttle: 'resetPassword' }),
+  route('POST', '/api/mobile/auth/password/set', 'identity', 'jwt', { throttle: 'setPassword' }),
+  route('POST', '/api/mobile/auth/email/verify/resend', 'identity', 'public'),
+  route('POST', '/api/mobile/auth/email/verify/confirm', 'identity', 'public'),
+  route('GET', '/api/mobile/auth/me', 'identity', 'jwt'),
+  route('DELETE', '/api/mobile/auth/logout', 'identity', 'jwt'),
+  // contract §6, users
+  route('GET', '/api/users', 'identity', 'jwt'),
+  route('POST', '/api/users', 'identity', 'jwt'),
+  route('GET', '/api/users/:publicId', 'identity', 'jwt'),
+  route('PATCH', '/api/users/:publicId', 'identity', 'jwt'),
+  route('DELETE', '/api/users/:publicId', 'identity', 'jwt'),
+  // contract §4, public keys of the access tokens
+  route('GET', '/.well-known/jwks.json', 'identity', 'public'),
+];
+
+const lookupFamilies = ['provinces', 'districts', 'municipalities'] as const;
+
+const referenceData: GatewayRoute[] = [
+  // spec §4.6
+  route('GET', '/api/academic-sessions', 'reference-data', 'jwt'),
+  route('POST', '/api/academic-sessions', 'reference-data', 'jwt'),
+  route('PATCH', '/api/academic-sessions/:publicId', 'reference-data', 'jwt'),
+  route('DELETE', '/api/academic-sessions/:publicId', 'reference-data', 'jwt'),
+  // spec §4.7, three identical families
+  ...lookupFamilies.flatMap((family) => [
+    route('GET', `/api/lookups/${family}`, 'reference-data', 'jwt'),
+    route('POST', `/api/lookups/${family}`, 'reference-data', 'jwt'),
+    route('PATCH', `/api/lookups/${family}/:publicId`, 'reference-data', 'jwt'),
+    route('DELETE', `/api/lookups/${family}/:publicId`, 'reference-data', 'jwt'),
+  ]),
+  // contract §6, school profile
+  route('GET', '/api/school-profile', 'reference-data', 'jwt'),
+  route('PUT', '/api/school-profile', 'reference-data', 'jwt'),
+];
+
+const feedback: GatewayRoute[] = [
+  // spec §4.3
+  route('POST', '/api/mobile/feedback', 'feedback', 'jwt'),
+  route('POST', '/api/mobile/feedback/public', 'feedback', 'public', { throttle: 'guestFeedback' }),
+];
+
+const media: GatewayRoute[] = [
+  // spec §4.4, contract §2 and §8
+  ...alsoWithoutApiPrefix([
+    route('POST', '/api/upload', 'media', 'jwt', { body: { kind: 'upload', surface: 'admin', maxFiles: 1 } }),
+    route('POST', '/api/upload/multiple', 'media', 'jwt', { body: { kind: 'upload', surface: 'admin', maxFiles: 10 } }),
+    route('GET', '/api/upload/signed-url/*', 'media', 'jwt'),
+    route('POST', '/api/upload/signed-urls', 'media', 'jwt'),
+    route('GET', '/api/upload/file/*', 'media', 'jwt'),
+    // spec §4.5
+    route('POST', '/api/mobile/uploads', 'media', 'jwt', {
+      throttle: 'mobileUpload',
+      body: { kind: 'upload', surface: 'mobile', maxFiles: 1 },
+    }),
+    route('GET', '/api/mobile/uploads/signed-url/*', 'media', 'jwt', { throttle: 'mobileSignedUrl' }),
+    route('POST', '/api/mobile/uploads/signed-urls', 'media', 'jwt'),
+    route('GET', '/api/mobile/uploads/file/*', 'media', 'jwt'),
+  ]),
+  // contract §8: local-driver signed URLs carry their own signature
+  route('GET', '/api/files/signed/*', 'media', 'public'),
+];
+
+const notifier: GatewayRoute[] = [
+  // contract §7
+  route('GET', '/api/notifications/stream', 'notifier', 'jwt', { stream: true }),
+];
+
+/** Every route the gateway answers besides its own /health routes; anything else is 404 NOT_FOUND. */
+export const ROUTE_TABLE: readonly GatewayRoute[] = [...identity, ...referenceData, ...feedback, ...media, ...notifier];

@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { Logger } from '@school/telemetry';
+import { MemoryWindows } from './memory-windows.js';
+import { THROTTLE_POLICIES, type ThrottlePolicyName } from './policies.js';
+import { RedisWindows } from './redis-windows.js';
+import type { WindowCount } from './window-count.js';
+
+export const DEFAULT_THROTTLE_KEY_PREFIX = 'gateway:throttle:';
+
+/** A Redis answer slower than this counts as Redis being down for this hit. */
+const REDIS_TIMEOUT_MS = 500;
+
+export interface ThrottleDecision {
+  allowed: boolean;
+  /** Seconds until the window ends (the `Retry-After` of a refusal). */
+  retryAfterSeconds: number;
+}
+
+export interface ThrottleOptions {
+  logger: Logger;
+  keyPrefix?: string;
+}
+
+/**
+ * Counts hits per policy and caller in Redis, so every gateway replica sees the same counts. While
+ * Redis is unreachable it counts in this process's memory with the same limits: requests are never
+ * let through unthrottled. The outage is logged once when it starts and once when it ends.
+ */
+export class Throttle {
+  private readonly redis: RedisWindows;
+  private readonly memory = new MemoryWindows();
+  private readonly keyPrefix: string;
+  private readonly logger: Logger;
+  private redisHealthy = true;
+
+  constructor(redis: Redis, options: ThrottleOptions) {
+    this.redis = new RedisWindows(redis);
+    this.keyPrefix = options.keyPrefix ?? DEFAULT_THROTTLE_KEY_PREFIX;
+    this.logger = options.logger;
+  }
+
+  /** `subject` identifies the caller (e.g. ip and email); it is hashed so keys hold no personal data. */
+  async hit(policyName: ThrottlePolicyName, subject: string): Promise<ThrottleDecision> {
+    const policy = THROTTLE_POLICIES[policyName];
+    const key = `${this.keyPrefix}${policyName}:${createHash('sha256').update(subject).digest('base64url')}`;
+    const { count, resetInMs } = await this.count(key, policy.windowMs);
+    return { allowed: count <= policy.limit, retryAfterSeconds: Math.max(1, Math.ceil(resetInMs / 1000)) };
+  }
+
+  private async count(key: string, windowMs: number): Promise<WindowCount> {
+    if (this.redis.available) {
+      try {
+        const counted = await withTimeout(this.redis.hit(key, windowMs), REDIS_TIMEOUT_MS);
+        if (!this.redisHealthy) {
+          this.redisHealthy = true;
+          this.logger.info('Redis is back: throttling is shared across gateway replicas again');
+        }
+        return counted;
+      } catch (error) {
+        this.fallBack(error);
+      }
+    } else {
+      this.fallBack(new Error('Redis connection is not ready'));
+    }
+    return this.memory.hit(key, windowMs);
+  }
+
+  private fallBack(error: unknown): void {
+    if (!this.redisHealthy) return;
+    this.redisHealthy = false;
+    this.logger.warn({ err: error }, 'Redis unreachable: throttling falls back to per-process memory windows');
+  }
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
