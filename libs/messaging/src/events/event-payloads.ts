@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { EVENT_TYPES, type EventType } from './event-types.js';
+
+/**
+ * Payload of each event: what its email or SMS needs and nothing more. Producers validate before
+ * writing the outbox row; the notifier validates what it consumes with the same schema. One-time
+ * codes and link tokens travel only in the events whose message carries them.
+ */
+
+const timestamp = z.iso.datetime({ offset: true });
+const email = z.email().max(255);
+/** E.164, as identity validates it on input. */
+const phone = z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 phone number');
+const otp = z.string().regex(/^\d{6}$/, 'must be six digits');
+const link = z.url({ protocol: /^https?$/ }).max(2048);
+const personName = z.string().min(1).max(120).nullable();
+const userId = z.string().min(1).max(64);
+
+const feedbackSender = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('customer'), userId }).strict(),
+  z.object({ type: z.literal('guest'), name: z.string().min(1).max(120), email, phone: z.string().max(40).nullable() }).strict(),
+]);
+
+export const feedbackSubmittedPayload = z
+  .object({
+    id: z.string().min(1).max(64),
+    category: z.enum(['bug_report', 'feature_request', 'general_feedback']),
+    subject: z.string().max(255).nullable(),
+    message: z.string().min(1).max(5000),
+    createdAt: timestamp,
+    from: feedbackSender,
+  })
+  .strict();
+
+export const invitationCreatedPayload = z
+  .object({ userId, email, name: personName, role: z.string().min(1).max(32), inviteUrl: link, expiresAt: timestamp })
+  .strict();
+
+/** Forgot by email: the link and the code in one message; forgot by phone: the code by SMS (contract §4). */
+export const passwordResetRequestedPayload = z
+  .object({
+    userId,
+    name: personName,
+    otp,
+    expiresAt: timestamp,
+    delivery: z.discriminatedUnion('channel', [
+      z.object({ channel: z.literal('email'), email, resetUrl: link }).strict(),
+      z.object({ channel: z.literal('sms'), phone }).strict(),
+    ]),
+  })
+  .strict();
+
+export const passwordChangedPayload = z.object({ userId, email, name: personName, changedAt: timestamp }).strict();
+
+export const emailVerificationRequestedPayload = z
+  .object({ userId, email, name: personName, verifyUrl: link, expiresAt: timestamp })
+  .strict();
+
+export const phoneVerificationRequestedPayload = z.object({ userId, phone, otp, expiresAt: timestamp }).strict();
+
+export const EVENT_SCHEMAS = {
+  [EVENT_TYPES.feedbackSubmitted]: feedbackSubmittedPayload,
+  [EVENT_TYPES.invitationCreated]: invitationCreatedPayload,
+  [EVENT_TYPES.passwordResetRequested]: passwordResetRequestedPayload,
+  [EVENT_TYPES.passwordChanged]: passwordChangedPayload,
+  [EVENT_TYPES.emailVerificationRequested]: emailVerificationRequestedPayload,
+  [EVENT_TYPES.phoneVerificationRequested]: phoneVerificationRequestedPayload,
+} as const satisfies Record<EventType, z.ZodType>;
+
+export type EventPayload<Type extends EventType> = z.output<(typeof EVENT_SCHEMAS)[Type]>;
+
+/** An event as the notifier sees it once validated: a discriminated union on `type`. */
+export type DomainEvent = { [Type in EventType]: { type: Type; payload: EventPayload<Type> } }[EventType];

@@ -1,0 +1,20 @@
+/**
+ * Every event of the product, `<producing context>.<what happened>` in snake case (contract §7
+ * spells `feedback.submitted`). The routing key on the `events` exchange is the event type.
+ */
+export const EVENT_TYPES = {
+  feedbackSubmitted: 'feedback.submitted',
+  invitationCreated: 'identity.invitation_created',
+  passwordResetRequested: 'identity.password_reset_requested',
+  passwordChanged: 'identity.password_changed',
+  emailVerificationRequested: 'identity.email_verification_requested',
+  phoneVerificationRequested: 'identity.phone_verification_requested',
+} as const;
+
+export type EventType = (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES];
+
+export const ALL_EVENT_TYPES: readonly EventType[] = Object.freeze(Object.values(EVENT_TYPES));
+
+export function isEventType(value: unknown): value is EventType {
+  return typeof value === 'string' && (ALL_EVENT_TYPES as readonly string[]).includes(value);
+}

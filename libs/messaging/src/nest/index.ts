@@ -1,0 +1,3 @@
+export * from './messaging.module.js';
+export * from './nest-logger.js';
+export * from './outbox.module.js';

@@ -1,0 +1,75 @@
+import { type DynamicModule, Inject, Injectable, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { ReadinessRegistry } from '@school/service';
+import { AmqpConnection } from '../amqp/amqp-connection.js';
+import { EventPublisher } from '../amqp/event-publisher.js';
+import { Outbox } from '../outbox/outbox.js';
+import { OutboxRelay, type OutboxRelayOptions } from '../outbox/outbox-relay.js';
+import type { BrokerNames } from '../topology.js';
+import { BROKER_NAMES } from './messaging.module.js';
+import { nestMessagingLogger } from './nest-logger.js';
+
+export interface OutboxModuleOptions {
+  databaseUrl: string;
+  /** The service's own schema (contract §1), holding `outbox_events`. */
+  schema: string;
+  /** Relay tuning (batch size, poll interval, retry backoff, retention). */
+  relay?: Pick<OutboxRelayOptions, 'batchSize' | 'pollIntervalMs' | 'retry' | 'retentionMs' | 'pruneIntervalMs'>;
+}
+
+const OUTBOX_PUBLISHER = Symbol('OUTBOX_PUBLISHER');
+
+@Injectable()
+class OutboxRelayLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
+  constructor(
+    private readonly relay: OutboxRelay,
+    @Inject(OUTBOX_PUBLISHER) private readonly publisher: EventPublisher,
+    private readonly readiness: ReadinessRegistry,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.readiness.register('outbox-relay', () => this.relay.check());
+    this.relay.start();
+  }
+
+  /** First phase of shutdown: the batch in flight is published, confirmed and marked before the connection closes. */
+  async onModuleDestroy(): Promise<void> {
+    await this.relay.stop();
+    await this.publisher.close();
+  }
+}
+
+/**
+ * For a producing service (needs MessagingModule): provides `Outbox` (`record(tx, type, payload)`
+ * in the service's own Prisma transactions) and runs the relay publishing the rows.
+ */
+@Module({})
+export class OutboxModule {
+  static forRoot(options: OutboxModuleOptions): DynamicModule {
+    return {
+      module: OutboxModule,
+      providers: [
+        { provide: Outbox, useValue: new Outbox(options.schema) },
+        {
+          provide: OUTBOX_PUBLISHER,
+          useFactory: (connection: AmqpConnection, names: BrokerNames) => new EventPublisher(connection, { names, logger: nestMessagingLogger('EventPublisher') }),
+          inject: [AmqpConnection, BROKER_NAMES],
+        },
+        {
+          provide: OutboxRelay,
+          useFactory: (connection: AmqpConnection, publisher: EventPublisher) =>
+            new OutboxRelay({
+              ...options.relay,
+              databaseUrl: options.databaseUrl,
+              schema: options.schema,
+              publisher,
+              broker: connection,
+              logger: nestMessagingLogger('OutboxRelay'),
+            }),
+          inject: [AmqpConnection, OUTBOX_PUBLISHER],
+        },
+        OutboxRelayLifecycle,
+      ],
+      exports: [Outbox],
+    };
+  }
+}

@@ -1,0 +1,284 @@
+import pg from 'pg';
+import type { OutgoingEvent } from '../amqp/event-publisher.js';
+import { backoffDelay, sleep, type BackoffOptions } from '../backoff.js';
+import type { MessagingLogger } from '../logger.js';
+import { outboxChannel } from './outbox-schema.js';
+import { OutboxStore, type FailedPublish, type PendingEvent } from './outbox-store.js';
+
+/** Where the relay publishes: resolves once the broker confirmed the message. */
+export interface ConfirmedPublisher {
+  publish(event: OutgoingEvent): Promise<void>;
+}
+
+/** The broker connection's state, so the relay leaves rows alone while it is down. */
+export interface BrokerLink {
+  isConnected(): boolean;
+  onConnect(listener: () => void): () => void;
+}
+
+export interface OutboxRelayOptions {
+  databaseUrl: string;
+  /** The producing service's schema, holding `outbox_events`. */
+  schema: string;
+  publisher: ConfirmedPublisher;
+  broker: BrokerLink;
+  logger: MessagingLogger;
+  /** Rows claimed and published per transaction. */
+  batchSize?: number;
+  /** Safety net only: NOTIFY wakes the relay at commit; this catches anything missed. */
+  pollIntervalMs?: number;
+  /** Delay before a row whose publish failed is tried again, growing with its attempts. */
+  retry?: Partial<BackoffOptions>;
+  /** Sent rows are kept this long (for inspection), then deleted. */
+  retentionMs?: number;
+  pruneIntervalMs?: number;
+}
+
+export interface RelayStats {
+  published: number;
+  failed: number;
+}
+
+const DEFAULTS = {
+  batchSize: 100,
+  pollIntervalMs: 5_000,
+  retry: { initialMs: 1_000, maxMs: 60_000 },
+  retentionMs: 7 * 24 * 3600_000,
+  pruneIntervalMs: 3600_000,
+};
+const PRUNE_BATCH = 1_000;
+const LISTEN_RETRY: BackoffOptions = { initialMs: 500, maxMs: 15_000 };
+
+/**
+ * Publishes a service's outbox rows to RabbitMQ and marks them sent once the broker confirmed
+ * them (at least once; the notifier's inbox removes duplicates).
+ *
+ * - Wakes at once when a transaction that recorded events commits (LISTEN on the channel the
+ *   table's insert trigger NOTIFYs), when the broker (re)connects, when a failed row becomes due,
+ *   and on a slow safety poll; drains in batches until nothing is due.
+ * - Claims rows with `FOR UPDATE SKIP LOCKED` inside a transaction held until the batch's confirms
+ *   are in, so several replicas share the table and a crash simply releases the rows.
+ * - A row whose publish fails (no confirm, nack, timeout) gets `attempts + 1`, its error and an
+ *   `available_at` pushed back by an exponential backoff. While the broker is down no row is
+ *   touched: business writes go on and events wait in the table.
+ * - Prunes rows sent longer ago than the retention period.
+ * - `stop()` finishes the batch in flight (publish, confirm, mark) before closing its pool.
+ */
+export class OutboxRelay {
+  readonly stats: RelayStats = { published: 0, failed: 0 };
+  private readonly pool: pg.Pool;
+  private readonly store: OutboxStore;
+  private readonly settings: typeof DEFAULTS;
+  private readonly stopping = new AbortController();
+  private listener: pg.Client | undefined;
+  private listenFailures = 0;
+  private draining: Promise<void> | undefined;
+  private wakeAgain = false;
+  private drainFailures = 0;
+  private dueTimer: NodeJS.Timeout | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private pruneTimer: NodeJS.Timeout | undefined;
+  private pruning: Promise<void> | undefined;
+  private unsubscribeBroker: (() => void) | undefined;
+  private listening: Promise<void> | undefined;
+
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.settings = {
+      batchSize: options.batchSize ?? DEFAULTS.batchSize,
+      pollIntervalMs: options.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
+      retry: { ...DEFAULTS.retry, ...options.retry },
+      retentionMs: options.retentionMs ?? DEFAULTS.retentionMs,
+      pruneIntervalMs: options.pruneIntervalMs ?? DEFAULTS.pruneIntervalMs,
+    };
+    this.store = new OutboxStore(options.schema);
+    this.pool = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
+    this.pool.on('error', (error) => options.logger.warn({ err: error }, 'outbox relay: idle database connection failed'));
+  }
+
+  start(): void {
+    this.unsubscribeBroker = this.options.broker.onConnect(() => this.wake());
+    this.listening = this.listen();
+    this.pollTimer = setInterval(() => this.wake(), this.settings.pollIntervalMs);
+    this.pruneTimer = setInterval(() => void this.prune(), this.settings.pruneIntervalMs);
+    this.wake();
+    void this.prune();
+  }
+
+  /** Readiness: the relay's database pool answers. */
+  async check(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  /** Asks for a drain now; coalesces with one already running. */
+  wake(): void {
+    if (this.stopping.signal.aborted) return;
+    if (this.draining) {
+      this.wakeAgain = true;
+      return;
+    }
+    this.wakeAgain = false;
+    this.draining = this.drain().finally(() => {
+      this.draining = undefined;
+      if (this.wakeAgain) this.wake();
+    });
+  }
+
+  /** Stops waking, waits for the batch in flight (publishes confirmed and marked), closes the pool. */
+  async stop(): Promise<void> {
+    if (this.stopping.signal.aborted) return;
+    this.stopping.abort();
+    this.unsubscribeBroker?.();
+    clearInterval(this.pollTimer);
+    clearInterval(this.pruneTimer);
+    clearTimeout(this.dueTimer);
+    await this.listening;
+    await this.listener?.end().catch(() => undefined);
+    await this.draining;
+    await this.pruning;
+    await this.pool.end();
+  }
+
+  private async drain(): Promise<void> {
+    clearTimeout(this.dueTimer);
+    try {
+      while (!this.stopping.signal.aborted && this.options.broker.isConnected()) {
+        const claimed = await this.relayBatch();
+        if (claimed < this.settings.batchSize) break;
+      }
+      this.drainFailures = 0;
+      await this.scheduleNextDue();
+    } catch (error) {
+      this.drainFailures += 1;
+      const delay = backoffDelay(this.drainFailures - 1, this.settings.retry);
+      this.options.logger.error({ err: error, retryInMs: delay }, 'outbox relay: drain failed');
+      this.setDueTimer(delay);
+    }
+  }
+
+  private async relayBatch(): Promise<number> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const rows = await this.store.claimDue(client, this.settings.batchSize);
+      if (rows.length > 0) {
+        const outcomes = await Promise.allSettled(rows.map((row) => this.options.publisher.publish(toOutgoing(row))));
+        const sent: string[] = [];
+        const failed: FailedPublish[] = [];
+        outcomes.forEach((outcome, index) => {
+          const row = rows[index] as PendingEvent;
+          if (outcome.status === 'fulfilled') sent.push(row.id);
+          else failed.push({ id: row.id, error: errorText(outcome.reason), retryInMs: backoffDelay(row.attempts, this.settings.retry) });
+        });
+        await this.store.markSent(client, sent);
+        await this.store.markFailed(client, failed);
+        this.stats.published += sent.length;
+        this.stats.failed += failed.length;
+        if (failed.length > 0) {
+          this.options.logger.warn(
+            { schema: this.options.schema, failed: failed.length, sent: sent.length, error: failed[0]?.error },
+            'outbox relay: publish not confirmed; rows will be retried',
+          );
+        }
+      }
+      await client.query('COMMIT');
+      return rows.length;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Rows pushed back after a failure are due later: wake exactly then rather than at the next poll. */
+  private async scheduleNextDue(): Promise<void> {
+    if (this.stopping.signal.aborted || !this.options.broker.isConnected()) return;
+    const next = await this.withClient((client) => this.store.nextDueAt(client));
+    if (next) this.setDueTimer(Math.max(0, next.getTime() - Date.now()));
+  }
+
+  private setDueTimer(delayMs: number): void {
+    if (this.stopping.signal.aborted || delayMs >= this.settings.pollIntervalMs) return;
+    clearTimeout(this.dueTimer);
+    this.dueTimer = setTimeout(() => this.wake(), delayMs + 5);
+  }
+
+  /** LISTEN on a dedicated connection, re-established with backoff; the poll covers the gaps. */
+  private async listen(): Promise<void> {
+    while (!this.stopping.signal.aborted) {
+      const client = new pg.Client({ connectionString: this.options.databaseUrl });
+      const lost = new Promise<unknown>((resolve) => {
+        client.on('error', resolve);
+        client.on('end', () => resolve(new Error('connection ended')));
+      });
+      try {
+        await client.connect();
+        client.on('notification', () => this.wake());
+        await client.query(`LISTEN "${outboxChannel(this.options.schema).replace(/"/g, '""')}"`);
+        this.listener = client;
+        this.listenFailures = 0;
+        // Anything committed while we were not listening is picked up now.
+        this.wake();
+        const reason = await Promise.race([lost, abortion(this.stopping.signal)]);
+        if (this.stopping.signal.aborted) return;
+        this.options.logger.warn({ err: reason }, 'outbox relay: LISTEN connection lost; reconnecting');
+      } catch (error) {
+        this.listenFailures += 1;
+        if (this.listenFailures === 1) this.options.logger.warn({ err: error }, 'outbox relay: cannot LISTEN; relying on the poll until it can');
+      }
+      this.listener = undefined;
+      await client.end().catch(() => undefined);
+      await sleep(backoffDelay(this.listenFailures, LISTEN_RETRY), this.stopping.signal);
+    }
+  }
+
+  private async prune(): Promise<void> {
+    if (this.pruning || this.stopping.signal.aborted) return;
+    this.pruning = (async () => {
+      try {
+        let deleted = 0;
+        let batch: number;
+        do {
+          batch = await this.withClient((client) => this.store.pruneSent(client, this.settings.retentionMs, PRUNE_BATCH));
+          deleted += batch;
+        } while (batch === PRUNE_BATCH && !this.stopping.signal.aborted);
+        if (deleted > 0) this.options.logger.info({ schema: this.options.schema, deleted }, 'outbox relay: pruned sent rows');
+      } catch (error) {
+        this.options.logger.warn({ err: error }, 'outbox relay: prune failed');
+      } finally {
+        this.pruning = undefined;
+      }
+    })();
+    await this.pruning;
+  }
+
+  private async withClient<T>(work: (client: pg.ClientBase) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      return await work(client);
+    } finally {
+      client.release();
+    }
+  }
+}
+
+function toOutgoing(row: PendingEvent): OutgoingEvent {
+  return {
+    id: row.id,
+    type: row.type,
+    body: Buffer.from(JSON.stringify(row.payload)),
+    traceparent: row.traceparent,
+    occurredAt: row.createdAt,
+  };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function abortion(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}

@@ -1,0 +1,2 @@
+export * from './tcp-proxy.js';
+export * from './test-broker.js';

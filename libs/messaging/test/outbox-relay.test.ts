@@ -1,0 +1,225 @@
+import { context, propagation, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import {
+  AmqpConnection,
+  EVENT_TYPES,
+  EventPublisher,
+  Outbox,
+  OutboxRelay,
+  silentLogger,
+  type ConfirmedPublisher,
+  type EventPayload,
+  type OutboxRelayOptions,
+} from '@school/messaging';
+import { TcpProxy, TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
+import { OutboxDb, TEST_DATABASE_URL } from './support/outbox-db.js';
+import { delay, waitFor } from './support/wait.js';
+
+const passwordChanged = (n: number): EventPayload<'identity.password_changed'> => ({
+  userId: `user-${n}`,
+  email: `user${n}@example.com`,
+  name: `User ${n}`,
+  changedAt: new Date().toISOString(),
+});
+
+describe('outbox and relay (real Postgres and RabbitMQ)', () => {
+  let db: OutboxDb;
+  let broker: TestBroker;
+  let tap: string;
+  let outbox: Outbox;
+  const cleanups: Array<() => Promise<void>> = [];
+
+  beforeAll(() => {
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  });
+
+  afterAll(() => {
+    context.disable();
+    propagation.disable();
+  });
+
+  beforeEach(async () => {
+    db = await OutboxDb.create();
+    broker = await TestBroker.connect(uniqueBrokerPrefix('relay'));
+    tap = await broker.tap();
+    outbox = new Outbox(db.schema);
+  });
+
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    await broker.destroy();
+    await db.drop();
+  });
+
+  /** Waits until `count` messages reached the tap queue and returns them. */
+  async function nextMessages(count: number) {
+    const messages: Awaited<ReturnType<TestBroker['drain']>> = [];
+    await waitFor(async () => {
+      messages.push(...(await broker.drain(tap, count - messages.length)));
+      return messages.length >= count;
+    }, { what: `${count} message(s) on the tap queue` });
+    return messages;
+  }
+
+  /** A connection, publisher and relay on the test schema and exchange; stopped after the test. */
+  function startRelay(overrides: Partial<OutboxRelayOptions> & { amqpUrl?: string; wrap?: (p: ConfirmedPublisher) => ConfirmedPublisher } = {}) {
+    const { amqpUrl = TEST_AMQP_URL, wrap = (p) => p, ...relayOptions } = overrides;
+    const connection = new AmqpConnection({ url: amqpUrl, name: 'relay-test', logger: silentLogger, reconnect: { initialMs: 100, maxMs: 400 } });
+    const publisher = new EventPublisher(connection, { names: broker.names, confirmTimeoutMs: 3_000 });
+    const relay = new OutboxRelay({
+      databaseUrl: TEST_DATABASE_URL,
+      schema: db.schema,
+      publisher: wrap(publisher),
+      broker: connection,
+      logger: silentLogger,
+      pollIntervalMs: 60_000,
+      retry: { initialMs: 100, maxMs: 400 },
+      ...relayOptions,
+    });
+    relay.start();
+    cleanups.push(async () => {
+      await relay.stop();
+      await publisher.close();
+      await connection.close();
+    });
+    return { relay, connection };
+  }
+
+  it('publishes a committed event at once (NOTIFY, not the poll): messageId = row id, persistent JSON, traceparent', async () => {
+    const { connection } = startRelay();
+    await connection.waitForConnect();
+    const spanContext = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', traceFlags: TraceFlags.SAMPLED };
+    const payload = passwordChanged(1);
+
+    const started = Date.now();
+    const id = await context.with(trace.setSpanContext(ROOT_CONTEXT, spanContext), () =>
+      db.transaction((tx) => outbox.record(tx, EVENT_TYPES.passwordChanged, payload)),
+    );
+
+    const [message] = await nextMessages(1);
+    const lagMs = Date.now() - started;
+    expect(lagMs).toBeLessThan(2_000); // the safety poll is 60 s: only the commit's NOTIFY can explain this
+    expect(message?.properties.messageId).toBe(id);
+    expect(message?.fields.routingKey).toBe('identity.password_changed');
+    expect(message?.properties.deliveryMode).toBe(2);
+    expect(message?.properties.contentType).toBe('application/json');
+    expect(message?.properties.type).toBe('identity.password_changed');
+    expect(message?.properties.headers?.['traceparent']).toBe(`00-${spanContext.traceId}-${spanContext.spanId}-01`);
+    expect(JSON.parse(message?.content.toString() ?? '')).toEqual(payload);
+
+    const [row] = await waitFor(async () => ((await db.rows())[0]?.sent_at ? db.rows() : null), { what: 'sent_at' });
+    expect(row).toMatchObject({ id, attempts: 0, last_error: null });
+    // No notifier has run on this broker prefix: the relay declared its queue, so the event waits there.
+    expect(await broker.messageCount(broker.names.notifierQueue)).toBe(1);
+  });
+
+  it('records nothing when the business transaction rolls back, and refuses an invalid payload', async () => {
+    const { connection } = startRelay();
+    await connection.waitForConnect();
+    await db.transaction((tx) => outbox.record(tx, EVENT_TYPES.passwordChanged, passwordChanged(1)), { rollback: true });
+    await expect(
+      db.transaction((tx) => outbox.record(tx, EVENT_TYPES.passwordChanged, { ...passwordChanged(2), email: 'not-an-email' })),
+    ).rejects.toThrow(/email/i);
+    const kept = await db.transaction((tx) => outbox.record(tx, EVENT_TYPES.passwordChanged, passwordChanged(3)));
+
+    const messages = await nextMessages(1);
+    await delay(200);
+    messages.push(...(await broker.drain(tap)));
+    expect(messages.map((m) => m.properties.messageId)).toEqual([kept]);
+    expect(await db.rows()).toHaveLength(1);
+  });
+
+  it('shares the table between two relay replicas: each of 300 rows published exactly once', async () => {
+    const a = startRelay({ batchSize: 20 });
+    const b = startRelay({ batchSize: 20 });
+    await Promise.all([a.connection.waitForConnect(), b.connection.waitForConnect()]);
+    const ids = await Promise.all(
+      Array.from({ length: 30 }, (_, batch) =>
+        db.transaction(async (tx) => {
+          const recorded: string[] = [];
+          for (let i = 0; i < 10; i += 1) recorded.push(await outbox.record(tx, EVENT_TYPES.passwordChanged, passwordChanged(batch * 10 + i)));
+          return recorded;
+        }),
+      ),
+    );
+
+    const seen: string[] = [];
+    await waitFor(async () => {
+      seen.push(...(await broker.drain(tap, 500)).map((m) => m.properties.messageId as string));
+      return seen.length >= 300;
+    }, { what: '300 messages' });
+    await delay(300);
+    seen.push(...(await broker.drain(tap)).map((m) => m.properties.messageId as string));
+    expect(seen).toHaveLength(300);
+    expect(new Set(seen)).toEqual(new Set(ids.flat()));
+    expect(a.relay.stats.published).toBeGreaterThan(0);
+    expect(b.relay.stats.published).toBeGreaterThan(0);
+    expect(a.relay.stats.published + b.relay.stats.published).toBe(300);
+  });
+
+  it('keeps accepting writes while the broker is unreachable and delivers every event once it is back', async () => {
+    const proxy = await TcpProxy.start(TEST_AMQP_URL);
+    cleanups.push(() => proxy.close());
+    const { connection, relay } = startRelay({ amqpUrl: proxy.urlFor(TEST_AMQP_URL) });
+    await connection.waitForConnect();
+
+    await proxy.cut();
+    await waitFor(() => !connection.isConnected(), { what: 'the connection to drop' });
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i += 1) ids.push(await db.transaction((tx) => outbox.record(tx, EVENT_TYPES.passwordChanged, passwordChanged(i))));
+    await delay(300);
+    const pending = await db.rows();
+    expect(pending.every((row) => row.sent_at === null)).toBe(true);
+    expect(relay.stats.published).toBe(0);
+
+    await proxy.resume();
+    const seen: string[] = [];
+    await waitFor(async () => {
+      seen.push(...(await broker.drain(tap)).map((m) => m.properties.messageId as string));
+      return seen.length >= 40;
+    }, { what: 'all 40 events after the broker came back' });
+    expect(new Set(seen)).toEqual(new Set(ids));
+    await waitFor(async () => (await db.rows()).every((row) => row.sent_at !== null), { what: 'every row marked sent' });
+  });
+
+  it('marks a row sent only after the confirm: a failed publish is retried with backoff and its error kept', async () => {
+    let failuresLeft = 1;
+    const { connection } = startRelay({
+      wrap: (publisher) => ({
+        publish: async (event) => {
+          if (failuresLeft > 0) {
+            failuresLeft -= 1;
+            throw new Error('simulated nack');
+          }
+          await publisher.publish(event);
+        },
+      }),
+    });
+    await connection.waitForConnect();
+    const id = await db.transaction((tx) => outbox.record(tx, EVENT_TYPES.passwordChanged, passwordChanged(1)));
+
+    const failed = await waitFor(async () => (await db.rows()).find((row) => row.attempts === 1), { what: 'the failed attempt' });
+    expect(failed).toMatchObject({ id, sent_at: null, last_error: 'simulated nack' });
+    const [message] = await nextMessages(1);
+    expect(message?.properties.messageId).toBe(id);
+    await waitFor(async () => (await db.rows())[0]?.sent_at, { what: 'sent_at after the retry' });
+  });
+
+  it('prunes rows sent before the retention period, and only those', async () => {
+    const ids = await db.transaction(async (tx) => [
+      await outbox.record(tx, EVENT_TYPES.passwordChanged, passwordChanged(1)),
+      await outbox.record(tx, EVENT_TYPES.passwordChanged, passwordChanged(2)),
+    ]);
+    await db.pool.query(`UPDATE "${db.schema}".outbox_events SET sent_at = now() - interval '2 hours' WHERE id = $1`, [ids[0]]);
+    await db.pool.query(`UPDATE "${db.schema}".outbox_events SET sent_at = now() - interval '10 minutes' WHERE id = $1`, [ids[1]]);
+    await db.transaction((tx) => outbox.record(tx, EVENT_TYPES.passwordChanged, passwordChanged(3)));
+
+    startRelay({ retentionMs: 3600_000, broker: { isConnected: () => false, onConnect: () => () => undefined } });
+    await waitFor(async () => (await db.rows()).length === 2, { what: 'the old sent row to be pruned' });
+    const left = await db.rows();
+    expect(left.map((row) => row.id)).not.toContain(ids[0]);
+    expect(left.map((row) => row.id)).toContain(ids[1]);
+  });
+});

@@ -1,0 +1,33 @@
+import { type BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { JOB_QUEUES } from '@school/messaging';
+import { APP_CONFIG } from '@school/service';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { NotifierConfig } from '../config.js';
+import { REDIS, REDIS_NAMES, type RedisNames } from '../redis/redis.module.js';
+import type { EmailJob } from './email-job.js';
+import { notificationJobOptions } from './job-options.js';
+
+/** The producer side of the BullMQ queue `notification.send_email`. */
+@Injectable()
+export class EmailQueue implements BeforeApplicationShutdown {
+  readonly queue: Queue<EmailJob>;
+
+  constructor(@Inject(REDIS) redis: Redis, @Inject(REDIS_NAMES) names: RedisNames, @Inject(APP_CONFIG) config: NotifierConfig) {
+    this.queue = new Queue<EmailJob>(JOB_QUEUES.sendEmail, {
+      connection: redis,
+      prefix: names.bullPrefix,
+      defaultJobOptions: notificationJobOptions(config),
+    });
+  }
+
+  /** Adding a job whose id already exists is a no-op (BullMQ), so one notification is one email. */
+  async enqueue(jobId: string, job: EmailJob): Promise<void> {
+    await this.queue.add(job.template, job, { jobId });
+  }
+
+  /** Before the shared Redis connection is closed (onApplicationShutdown). */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.queue.close();
+  }
+}

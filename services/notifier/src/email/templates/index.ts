@@ -1,0 +1,22 @@
+import type { EmailJob, RenderContext, RenderedEmail } from '../email-job.js';
+import { emailVerificationEmail } from './email-verification.js';
+import { feedbackSubmittedEmail } from './feedback-submitted.js';
+import { invitationEmail } from './invitation.js';
+import { passwordChangedEmail } from './password-changed.js';
+import { passwordResetEmail } from './password-reset.js';
+
+/** Every email the product sends, rendered as HTML and text. */
+export function renderEmail(job: EmailJob, context: RenderContext): RenderedEmail {
+  switch (job.template) {
+    case 'invitation':
+      return invitationEmail(job.data);
+    case 'password_reset':
+      return passwordResetEmail(job.data);
+    case 'password_changed':
+      return passwordChangedEmail(job.data, context);
+    case 'email_verification':
+      return emailVerificationEmail(job.data);
+    case 'feedback_submitted':
+      return feedbackSubmittedEmail(job.data);
+  }
+}

@@ -1,0 +1,49 @@
+import type { EmailJob } from '../email-job.js';
+import { renderEmail } from './index.js';
+
+const context = { supportEmail: 'help@example.com' };
+const expiresAt = '2026-11-22T10:15:00.000Z';
+
+const jobs: EmailJob[] = [
+  { template: 'invitation', to: 'a@example.com', data: { userId: 'u', email: 'a@example.com', name: 'Ann', role: 'staff', inviteUrl: 'https://x.test/invite?token=T', expiresAt } },
+  { template: 'password_reset', to: 'a@example.com', data: { name: null, otp: '123456', expiresAt, resetUrl: 'https://x.test/reset?token=T' } },
+  { template: 'password_changed', to: 'a@example.com', data: { userId: 'u', email: 'a@example.com', name: 'Ann', changedAt: expiresAt } },
+  { template: 'email_verification', to: 'a@example.com', data: { userId: 'u', email: 'a@example.com', name: 'Ann', verifyUrl: 'https://x.test/verify?token=T', expiresAt } },
+  {
+    template: 'feedback_submitted',
+    to: 'help@example.com',
+    data: { id: 'f1', category: 'feature_request', subject: null, message: 'Line one\nLine <two> & "three"', createdAt: expiresAt, from: { type: 'customer', userId: 'c1' } },
+  },
+];
+
+describe('email templates', () => {
+  it.each(jobs.map((job) => [job.template, job] as const))('%s renders a subject, HTML and text', (_name, job) => {
+    const email = renderEmail(job, context);
+    expect(email.subject.length).toBeGreaterThan(5);
+    expect(email.subject).not.toMatch(/[\r\n]/);
+    expect(email.html).toMatch(/^<!doctype html>/);
+    expect(email.text.trim().length).toBeGreaterThan(20);
+  });
+
+  it('puts the link in both parts and the code where one is sent', () => {
+    const reset = renderEmail(jobs[1] as EmailJob, context);
+    expect(reset.text).toContain('https://x.test/reset?token=T');
+    expect(reset.html).toContain('href="https://x.test/reset?token=T"');
+    expect(reset.text).toContain('123456');
+    expect(reset.html).toContain('123456');
+    expect(reset.text).toContain('2026-11-22 10:15 UTC');
+    expect(renderEmail(jobs[0] as EmailJob, context).text).not.toMatch(/\b\d{6}\b/); // invitations carry no code
+  });
+
+  it('escapes what a sender typed and keeps it verbatim in the text part', () => {
+    const email = renderEmail(jobs[4] as EmailJob, context);
+    expect(email.html).toContain('Line &lt;two&gt; &amp; &quot;three&quot;');
+    expect(email.html).not.toContain('<two>');
+    expect(email.text).toContain('> Line <two> & "three"');
+    expect(email.subject).toBe('[Feedback] Feature request: Line one Line <two> & "three"');
+  });
+
+  it('points the password-changed notice at the support address', () => {
+    expect(renderEmail(jobs[2] as EmailJob, context).text).toContain('help@example.com');
+  });
+});

@@ -1,0 +1,56 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EVENT_TYPES } from '@school/messaging';
+import { APP_CONFIG } from '@school/service';
+import type { NotifierConfig } from '../config.js';
+import { EmailQueue } from '../email/email.queue.js';
+import { feedbackNotification } from '../live/live-notification.js';
+import { LiveNotificationHub } from '../live/live-notification.hub.js';
+import { SmsQueue } from '../sms/sms.queue.js';
+import type { ReceivedEvent } from './event-decoder.js';
+
+/**
+ * What each event causes. Job ids derive from the message id, so enqueueing one event twice
+ * (a redelivery after a crash before the inbox commit) adds nothing the second time.
+ */
+@Injectable()
+export class NotificationDispatcher {
+  constructor(
+    private readonly email: EmailQueue,
+    private readonly sms: SmsQueue,
+    private readonly live: LiveNotificationHub,
+    @Inject(APP_CONFIG) private readonly config: NotifierConfig,
+  ) {}
+
+  async dispatch({ messageId, event }: ReceivedEvent): Promise<void> {
+    const emailJob = `${messageId}_email`;
+    const smsJob = `${messageId}_sms`;
+    switch (event.type) {
+      case EVENT_TYPES.feedbackSubmitted:
+        // Spec §6: to the configured shop inbox only, never to an address from the submission.
+        await this.email.enqueue(emailJob, { template: 'feedback_submitted', to: this.config.SUPPORT_EMAIL, data: event.payload });
+        await this.live.publish(feedbackNotification(messageId, event.payload));
+        return;
+      case EVENT_TYPES.invitationCreated:
+        await this.email.enqueue(emailJob, { template: 'invitation', to: event.payload.email, data: event.payload });
+        return;
+      case EVENT_TYPES.passwordResetRequested: {
+        const { delivery, name, otp, expiresAt } = event.payload;
+        if (delivery.channel === 'email') {
+          await this.email.enqueue(emailJob, { template: 'password_reset', to: delivery.email, data: { name, otp, expiresAt, resetUrl: delivery.resetUrl } });
+        } else {
+          await this.sms.enqueue(smsJob, { template: 'password_reset_code', to: delivery.phone, otp, expiresAt });
+        }
+        return;
+      }
+      case EVENT_TYPES.passwordChanged:
+        await this.email.enqueue(emailJob, { template: 'password_changed', to: event.payload.email, data: event.payload });
+        return;
+      case EVENT_TYPES.emailVerificationRequested:
+        await this.email.enqueue(emailJob, { template: 'email_verification', to: event.payload.email, data: event.payload });
+        return;
+      case EVENT_TYPES.phoneVerificationRequested:
+        await this.sms.enqueue(smsJob, { template: 'phone_verification_code', to: event.payload.phone, otp: event.payload.otp, expiresAt: event.payload.expiresAt });
+        return;
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import { Global, Inject, Injectable, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { LIVE_NOTIFICATION_CHANNEL } from '@school/messaging';
+import { APP_CONFIG, ReadinessRegistry } from '@school/service';
+import { Redis } from 'ioredis';
+import type { NotifierConfig } from '../config.js';
+
+/** Commands and BullMQ (queue and workers): `maxRetriesPerRequest: null`, as BullMQ requires (lesson 7). */
+export const REDIS = Symbol('REDIS');
+/** A connection in subscriber mode for live notifications (it can run no other command). */
+export const REDIS_SUBSCRIBER = Symbol('REDIS_SUBSCRIBER');
+/** Key and channel names under the configured prefix. */
+export const REDIS_NAMES = Symbol('REDIS_NAMES');
+
+export interface RedisNames {
+  /** BullMQ key prefix. */
+  bullPrefix: string;
+  liveChannel: string;
+}
+
+export function redisNames(prefix: string): RedisNames {
+  return { bullPrefix: `${prefix}bull`, liveChannel: `${prefix}${LIVE_NOTIFICATION_CHANNEL}` };
+}
+
+function connect(url: string, name: string): Redis {
+  const redis = new Redis(url, { maxRetriesPerRequest: null, connectionName: name });
+  // Reconnects on its own; without a listener ioredis prints every failed attempt.
+  redis.on('error', () => undefined);
+  return redis;
+}
+
+@Injectable()
+class RedisLifecycle implements OnModuleInit, OnApplicationShutdown {
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS_SUBSCRIBER) private readonly subscriber: Redis,
+    private readonly readiness: ReadinessRegistry,
+  ) {}
+
+  onModuleInit(): void {
+    this.readiness.register('redis', () => this.redis.ping());
+    this.readiness.register('redis-subscriber', async () => {
+      if (this.subscriber.status !== 'ready') throw new Error(`subscriber connection is ${this.subscriber.status}`);
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all([this.redis, this.subscriber].map((client) => client.quit().catch(() => client.disconnect())));
+  }
+}
+
+@Global()
+@Module({
+  providers: [
+    { provide: REDIS, useFactory: (config: NotifierConfig) => connect(config.REDIS_URL, 'notifier'), inject: [APP_CONFIG] },
+    { provide: REDIS_SUBSCRIBER, useFactory: (config: NotifierConfig) => connect(config.REDIS_URL, 'notifier-live'), inject: [APP_CONFIG] },
+    { provide: REDIS_NAMES, useFactory: (config: NotifierConfig) => redisNames(config.REDIS_KEY_PREFIX), inject: [APP_CONFIG] },
+    RedisLifecycle,
+  ],
+  exports: [REDIS, REDIS_SUBSCRIBER, REDIS_NAMES],
+})
+export class RedisModule {}

@@ -1,0 +1,28 @@
+import { type BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { JOB_QUEUES } from '@school/messaging';
+import { APP_CONFIG } from '@school/service';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { NotifierConfig } from '../config.js';
+import { notificationJobOptions } from '../email/job-options.js';
+import { REDIS, REDIS_NAMES, type RedisNames } from '../redis/redis.module.js';
+import type { SmsJob } from './sms-job.js';
+
+/** The producer side of the BullMQ queue `notification.send_sms`. */
+@Injectable()
+export class SmsQueue implements BeforeApplicationShutdown {
+  readonly queue: Queue<SmsJob>;
+
+  constructor(@Inject(REDIS) redis: Redis, @Inject(REDIS_NAMES) names: RedisNames, @Inject(APP_CONFIG) config: NotifierConfig) {
+    this.queue = new Queue<SmsJob>(JOB_QUEUES.sendSms, { connection: redis, prefix: names.bullPrefix, defaultJobOptions: notificationJobOptions(config) });
+  }
+
+  async enqueue(jobId: string, job: SmsJob): Promise<void> {
+    await this.queue.add(job.template, job, { jobId });
+  }
+
+  /** Before the shared Redis connection is closed (onApplicationShutdown). */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.queue.close();
+  }
+}
