@@ -43,6 +43,8 @@ export const redisEnv = {
 
 export const amqpEnv = {
   AMQP_URL: url('amqp://guest:guest@127.0.0.1:5672', ['amqp:', 'amqps:']),
+  /** Prefix of exchange and queue names: empty in production, random in tests sharing one vhost. */
+  AMQP_NAME_PREFIX: z.string().regex(/^[\w.-]{0,64}$/, 'letters, digits, _ . - only').default(''),
 };
 
 /** Token verification settings shared by the gateway and every service. */

@@ -1,4 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { SERVICES } from '@school/config';
+import { MessagingModule, OutboxModule } from '@school/messaging/nest';
 import { ServiceCoreModule } from '@school/service';
 import type { FeedbackConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
@@ -6,6 +8,13 @@ import { PrismaClient } from './generated/prisma/client.js';
 @Module({})
 export class AppModule {
   static forRoot(config: FeedbackConfig): DynamicModule {
-    return { module: AppModule, imports: [ServiceCoreModule.forRoot('feedback', config, PrismaClient)] };
+    return {
+      module: AppModule,
+      imports: [
+        ServiceCoreModule.forRoot('feedback', config, PrismaClient),
+        MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'feedback', namePrefix: config.AMQP_NAME_PREFIX }),
+        OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL, schema: SERVICES.feedback.schema }),
+      ],
+    };
   }
 }

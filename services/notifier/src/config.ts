@@ -17,8 +17,6 @@ const count = (fallback: number, max: number) => z.coerce.number().int().min(1).
 /** Contract §1 plus the notifier's own variables (defaults of contract §1 where it gives them). */
 export const notifierEnv = serviceEnv(SERVICES['notifier'].port, {
   ...amqpEnv,
-  /** Prefix of exchange and queue names; empty in production, random in tests (one vhost). */
-  AMQP_NAME_PREFIX: z.string().regex(/^[\w.-]{0,64}$/, 'letters, digits, _ . - only').default(''),
   /** Unacknowledged event messages this replica holds at once. */
   AMQP_PREFETCH: count(20, 1000),
   /** Prefix of the notifier's Redis keys and channels (BullMQ queues, live notifications). */

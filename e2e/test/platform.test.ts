@@ -1,0 +1,89 @@
+import { createTestIssuer } from '@school/testing';
+import { type RunningSystem, startSystem } from './support/system.js';
+
+let system: RunningSystem;
+
+beforeAll(async () => {
+  system = await startSystem();
+}, 90_000);
+
+afterAll(async () => {
+  await system?.shutdown();
+});
+
+const api = (path: string, init?: RequestInit) => fetch(`${system.gatewayUrl}${path}`, init);
+const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+describe('the whole system through the gateway', () => {
+  it('is ready and names all five services', async () => {
+    const response = await api('/health/ready');
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { data: { checks: Record<string, string> } };
+    expect(body.data.checks).toMatchObject({ identity: 'up', 'reference-data': 'up', feedback: 'up', media: 'up', notifier: 'up' });
+    expect((await api('/health/live')).status).toBe(200);
+  });
+
+  it('serves the JWKS of identity', async () => {
+    const response = await api('/.well-known/jwks.json');
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { keys: unknown[] }).keys.length).toBeGreaterThan(0);
+  });
+
+  it('answers unknown routes and other methods of known paths with 404 NOT_FOUND', async () => {
+    for (const [method, path] of [['GET', '/api/nothing-here'], ['PUT', '/api/auth/login/email']]) {
+      const response = await api(path as string, { method: method as string });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ message: expect.any(String), data: null, errorCode: 'NOT_FOUND' });
+    }
+  });
+
+  it('answers malformed JSON with 400 and a 2 MB body with 413, as envelopes', async () => {
+    const malformed = await api('/api/auth/login/email', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":' });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ data: null, errorCode: 'VALIDATION_FAILED' });
+    const huge = await api('/api/auth/login/email', json({ email: 'x'.repeat(2 * 1024 * 1024) }));
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toMatchObject({ data: null, errorCode: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('refuses a missing token, alg none and HS256 tokens with 401 AUTH_UNAUTHENTICATED', async () => {
+    const issuer = await createTestIssuer();
+    try {
+      const claims = { sub: '01900000-0000-7000-8000-000000000000', sid: '01900000-0000-7000-8000-000000000001', role: 'admin' as const };
+      for (const authorization of [undefined, `Bearer ${await issuer.sign(claims, { alg: 'none' })}`, `Bearer ${await issuer.sign(claims, { alg: 'HS256' })}`]) {
+        const response = await api('/api/auth/me', authorization ? { headers: { authorization } } : {});
+        expect(response.status).toBe(401);
+        expect(await response.json()).toMatchObject({ data: null, errorCode: 'AUTH_UNAUTHENTICATED' });
+      }
+    } finally {
+      await issuer.close();
+    }
+  });
+
+  it('signs in the bootstrap admin, and a logout ends the session at once', async () => {
+    const login = await api('/api/auth/login/email', json({ email: 'admin@example.com', password: 'Admin123!' }));
+    expect(login.status).toBe(200);
+    const { data } = (await login.json()) as { data: { accessToken: string; user: { role: string; hasPassword: boolean } } };
+    expect(data.user).toMatchObject({ role: 'admin', hasPassword: true });
+    const headers = { authorization: `Bearer ${data.accessToken}` };
+    expect((await api('/api/auth/me', { headers })).status).toBe(200);
+    expect((await api('/api/auth/logout', { method: 'DELETE', headers })).status).toBe(200);
+    const after = await api('/api/auth/me', { headers });
+    expect(after.status).toBe(401);
+  });
+
+  it('reports a stopped service and answers its routes with 503 SERVICE_UNAVAILABLE', async () => {
+    await system.stop('media');
+    const ready = await api('/health/ready');
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ errorCode: 'SERVICE_UNAVAILABLE', data: { checks: { media: 'down', identity: 'up' } } });
+
+    const login = await api('/api/auth/login/email', json({ email: 'admin@example.com', password: 'Admin123!' }));
+    const { data } = (await login.json()) as { data: { accessToken: string } };
+    const started = Date.now();
+    const upload = await api('/api/upload/signed-url/public/avatar/a.png', { headers: { authorization: `Bearer ${data.accessToken}` } });
+    expect(upload.status).toBe(503);
+    expect(await upload.json()).toEqual({ message: expect.any(String), data: null, errorCode: 'SERVICE_UNAVAILABLE' });
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});
