@@ -1,8 +1,14 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { SERVICES } from '@school/config';
+import { MessagingModule, OutboxModule } from '@school/messaging/nest';
 import { ServiceCoreModule } from '@school/service';
 import type { IdentityConfig } from './config.js';
+import { AuthenticationModule } from './auth/auth.module.js';
+import { BootstrapModule } from './bootstrap/bootstrap.module.js';
+import { CredentialsModule } from './credentials/credentials.module.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { KeysModule } from './keys/keys.module.js';
+import { UsersAdminModule } from './users/users-admin.module.js';
 
 @Module({})
 export class AppModule {
@@ -11,7 +17,14 @@ export class AppModule {
       module: AppModule,
       imports: [
         ServiceCoreModule.forRoot('identity', config, PrismaClient),
-        KeysModule.forRoot({ privateKeyPem: config.JWT_PRIVATE_KEY, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE }),
+        MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'identity', namePrefix: config.AMQP_NAME_PREFIX }),
+        OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL, schema: SERVICES.identity.schema }),
+        // Global: sessions sign access tokens wherever they are started or refreshed.
+        { ...KeysModule.forRoot({ privateKeyPem: config.JWT_PRIVATE_KEY, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE }), global: true },
+        CredentialsModule,
+        AuthenticationModule,
+        UsersAdminModule,
+        BootstrapModule,
       ],
     };
   }

@@ -1,7 +1,10 @@
-import { SERVICES, serviceEnv } from '@school/config';
+import { amqpEnv, SERVICES, serviceEnv } from '@school/config';
 import type { z } from 'zod';
+import { bootstrapEnv } from './bootstrap/bootstrap.config.js';
+import { credentialsEnv } from './credentials/credentials.config.js';
 import { keysEnv } from './keys/keys.config.js';
+import { sessionsEnv } from './sessions/sessions.config.js';
 
-export const identityEnv = serviceEnv(SERVICES.identity.port, { ...keysEnv });
+export const identityEnv = serviceEnv(SERVICES.identity.port, { ...amqpEnv, ...keysEnv, ...credentialsEnv, ...sessionsEnv, ...bootstrapEnv });
 
 export type IdentityConfig = z.infer<z.ZodObject<typeof identityEnv>>;

@@ -47,6 +47,8 @@ export class OutboxModule {
   static forRoot(options: OutboxModuleOptions): DynamicModule {
     return {
       module: OutboxModule,
+      // One outbox per producing service, used by every context that records events.
+      global: true,
       providers: [
         { provide: Outbox, useValue: new Outbox(options.schema) },
         {

@@ -1,0 +1,9 @@
+/** Success messages of the authentication routes (both surfaces say the same). */
+export const AUTH_MESSAGES = {
+  login: 'Logged in',
+  refresh: 'Tokens refreshed',
+  logout: 'Logged out',
+  me: 'Profile',
+  permissions: 'Permissions',
+  passwordSet: 'Password updated',
+} as const;

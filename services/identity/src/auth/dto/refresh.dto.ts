@@ -1,0 +1,8 @@
+import { z } from 'zod';
+
+/** Contract §4: `{ refreshToken }`. Issued tokens are 43 base64url characters; anything else cannot match. */
+export const refreshBody = z.strictObject({
+  refreshToken: z.string().min(1, 'is required').max(512, 'must be at most 512 characters'),
+});
+
+export type RefreshBody = z.output<typeof refreshBody>;

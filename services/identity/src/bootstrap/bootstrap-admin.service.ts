@@ -1,0 +1,35 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { APP_CONFIG } from '@school/service';
+import { PasswordHasher } from '../passwords/password-hasher.js';
+import { ProviderAccountsRepository } from '../passwords/provider-accounts.repository.js';
+import { UsersRepository } from '../users/users.repository.js';
+import { AccountCreator } from './account-creator.js';
+import type { BootstrapConfig } from './bootstrap.config.js';
+
+export const BOOTSTRAP_ADMIN_NAME = 'Administrator';
+
+/** Contract §1: at start-up, before identity listens, an `admin` account exists. */
+@Injectable()
+export class BootstrapAdminService implements OnApplicationBootstrap {
+  private readonly logger = new Logger(BootstrapAdminService.name);
+  private readonly creator: AccountCreator;
+
+  constructor(
+    users: UsersRepository,
+    providerAccounts: ProviderAccountsRepository,
+    hasher: PasswordHasher,
+    @Inject(APP_CONFIG) private readonly config: BootstrapConfig,
+  ) {
+    this.creator = new AccountCreator(users, providerAccounts, hasher);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const email = this.config.BOOTSTRAP_ADMIN_EMAIL;
+    const result = await this.creator.ensureAdmin({ email, name: BOOTSTRAP_ADMIN_NAME, password: this.config.BOOTSTRAP_ADMIN_PASSWORD });
+    if (result.outcome === 'created') {
+      this.logger.log({ publicId: result.user.publicId }, `Bootstrap admin ${email} created`);
+    } else if (result.outcome === 'email-taken') {
+      this.logger.warn(`No admin exists and BOOTSTRAP_ADMIN_EMAIL ${email} belongs to another account: no bootstrap admin created`);
+    }
+  }
+}

@@ -1,0 +1,32 @@
+import { parseConfig } from '@school/config';
+import { identityEnv } from '../config.js';
+import { credentialsOptionsOf, DEV_OTP_SECRET, OtpSecretMissingError } from './credentials.config.js';
+
+const configOf = (env: Record<string, string>) => parseConfig(identityEnv, env);
+
+describe('credentials configuration', () => {
+  it('defaults to the lifetimes of spec §8 and the development secret outside production', () => {
+    expect(credentialsOptionsOf(configOf({}))).toEqual({
+      otpSecret: DEV_OTP_SECRET,
+      lifetimes: { otpMinutes: 15, inviteDays: 7, emailVerificationHours: 24 },
+      publicBaseUrl: 'http://localhost:3000',
+    });
+  });
+
+  it('takes OTP_TTL_MINUTES, INVITE_TTL_DAYS and EMAIL_VERIFICATION_TTL_HOURS', () => {
+    const options = credentialsOptionsOf(configOf({ OTP_TTL_MINUTES: '5', INVITE_TTL_DAYS: '3', EMAIL_VERIFICATION_TTL_HOURS: '48' }));
+    expect(options.lifetimes).toEqual({ otpMinutes: 5, inviteDays: 3, emailVerificationHours: 48 });
+  });
+
+  it('refuses a short secret and a zero lifetime in one line', () => {
+    expect(() => configOf({ OTP_SECRET: 'short' })).toThrow(/^Invalid configuration: OTP_SECRET: /);
+    expect(() => configOf({ OTP_TTL_MINUTES: '0' })).toThrow(/^Invalid configuration: OTP_TTL_MINUTES: /);
+  });
+
+  it('refuses to start in production without a secret of its own', () => {
+    expect(() => credentialsOptionsOf(configOf({ NODE_ENV: 'production' }))).toThrow(OtpSecretMissingError);
+    expect(() => credentialsOptionsOf(configOf({ NODE_ENV: 'production', OTP_SECRET: DEV_OTP_SECRET }))).toThrow(OtpSecretMissingError);
+    const secret = 'a-production-secret-of-at-least-32-chars';
+    expect(credentialsOptionsOf(configOf({ NODE_ENV: 'production', OTP_SECRET: secret })).otpSecret).toBe(secret);
+  });
+});

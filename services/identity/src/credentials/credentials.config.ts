@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import type { CredentialLifetimes } from './credential-state.js';
+
+const whole = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
+
+/** Development-only key of the OTP HMAC; production refuses to start with it (or without OTP_SECRET). */
+export const DEV_OTP_SECRET = 'dev-only-otp-secret-change-me-in-production';
+
+/**
+ * OTP_SECRET keys the HMAC under which one-time codes are stored. OTP_TTL_MINUTES (reset and phone
+ * codes, spec §8: 15), INVITE_TTL_DAYS (spec §8: 7) and EMAIL_VERIFICATION_TTL_HOURS (24) are the
+ * lifetimes of the credentials.
+ */
+export const credentialsEnv = {
+  OTP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  OTP_TTL_MINUTES: whole(15, 24 * 60),
+  INVITE_TTL_DAYS: whole(7, 90),
+  EMAIL_VERIFICATION_TTL_HOURS: whole(24, 24 * 30),
+};
+
+type CredentialsEnv = z.infer<z.ZodObject<typeof credentialsEnv>> & { NODE_ENV: string; PUBLIC_BASE_URL: string };
+
+export interface CredentialsOptions {
+  otpSecret: string;
+  lifetimes: CredentialLifetimes;
+  /** PUBLIC_BASE_URL: the host of the links in emails (contract §1). */
+  publicBaseUrl: string;
+}
+
+export class OtpSecretMissingError extends Error {
+  override readonly name = 'OtpSecretMissingError';
+  constructor() {
+    super('Invalid configuration: OTP_SECRET: must be set to a secret of your own in production');
+  }
+}
+
+export function credentialsOptionsOf(config: CredentialsEnv): CredentialsOptions {
+  const production = config.NODE_ENV === 'production';
+  if (production && (!config.OTP_SECRET || config.OTP_SECRET === DEV_OTP_SECRET)) throw new OtpSecretMissingError();
+  return {
+    otpSecret: config.OTP_SECRET ?? DEV_OTP_SECRET,
+    lifetimes: {
+      otpMinutes: config.OTP_TTL_MINUTES,
+      inviteDays: config.INVITE_TTL_DAYS,
+      emailVerificationHours: config.EMAIL_VERIFICATION_TTL_HOURS,
+    },
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+  };
+}
+
+export const CREDENTIALS_OPTIONS = Symbol('CREDENTIALS_OPTIONS');

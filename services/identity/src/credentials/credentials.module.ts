@@ -1,0 +1,38 @@
+import { Module } from '@nestjs/common';
+import { APP_CONFIG } from '@school/service';
+import type { IdentityConfig } from '../config.js';
+import { PasswordsModule } from '../passwords/passwords.module.js';
+import { SessionsModule } from '../sessions/sessions.module.js';
+import { UsersModule } from '../users/users.module.js';
+import { Clock } from './clock.js';
+import { CREDENTIALS_OPTIONS, credentialsOptionsOf } from './credentials.config.js';
+import { CredentialsRepository } from './credentials.repository.js';
+import { CredentialsService } from './credentials.service.js';
+import { EmailVerificationService } from './email-verification/email-verification.service.js';
+import { AdminCredentialsController } from './http/admin-credentials.controller.js';
+import { MobileCredentialsController } from './http/mobile-credentials.controller.js';
+import { InvitationsService } from './invitations.service.js';
+import { PasswordResetService } from './password-reset/password-reset.service.js';
+import { PhoneVerificationService } from './phone-verification/phone-verification.service.js';
+
+/**
+ * Verification credentials (spec §3.1): forgot/reset, invitations, email and phone verification.
+ * Options come from the validated config; a production start without OTP_SECRET fails here, in
+ * one line. InvitationsService is exported for creating users (UsersAdminModule).
+ */
+@Module({
+  imports: [PasswordsModule, SessionsModule, UsersModule],
+  controllers: [AdminCredentialsController, MobileCredentialsController],
+  providers: [
+    { provide: CREDENTIALS_OPTIONS, useFactory: (config: IdentityConfig) => credentialsOptionsOf(config), inject: [APP_CONFIG] },
+    Clock,
+    CredentialsRepository,
+    CredentialsService,
+    PasswordResetService,
+    InvitationsService,
+    EmailVerificationService,
+    PhoneVerificationService,
+  ],
+  exports: [InvitationsService],
+})
+export class CredentialsModule {}

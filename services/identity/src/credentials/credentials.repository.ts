@@ -1,0 +1,98 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaClient } from '../generated/prisma/client.js';
+import type { CredentialPurpose, Prisma, User, VerificationCredential } from '../generated/prisma/client.js';
+
+type Db = PrismaClient | Prisma.TransactionClient;
+export type Tx = Prisma.TransactionClient;
+
+/** First key of the per-person advisory lock (second key: the user id); any constant no one else uses. */
+const PERSON_CREDENTIALS_LOCK = 0x1d_c3ed;
+
+export interface NewCredential {
+  userId: number;
+  purpose: CredentialPurpose;
+  tokenHash?: string;
+  otpHash?: string;
+  target: string;
+  expiresAt: Date;
+}
+
+/** Verification credentials, and the verification columns of users they set. */
+@Injectable()
+export class CredentialsRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction(work);
+  }
+
+  /**
+   * Serialises every credential change of one person (issue, redeem, failed attempt) until the
+   * transaction ends: two redemptions of one credential cannot both succeed, two forgot requests
+   * cannot leave two live resets, and no failed attempt is lost. Statements after the lock see
+   * everything the previous holder committed.
+   */
+  async lockPerson(tx: Tx, userId: number): Promise<void> {
+    await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(${PERSON_CREDENTIALS_LOCK}::int, ${userId}::int)) AS l`;
+  }
+
+  findByTokenHash(tokenHash: string, db: Db = this.prisma): Promise<VerificationCredential | null> {
+    return db.verificationCredential.findUnique({ where: { tokenHash } });
+  }
+
+  findById(id: number, db: Db = this.prisma): Promise<VerificationCredential | null> {
+    return db.verificationCredential.findUnique({ where: { id } });
+  }
+
+  /** The person's credentials of these purposes that are neither redeemed nor retired (expired ones included), newest first. */
+  unfinishedOf(userId: number, purposes: readonly CredentialPurpose[], db: Db = this.prisma): Promise<VerificationCredential[]> {
+    return db.verificationCredential.findMany({
+      where: { userId, purpose: { in: [...purposes] }, redeemedAt: null, retiredAt: null },
+      orderBy: { id: 'desc' },
+    });
+  }
+
+  create(tx: Tx, credential: NewCredential): Promise<VerificationCredential> {
+    return tx.verificationCredential.create({ data: credential });
+  }
+
+  /** Retires the person's credentials of these purposes that are neither redeemed nor retired. */
+  async retireUnfinished(tx: Tx, userId: number, purposes: readonly CredentialPurpose[], now: Date): Promise<number> {
+    const { count } = await tx.verificationCredential.updateMany({
+      where: { userId, purpose: { in: [...purposes] }, redeemedAt: null, retiredAt: null },
+      data: { retiredAt: now },
+    });
+    return count;
+  }
+
+  /** Marks it redeemed only if it is still live: false when someone else got there first. */
+  async redeem(tx: Tx, id: number, now: Date): Promise<boolean> {
+    const { count } = await tx.verificationCredential.updateMany({
+      where: { id, redeemedAt: null, retiredAt: null, expiresAt: { gt: now } },
+      data: { redeemedAt: now },
+    });
+    return count === 1;
+  }
+
+  async recordFailedAttempt(tx: Tx, id: number, attempts: number, retire: boolean, now: Date): Promise<void> {
+    await tx.verificationCredential.update({ where: { id }, data: { attempts, ...(retire && { retiredAt: now }) } });
+  }
+
+  /** The account if it exists and is not soft-deleted. */
+  findLiveUser(userId: number, db: Db = this.prisma): Promise<User | null> {
+    return db.user.findFirst({ where: { id: userId, deletedAt: null } });
+  }
+
+  async markEmailVerified(tx: Tx, userId: number, now: Date): Promise<void> {
+    await tx.user.updateMany({ where: { id: userId, emailVerifiedAt: null }, data: { emailVerifiedAt: now } });
+  }
+
+  /** The account's phone becomes the verified number. */
+  async setVerifiedPhone(tx: Tx, userId: number, phone: string, now: Date): Promise<void> {
+    await tx.user.update({ where: { id: userId }, data: { phone, phoneVerifiedAt: now } });
+  }
+
+  async markPhoneVerified(tx: Tx, userId: number, now: Date): Promise<void> {
+    await tx.user.updateMany({ where: { id: userId, phoneVerifiedAt: null }, data: { phoneVerifiedAt: now } });
+  }
+}

@@ -1,0 +1,154 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { CredentialPurpose, User, VerificationCredential } from '../generated/prisma/client.js';
+import { UsersRepository } from '../users/users.repository.js';
+import { Clock } from './clock.js';
+import { hashLinkToken, newLinkToken, newOtp, OtpHasher } from './credential-secrets.js';
+import {
+  afterFailedAttempt,
+  canRedeem,
+  expiryOf,
+  type Redemption,
+  REDEMPTIONS,
+  redeemsPurpose,
+  retiredOnIssue,
+  retiredOnRedeem,
+  stateOf,
+} from './credential-state.js';
+import { CREDENTIALS_OPTIONS, type CredentialsOptions } from './credentials.config.js';
+import { CredentialsRepository, type Tx } from './credentials.repository.js';
+
+/** The secrets of a new credential, in clear and hashed; the clear ones live only until they are put in an outbox event. */
+export interface PreparedSecrets {
+  token: string | undefined;
+  otp: string | undefined;
+  tokenHash: string | undefined;
+  otpHash: string | undefined;
+}
+
+export interface IssuedCredential {
+  token: string | undefined;
+  otp: string | undefined;
+  expiresAt: Date;
+}
+
+/** What the effects of a redemption get to work with, inside the redeeming transaction. */
+export interface Redeemed {
+  tx: Tx;
+  user: User;
+  credential: VerificationCredential;
+  now: Date;
+}
+
+export type RedemptionEffects = (redeemed: Redeemed) => Promise<void>;
+
+/**
+ * Issues and redeems verification credentials by the state machine of credential-state.ts. Every
+ * change to a person's credentials runs in a transaction holding that person's lock; a redemption
+ * runs its effects (password, verification flags, events) in the same transaction, so either all
+ * of it happens or none. Failed code attempts are committed even though the request fails.
+ */
+@Injectable()
+export class CredentialsService {
+  private readonly otpHasher: OtpHasher;
+
+  constructor(
+    private readonly repository: CredentialsRepository,
+    private readonly users: UsersRepository,
+    private readonly clock: Clock,
+    @Inject(CREDENTIALS_OPTIONS) private readonly options: CredentialsOptions,
+  ) {
+    this.otpHasher = new OtpHasher(options.otpSecret);
+  }
+
+  /** Draws and hashes the secrets of a credential (a link token, a code, or both), before any transaction. */
+  prepare(secrets: { token: boolean; otp: boolean }): PreparedSecrets {
+    const token = secrets.token ? newLinkToken() : undefined;
+    const otp = secrets.otp ? newOtp() : undefined;
+    return {
+      token,
+      otp,
+      tokenHash: token === undefined ? undefined : hashLinkToken(token),
+      otpHash: otp === undefined ? undefined : this.otpHasher.hash(otp),
+    };
+  }
+
+  /**
+   * A new credential of `purpose` for `user` holding `secrets`, sent to `target` (an email address
+   * or an E.164 phone), replacing the person's earlier live ones that retiredOnIssue names. Runs in
+   * the caller's transaction.
+   */
+  async issue(tx: Tx, user: Pick<User, 'id'>, purpose: CredentialPurpose, target: string, secrets: PreparedSecrets): Promise<IssuedCredential> {
+    const now = this.clock.now();
+    await this.repository.lockPerson(tx, user.id);
+    await this.repository.retireUnfinished(tx, user.id, retiredOnIssue(purpose), now);
+    const expiresAt = expiryOf(purpose, now, this.options.lifetimes);
+    await this.repository.create(tx, {
+      userId: user.id,
+      purpose,
+      target,
+      expiresAt,
+      ...(secrets.tokenHash !== undefined && { tokenHash: secrets.tokenHash }),
+      ...(secrets.otpHash !== undefined && { otpHash: secrets.otpHash }),
+    });
+    return { token: secrets.token, otp: secrets.otp, expiresAt };
+  }
+
+  /** Redeems the credential behind a link token; false when it cannot (unknown, wrong purpose, not live, account gone). */
+  async redeemByToken(token: string, redemption: Redemption, effects: RedemptionEffects): Promise<boolean> {
+    const found = await this.repository.findByTokenHash(hashLinkToken(token));
+    if (!found || !redeemsPurpose(redemption, found.purpose)) return false;
+    return this.repository.transaction(async (tx) => {
+      await this.repository.lockPerson(tx, found.userId);
+      const credential = await this.repository.findById(found.id, tx);
+      return credential !== null && this.redeem(tx, credential, redemption, effects);
+    });
+  }
+
+  /**
+   * Checks a code against the person's live credential of the redemption's purpose (the newest;
+   * issuing retires the earlier ones). A wrong code, or a right code for another target, counts an
+   * attempt against that credential; the fifth retires it, link included. `userId` undefined (no
+   * such account) still spends the HMAC, so the answer takes as long.
+   */
+  async redeemByOtp(
+    userId: number | undefined,
+    otp: string,
+    redemption: Redemption,
+    effects: RedemptionEffects,
+    target?: string,
+  ): Promise<boolean> {
+    if (userId === undefined) {
+      this.otpHasher.matches(otp, null);
+      return false;
+    }
+    return this.repository.transaction(async (tx) => {
+      await this.repository.lockPerson(tx, userId);
+      const now = this.clock.now();
+      const candidates = await this.repository.unfinishedOf(userId, REDEMPTIONS[redemption].purposes, tx);
+      const credential = candidates.find((candidate) => stateOf(candidate, now) === 'live');
+      if (!credential) {
+        this.otpHasher.matches(otp, null);
+        return false;
+      }
+      const codeMatches = this.otpHasher.matches(otp, credential.otpHash);
+      if (!codeMatches || (target !== undefined && credential.target !== target)) {
+        const { attempts, retire } = afterFailedAttempt(credential.attempts);
+        await this.repository.recordFailedAttempt(tx, credential.id, attempts, retire, now);
+        return false;
+      }
+      return this.redeem(tx, credential, redemption, effects);
+    });
+  }
+
+  /** With the person's lock held: the state check, the redemption, what it retires, then the effects. */
+  private async redeem(tx: Tx, credential: VerificationCredential, redemption: Redemption, effects: RedemptionEffects): Promise<boolean> {
+    const now = this.clock.now();
+    if (!canRedeem(credential, redemption, now)) return false;
+    const user = await this.users.findLiveById(credential.userId, tx);
+    if (!user) return false;
+    if (!(await this.repository.redeem(tx, credential.id, now))) return false;
+    await this.repository.retireUnfinished(tx, user.id, retiredOnRedeem(credential.purpose), now);
+    await effects({ tx, user, credential, now });
+    return true;
+  }
+}

@@ -1,0 +1,49 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppError } from '@school/http';
+import { EVENT_TYPES, Outbox } from '@school/messaging';
+import { UsersRepository } from '../../users/users.repository.js';
+import { CredentialPurpose } from '../credential-state.js';
+import { CREDENTIALS_OPTIONS, type CredentialsOptions } from '../credentials.config.js';
+import { CredentialsRepository } from '../credentials.repository.js';
+import { CredentialsService } from '../credentials.service.js';
+import { LINK_PATHS, linkTo } from '../links.js';
+
+/** Email verification: a link (EMAIL_VERIFICATION_TTL_HOURS) proving the account's mailbox. */
+@Injectable()
+export class EmailVerificationService {
+  constructor(
+    private readonly credentials: CredentialsService,
+    private readonly repository: CredentialsRepository,
+    private readonly users: UsersRepository,
+    private readonly outbox: Outbox,
+    @Inject(CREDENTIALS_OPTIONS) private readonly options: CredentialsOptions,
+  ) {}
+
+  /**
+   * For a live, unverified account that is not banned: a new link replacing the earlier one, and
+   * its email. For anything else nothing, and the caller answers the same (no account probing).
+   */
+  async resend(email: string): Promise<void> {
+    const user = await this.users.findLiveByEmail(email);
+    if (!user || user.banned || user.emailVerifiedAt !== null) return;
+    await this.repository.transaction(async (tx) => {
+      const issued = await this.credentials.issue(tx, user, CredentialPurpose.email_verification, user.email, this.credentials.prepare({ token: true, otp: false }));
+      await this.outbox.record(tx, EVENT_TYPES.emailVerificationRequested, {
+        userId: user.publicId,
+        email: user.email,
+        name: user.name,
+        verifyUrl: linkTo(this.options.publicBaseUrl, LINK_PATHS.emailVerification, issued.token!),
+        expiresAt: issued.expiresAt.toISOString(),
+      });
+    });
+  }
+
+  /** Marks the email verified; a link for an address the account no longer has proves nothing. */
+  async confirm(token: string): Promise<void> {
+    const done = await this.credentials.redeemByToken(token, 'emailByToken', async ({ tx, user, credential, now }) => {
+      if (credential.target !== user.email) throw new AppError('AUTH_VERIFICATION_CODE_INVALID');
+      if (user.emailVerifiedAt === null) await this.users.update(user.id, { emailVerifiedAt: now }, tx);
+    });
+    if (!done) throw new AppError('AUTH_VERIFICATION_CODE_INVALID');
+  }
+}

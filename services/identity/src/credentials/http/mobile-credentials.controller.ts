@@ -1,0 +1,12 @@
+import { Controller } from '@nestjs/common';
+import { EmailVerificationService } from '../email-verification/email-verification.service.js';
+import { PasswordResetService } from '../password-reset/password-reset.service.js';
+import { PublicCredentialRoutes } from './public-credentials.routes.js';
+
+/** Customer mobile surface (spec §4.2): the public credential routes. */
+@Controller('api/mobile/auth')
+export class MobileCredentialsController extends PublicCredentialRoutes {
+  constructor(passwordReset: PasswordResetService, emailVerification: EmailVerificationService) {
+    super(passwordReset, emailVerification);
+  }
+}

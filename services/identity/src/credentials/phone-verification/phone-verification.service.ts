@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '@school/auth';
+import { AppError } from '@school/http';
+import { EVENT_TYPES, Outbox } from '@school/messaging';
+import type { User } from '../../generated/prisma/client.js';
+import { UsersRepository } from '../../users/users.repository.js';
+import { CredentialPurpose } from '../credential-state.js';
+import { CredentialsRepository } from '../credentials.repository.js';
+import { CredentialsService } from '../credentials.service.js';
+
+/**
+ * Phone verification of the signed-in account: a six-digit code by SMS (OTP_TTL_MINUTES, five
+ * attempts), which, confirmed, makes the number the account's verified phone.
+ */
+@Injectable()
+export class PhoneVerificationService {
+  constructor(
+    private readonly credentials: CredentialsService,
+    private readonly repository: CredentialsRepository,
+    private readonly users: UsersRepository,
+    private readonly outbox: Outbox,
+  ) {}
+
+  /** A new code for `phone`, replacing the caller's earlier one, and its SMS. */
+  async request(principal: Principal, phone: string): Promise<void> {
+    const user = await this.callerOf(principal);
+    await this.repository.transaction(async (tx) => {
+      const issued = await this.credentials.issue(tx, user, CredentialPurpose.phone_verification, phone, this.credentials.prepare({ token: false, otp: true }));
+      await this.outbox.record(tx, EVENT_TYPES.phoneVerificationRequested, {
+        userId: user.publicId,
+        phone,
+        otp: issued.otp!,
+        expiresAt: issued.expiresAt.toISOString(),
+      });
+    });
+  }
+
+  /** The code must be the caller's live one and sent to this phone; anything else counts an attempt. */
+  async confirm(principal: Principal, phone: string, otp: string): Promise<void> {
+    const user = await this.callerOf(principal);
+    const done = await this.credentials.redeemByOtp(
+      user.id,
+      otp,
+      'phoneByOtp',
+      async ({ tx, user: holder, now }) => {
+        await this.users.update(holder.id, { phone, phoneVerifiedAt: now }, tx);
+      },
+      phone,
+    );
+    if (!done) throw new AppError('AUTH_VERIFICATION_CODE_INVALID');
+  }
+
+  /** The token was verified and its session is not revoked; an account deleted since is unauthenticated. */
+  private async callerOf(principal: Principal): Promise<User> {
+    const user = await this.users.findLiveByPublicId(principal.userId);
+    if (!user) throw new AppError('AUTH_UNAUTHENTICATED');
+    return user;
+  }
+}

@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { type Role, SessionRevocations } from '@school/auth';
+import { AppError } from '@school/http';
+import { APP_CONFIG } from '@school/service';
+import type { Prisma } from '../generated/prisma/client.js';
+import { SigningKeyService } from '../keys/signing-key.service.js';
+import type { ProfileSource } from '../users/profile.js';
+import { hashRefreshToken, newRefreshToken } from './refresh-token.js';
+import { SESSION_REVOKE_REASONS, type SessionRevokeReason } from './session-revoke-reason.js';
+import type { SessionsConfig } from './sessions.config.js';
+import { type PresentedRefreshToken, SessionsRepository } from './sessions.repository.js';
+import { type Surface, surfaceAdmits } from './surface.js';
+import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, REVOCATION_TTL_SECONDS } from './token-lifetimes.js';
+
+/** The device a client says it runs on (spec §2.1), stored on the session. */
+export interface DeviceInfo {
+  deviceId?: string | undefined;
+  deviceType?: string | undefined;
+  deviceName?: string | undefined;
+}
+
+/** Where a request came from, as identity sees it behind the gateway. */
+export interface ClientInfo {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** Who a session is for: the claims of its access tokens come from here. */
+export interface SessionSubject {
+  id: number;
+  publicId: string;
+  role: Role;
+}
+
+/** The token pair of contract §4 (the profile is added by the caller). */
+export interface IssuedTokens {
+  accessToken: string;
+  refreshToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+  accessTokenExpiresAt: string;
+  refreshTokenExpiresAt: string;
+}
+
+/** A refreshed session: the new pair and the profile of its user as of the refresh. */
+export interface RefreshedSession {
+  tokens: IssuedTokens;
+  user: ProfileSource;
+  hasPassword: boolean;
+}
+
+const invalidRefreshToken = () => new AppError('AUTH_REFRESH_TOKEN_INVALID');
+
+/**
+ * Login sessions: one per signed-in device, each with a rotating refresh token (30 days, renewed
+ * on every refresh) and short access tokens (15 minutes) carrying its id as `sid`.
+ *
+ * Ending a session marks its row revoked and records its id in the revocation store every
+ * verifier checks, so its access tokens are refused at once; the row alone stops its refresh.
+ *
+ * Refresh-token reuse. Every rotation keeps the old token's hash with `rotatedAt` set. A rotated
+ * token presented again is either
+ * - a repeat within REFRESH_REUSE_GRACE_SECONDS (default 10 s) of its rotation: two tabs or a
+ *   client retrying after a lost response raced the winner. It gets 401 and the session lives
+ *   on (the client uses the pair the winner received); or
+ * - a repeat after that window: a replay of a stolen token. The whole session is revoked.
+ * Both answer 401 AUTH_REFRESH_TOKEN_INVALID, so a replayer learns nothing either way.
+ */
+@Injectable()
+export class SessionsService {
+  private readonly logger = new Logger(SessionsService.name);
+  private readonly reuseGraceMs: number;
+
+  constructor(
+    private readonly repository: SessionsRepository,
+    private readonly keys: SigningKeyService,
+    private readonly revocations: SessionRevocations,
+    @Inject(APP_CONFIG) config: SessionsConfig,
+  ) {
+    this.reuseGraceMs = config.REFRESH_REUSE_GRACE_SECONDS * 1000;
+  }
+
+  async start(subject: SessionSubject, surface: Surface, device: DeviceInfo | undefined, client: ClientInfo): Promise<IssuedTokens> {
+    const sessionId = randomUUID();
+    const refreshToken = newRefreshToken();
+    const expiresAt = new Date(Date.now() + REFRESH_TOKEN_TTL_SECONDS * 1000);
+    await this.repository.create({
+      id: sessionId,
+      userId: subject.id,
+      surface,
+      deviceId: device?.deviceId ?? null,
+      deviceType: device?.deviceType ?? null,
+      deviceName: device?.deviceName ?? null,
+      ip: client.ip,
+      userAgent: client.userAgent,
+      expiresAt,
+      refreshTokenHash: hashRefreshToken(refreshToken),
+    });
+    return this.issue(subject, sessionId, refreshToken, expiresAt);
+  }
+
+  /**
+   * Rotates a refresh token of `surface`. 401 AUTH_REFRESH_TOKEN_INVALID when it is unknown, of the
+   * other surface, already rotated (see the class comment), or its session is no longer live:
+   * revoked, expired, or its user banned, deleted or moved to a role the surface does not admit.
+   */
+  async refresh(refreshToken: string, surface: Surface): Promise<RefreshedSession> {
+    const presentedHash = hashRefreshToken(refreshToken);
+    const presented = await this.repository.findRefreshToken(presentedHash);
+    const now = new Date();
+    if (!presented || !isLive(presented, surface, now)) throw invalidRefreshToken();
+    const { session, user } = presented;
+    if (presented.rotatedAt) {
+      await this.onRotatedTokenPresented(session.id, presented.rotatedAt, now);
+      throw invalidRefreshToken();
+    }
+
+    const next = newRefreshToken();
+    const expiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000);
+    const rotated = await this.repository.rotate({ sessionId: session.id, presentedHash, nextHash: hashRefreshToken(next), now, expiresAt });
+    // Lost to a concurrent rotation of the same token (a repeat within the grace window by
+    // definition) or to a revocation: the session is left as the winner made it.
+    if (!rotated) throw invalidRefreshToken();
+    return { user, hasPassword: user.hasPassword, tokens: await this.issue(user, session.id, next, expiresAt) };
+  }
+
+  /** Ends one session (logout); repeating it is harmless. */
+  async end(sessionId: string, reason: SessionRevokeReason): Promise<void> {
+    await this.repository.revoke(sessionId, reason);
+    // Written even when the row was already revoked: a retry after a failed write must land.
+    await this.revocations.revoke(sessionId, REVOCATION_TTL_SECONDS);
+  }
+
+  /**
+   * Ends every live session of a user (ban, password reset, soft delete, role change), in `tx`
+   * when given. The revocation store is written inside the transaction, before the commit: if it
+   * cannot be written the whole change rolls back (503) instead of committing while the access
+   * tokens stay valid. Should the transaction roll back later for another reason, the worst case
+   * is sessions whose access tokens are refused until they expire: fail closed.
+   */
+  async revokeAllForUser(userId: number, reason: SessionRevokeReason, tx?: Prisma.TransactionClient): Promise<void> {
+    await this.repository.inTransaction(tx, async (db) => {
+      const ids = await this.repository.revokeAllOfUser(userId, reason, db);
+      await this.revokeInStore(ids);
+    });
+  }
+
+  /** As revokeAllForUser, keeping the caller's own session (password change). */
+  async revokeOtherSessions(userId: number, keepSessionId: string, reason: SessionRevokeReason, tx?: Prisma.TransactionClient): Promise<void> {
+    await this.repository.inTransaction(tx, async (db) => {
+      const ids = await this.repository.revokeAllOfUser(userId, reason, db, keepSessionId);
+      await this.revokeInStore(ids);
+    });
+  }
+
+  private async onRotatedTokenPresented(sessionId: string, rotatedAt: Date, now: Date): Promise<void> {
+    if (now.getTime() - rotatedAt.getTime() <= this.reuseGraceMs) return;
+    this.logger.warn({ sessionId }, 'Rotated refresh token presented after the grace window: session revoked');
+    await this.end(sessionId, SESSION_REVOKE_REASONS.reuse);
+  }
+
+  private async revokeInStore(sessionIds: string[]): Promise<void> {
+    await Promise.all(sessionIds.map((id) => this.revocations.revoke(id, REVOCATION_TTL_SECONDS)));
+  }
+
+  private async issue(subject: SessionSubject, sessionId: string, refreshToken: string, refreshExpiresAt: Date): Promise<IssuedTokens> {
+    const access = await this.keys.sign({ sub: subject.publicId, sid: sessionId, role: subject.role }, ACCESS_TOKEN_TTL_SECONDS);
+    return {
+      accessToken: access.token,
+      refreshToken,
+      tokenType: 'Bearer',
+      expiresIn: ACCESS_TOKEN_TTL_SECONDS,
+      accessTokenExpiresAt: access.expiresAt.toISOString(),
+      refreshTokenExpiresAt: refreshExpiresAt.toISOString(),
+    };
+  }
+}
+
+function isLive({ session, user }: PresentedRefreshToken, surface: Surface, now: Date): boolean {
+  return (
+    session.surface === surface &&
+    session.revokedAt === null &&
+    session.expiresAt > now &&
+    !user.banned &&
+    user.deletedAt === null &&
+    surfaceAdmits(surface, user.role)
+  );
+}

@@ -1,0 +1,46 @@
+import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import { PERMISSIONS } from '@school/auth';
+import { RequirePermissions } from '@school/auth/nest';
+import { paginated, success } from '@school/http';
+import { ZodPipe } from '@school/http/nest';
+import { type CreateUserBody, createUserBody, type UpdateUserBody, updateUserBody } from './dto/user-body.dto.js';
+import { type ListUsersQuery, listUsersQuery } from './dto/list-users.query.js';
+import { UsersService } from './users.service.js';
+
+/** Contract §6 users admin. A publicId that is not a UUID names no user: 404 USER_NOT_FOUND. */
+@Controller('api/users')
+export class UsersController {
+  constructor(private readonly users: UsersService) {}
+
+  @Post()
+  @RequirePermissions(PERMISSIONS.Users_CREATE)
+  async create(@Body(new ZodPipe(createUserBody)) body: CreateUserBody) {
+    return success('User created', await this.users.create(body));
+  }
+
+  @Get()
+  @RequirePermissions(PERMISSIONS.Users_READ)
+  async list(@Query(new ZodPipe(listUsersQuery)) query: ListUsersQuery) {
+    const { profiles, page } = await this.users.list(query);
+    return paginated('Users', profiles, page);
+  }
+
+  @Get(':publicId')
+  @RequirePermissions(PERMISSIONS.Users_READ)
+  async get(@Param('publicId') publicId: string) {
+    return success('User', await this.users.get(publicId));
+  }
+
+  @Patch(':publicId')
+  @RequirePermissions(PERMISSIONS.Users_UPDATE)
+  async update(@Param('publicId') publicId: string, @Body(new ZodPipe(updateUserBody)) body: UpdateUserBody) {
+    return success('User updated', await this.users.update(publicId, body));
+  }
+
+  @Delete(':publicId')
+  @RequirePermissions(PERMISSIONS.Users_DELETE)
+  async remove(@Param('publicId') publicId: string) {
+    await this.users.remove(publicId);
+    return success('User deleted', null);
+  }
+}

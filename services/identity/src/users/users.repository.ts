@@ -1,0 +1,218 @@
+import { Injectable } from '@nestjs/common';
+import type { Role } from '@school/auth';
+import { SERVICES } from '@school/config';
+import { Prisma, PrismaClient, type User } from '../generated/prisma/client.js';
+import { normalizeEmail } from './dto/contact-fields.js';
+import type { ProfileSource } from './profile.js';
+
+type Db = PrismaClient | Prisma.TransactionClient;
+
+/** A person's address (contract §6); the geography ids are checked against reference data by the caller. */
+export interface UserAddress {
+  provinceId: number;
+  districtId: number;
+  municipalityId: number;
+  ward?: number | null;
+  street?: string | null;
+}
+
+export interface NewUser {
+  publicId: string;
+  email: string;
+  name: string;
+  role: Role;
+  phone?: string | null;
+  address?: UserAddress | null;
+}
+
+export interface UserChanges {
+  name?: string;
+  role?: Role;
+  phone?: string | null;
+  phoneVerifiedAt?: Date | null;
+  emailVerifiedAt?: Date | null;
+  banned?: boolean;
+  address?: UserAddress | null;
+}
+
+/** A live user with the EMAIL-provider password hash, or null when no password is set. */
+export interface UserAccount {
+  user: User;
+  passwordHash: string | null;
+}
+
+/** What login needs of an account: the rules' inputs, the token claims and the profile. */
+export interface LoginAccount {
+  user: ProfileSource & { id: number; banned: boolean };
+  passwordHash: string | null;
+}
+
+interface LoginRow {
+  id: number;
+  public_id: string;
+  email: string;
+  name: string;
+  phone: string | null;
+  role: Role;
+  banned: boolean;
+  email_verified_at: Date | null;
+  phone_verified_at: Date | null;
+  created_at: Date;
+  password_hash: string | null;
+}
+
+export interface UserListQuery {
+  search?: string | undefined;
+  order: 'asc' | 'desc';
+  skip: number;
+  take: number;
+}
+
+const WITH_PASSWORD = {
+  accounts: { where: { provider: 'EMAIL' }, select: { passwordHash: true } },
+} as const satisfies Prisma.UserInclude;
+
+type UserWithAccounts = Prisma.UserGetPayload<{ include: typeof WITH_PASSWORD }>;
+
+// The login lookup is written in SQL, naming identity's own schema (contract §1) as the client does.
+const schema = Prisma.raw(`"${SERVICES.identity.schema}"`);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Users; "live" means not soft-deleted. The only place that touches the users table. */
+@Injectable()
+export class UsersRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  findLiveByEmail(email: string, db: Db = this.prisma): Promise<User | null> {
+    return db.user.findFirst({ where: { email: normalizeEmail(email), deletedAt: null } });
+  }
+
+  findLiveByPhone(phone: string, db: Db = this.prisma): Promise<User | null> {
+    return db.user.findFirst({ where: { phone, deletedAt: null }, orderBy: { id: 'asc' } });
+  }
+
+  /** A malformed publicId names nobody (and must not reach Postgres, which would refuse the uuid cast). */
+  async findLiveByPublicId(publicId: string, db: Db = this.prisma): Promise<User | null> {
+    if (!UUID.test(publicId)) return null;
+    return db.user.findFirst({ where: { publicId: publicId.toLowerCase(), deletedAt: null } });
+  }
+
+  findLiveById(id: number, db: Db = this.prisma): Promise<User | null> {
+    return db.user.findFirst({ where: { id, deletedAt: null } });
+  }
+
+  /**
+   * The login lookup, in one query (login is a hot path): the live user with the email and its
+   * password hash (null when none is set).
+   */
+  async findLoginAccount(email: string): Promise<LoginAccount | null> {
+    const [row] = await this.prisma.$queryRaw<LoginRow[]>`
+      SELECT u.id, u.public_id::text AS public_id, u.email, u.name, u.phone, u.role::text AS role, u.banned,
+             u.email_verified_at, u.phone_verified_at, u.created_at, pa.password_hash
+        FROM ${schema}.users u
+        LEFT JOIN ${schema}.provider_accounts pa ON pa.user_id = u.id AND pa.provider = 'EMAIL'
+       WHERE u.email = ${normalizeEmail(email)} AND u.deleted_at IS NULL`;
+    if (!row) return null;
+    return {
+      user: {
+        id: row.id,
+        publicId: row.public_id,
+        email: row.email,
+        name: row.name,
+        phone: row.phone,
+        role: row.role,
+        banned: row.banned,
+        emailVerifiedAt: row.email_verified_at,
+        phoneVerifiedAt: row.phone_verified_at,
+        createdAt: row.created_at,
+      },
+      passwordHash: row.password_hash,
+    };
+  }
+
+  async findLiveAccountByPublicId(publicId: string, db: Db = this.prisma): Promise<UserAccount | null> {
+    if (!UUID.test(publicId)) return null;
+    const row = await db.user.findFirst({ where: { publicId: publicId.toLowerCase(), deletedAt: null }, include: WITH_PASSWORD });
+    return row && toAccount(row);
+  }
+
+  /** Runs `work` in one transaction; the other repositories take its `tx`. */
+  transaction<T>(work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction(work);
+  }
+
+  /**
+   * Serialises bootstrap-admin creation across replicas starting together: a transaction-scoped
+   * advisory lock, released at commit.
+   */
+  async lockBootstrap(tx: Prisma.TransactionClient): Promise<void> {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('identity.bootstrap_admin'))`;
+  }
+
+  async existsLiveAdmin(db: Db = this.prisma): Promise<boolean> {
+    return (await db.user.count({ where: { role: 'admin', deletedAt: null } })) > 0;
+  }
+
+  /** Throws a unique violation (see isUniqueViolation) when a live user already has the email. */
+  create(user: NewUser, db: Db = this.prisma): Promise<User> {
+    return db.user.create({
+      data: {
+        publicId: user.publicId,
+        email: normalizeEmail(user.email),
+        name: user.name,
+        role: user.role,
+        phone: user.phone ?? null,
+        ...(user.address !== undefined && addressColumns(user.address)),
+      },
+    });
+  }
+
+  update(id: number, changes: UserChanges, db: Db = this.prisma): Promise<User> {
+    const { address, ...columns } = changes;
+    return db.user.update({ where: { id }, data: { ...columns, ...(address !== undefined && addressColumns(address)) } });
+  }
+
+  async softDelete(id: number, db: Db = this.prisma): Promise<void> {
+    await db.user.update({ where: { id }, data: { deletedAt: new Date() } });
+  }
+
+  /** Live users matching `search` (name or email, case-insensitive substring, `%` and `_` literal), by id. */
+  async list(query: UserListQuery): Promise<{ accounts: UserAccount[]; count: number }> {
+    const where: Prisma.UserWhereInput = { deletedAt: null };
+    if (query.search) {
+      const pattern = escapeLike(query.search);
+      where.OR = [{ name: { contains: pattern, mode: 'insensitive' } }, { email: { contains: pattern, mode: 'insensitive' } }];
+    }
+    const [rows, count] = await this.prisma.$transaction([
+      this.prisma.user.findMany({ where, include: WITH_PASSWORD, orderBy: { id: query.order }, skip: query.skip, take: query.take }),
+      this.prisma.user.count({ where }),
+    ]);
+    return { accounts: rows.map(toAccount), count };
+  }
+}
+
+/** True for the unique-index violation Postgres raises on a duplicate live email (a lost race). */
+export function isUniqueViolation(error: unknown): boolean {
+  if (error instanceof Prisma.PrismaClientKnownRequestError) return error.code === 'P2002';
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}
+
+function toAccount({ accounts, ...user }: UserWithAccounts): UserAccount {
+  return { user, passwordHash: accounts[0]?.passwordHash ?? null };
+}
+
+function addressColumns(address: UserAddress | null) {
+  return {
+    addressProvinceId: address?.provinceId ?? null,
+    addressDistrictId: address?.districtId ?? null,
+    addressMunicipalityId: address?.municipalityId ?? null,
+    addressWard: address?.ward ?? null,
+    addressStreet: address?.street ?? null,
+  };
+}
+
+/** Prisma's `contains` becomes ILIKE '%' || $1 || '%' without escaping: make `\`, `%` and `_` literal. */
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (character) => `\\${character}`);
+}

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { EVENT_TYPES } from '@school/messaging';
+import type { User } from '../src/generated/prisma/client.js';
+import { createAccount, invite, lastEventOf, OTHER_STRONG_PASSWORD, STRONG_PASSWORD, tokenOf } from './credentials-support/fixtures.js';
+import { startIdentity, type IdentityUnderTest } from './credentials-support/identity-app.js';
+
+const RESET = '/api/auth/password/reset';
+
+describe('credential redemption under concurrency', () => {
+  let identity: IdentityUnderTest;
+
+  beforeAll(async () => {
+    identity = await startIdentity();
+  });
+
+  afterAll(async () => {
+    await identity?.close();
+  });
+
+  const post = (path: string, body: unknown) => identity.request('POST', path, body);
+  const credentialsOf = (user: User) => identity.prisma.verificationCredential.findMany({ where: { userId: user.id }, orderBy: { id: 'asc' } });
+
+  async function forgot(user: User) {
+    expect((await post('/api/auth/password/forgot', { email: user.email })).status).toBe(200);
+    const event = await lastEventOf(identity, EVENT_TYPES.passwordResetRequested, user.publicId);
+    if (event.delivery.channel !== 'email') throw new Error('expected an email delivery');
+    return { token: tokenOf(event.delivery.resetUrl), otp: event.otp };
+  }
+
+  it('lets exactly one of many simultaneous redemptions of one link succeed', async () => {
+    const user = await createAccount(identity);
+    const { token } = await forgot(user);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => post(RESET, { token, password: OTHER_STRONG_PASSWORD })));
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+    expect(answers.filter((answer) => answer.body.errorCode === 'AUTH_VERIFICATION_CODE_INVALID')).toHaveLength(7);
+    const changed = await identity.prisma.outboxEvent.count({ where: { type: EVENT_TYPES.passwordChanged, payload: { path: ['userId'], equals: user.publicId } } });
+    expect(changed).toBe(1);
+  });
+
+  it('lets one of a link and its code redeemed at the same time succeed', async () => {
+    const user = await createAccount(identity);
+    const { token, otp } = await forgot(user);
+    const answers = await Promise.all([
+      post(RESET, { token, password: OTHER_STRONG_PASSWORD }),
+      post(RESET, { email: user.email, otp, password: OTHER_STRONG_PASSWORD }),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+  });
+
+  it('lets one of an invitation and a reset redeemed at the same time succeed, retiring the other', async () => {
+    const user = await createAccount(identity, { password: null });
+    await invite(identity, user);
+    const inviteToken = tokenOf((await lastEventOf(identity, EVENT_TYPES.invitationCreated, user.publicId)).inviteUrl);
+    const { token } = await forgot(user);
+    const answers = await Promise.all([post(RESET, { token: inviteToken, password: STRONG_PASSWORD }), post(RESET, { token, password: STRONG_PASSWORD })]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+    const states = (await credentialsOf(user)).map((credential) => (credential.redeemedAt ? 'redeemed' : credential.retiredAt ? 'retired' : 'live'));
+    expect(states.sort()).toEqual(['redeemed', 'retired']);
+  });
+
+  it('counts every one of simultaneous wrong codes, up to the five that retire the credential', async () => {
+    const user = await createAccount(identity);
+    const { otp } = await forgot(user);
+    const wrong = otp === '000000' ? '111111' : '000000';
+    const answers = await Promise.all(Array.from({ length: 8 }, () => post(RESET, { email: user.email, otp: wrong, password: OTHER_STRONG_PASSWORD })));
+    for (const answer of answers) expect(answer.body.errorCode).toBe('AUTH_VERIFICATION_CODE_INVALID');
+    const [credential] = await credentialsOf(user);
+    expect(credential).toMatchObject({ attempts: 5, retiredAt: expect.any(Date) });
+    expect((await post(RESET, { email: user.email, otp, password: OTHER_STRONG_PASSWORD })).status).toBe(400);
+  });
+
+  it('never leaves two live resets after simultaneous forgot requests', async () => {
+    const user = await createAccount(identity);
+    await Promise.all(Array.from({ length: 6 }, () => post('/api/auth/password/forgot', { email: user.email })));
+    const credentials = await credentialsOf(user);
+    expect(credentials).toHaveLength(6);
+    expect(credentials.filter((credential) => credential.retiredAt === null)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,96 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { jest } from '@jest/globals';
+import { EVENT_TYPES, type EventPayload, type EventType } from '@school/messaging';
+import { Clock } from '../../src/credentials/clock.js';
+import { InvitationsService } from '../../src/credentials/invitations.service.js';
+import { PrismaClient, type Role, type User } from '../../src/generated/prisma/client.js';
+import { PasswordHasher } from '../../src/passwords/password-hasher.js';
+import type { IdentityUnderTest } from './identity-app.js';
+
+export const STRONG_PASSWORD = 'Str0ng!pass';
+export const OTHER_STRONG_PASSWORD = 'An0ther!pass';
+
+export interface NewAccount {
+  role?: Role;
+  phone?: string | null;
+  password?: string | null;
+  banned?: boolean;
+  emailVerified?: boolean;
+}
+
+/** A unique email per call, so tests of one suite never share an account. */
+export function uniqueEmail(label = 'user'): string {
+  return `${label}.${randomBytes(4).toString('hex')}@example.com`;
+}
+
+export function uniquePhone(): string {
+  return `+97798${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+}
+
+/** An account as an administrator would have created it, with a password when asked. */
+export async function createAccount(identity: IdentityUnderTest, account: NewAccount = {}): Promise<User> {
+  const user = await identity.prisma.user.create({
+    data: {
+      publicId: randomUUID(),
+      email: uniqueEmail(account.role ?? 'customer'),
+      name: 'Test Person',
+      role: account.role ?? 'customer',
+      phone: account.phone ?? null,
+      banned: account.banned ?? false,
+      emailVerifiedAt: account.emailVerified ? new Date() : null,
+    },
+  });
+  if (account.password !== null) {
+    const passwordHash = await identity.app.get(PasswordHasher).hash(account.password ?? STRONG_PASSWORD);
+    await identity.prisma.providerAccount.create({ data: { userId: user.id, provider: 'EMAIL', passwordHash } });
+  }
+  return user;
+}
+
+/** Logs in over HTTP on the surface the role belongs to; the login answer (status and body). */
+export function logIn(identity: IdentityUnderTest, user: Pick<User, 'email' | 'role'>, password = STRONG_PASSWORD) {
+  const prefix = user.role === 'customer' ? '/api/mobile/auth' : '/api/auth';
+  return identity.request('POST', `${prefix}/login/email`, { email: user.email, password, deviceInfo: { deviceId: 'jest', deviceType: 'test', deviceName: 'jest' } });
+}
+
+/** A real session through the login route; its access token. */
+export async function signIn(identity: IdentityUnderTest, user: User, password = STRONG_PASSWORD): Promise<string> {
+  const answer = await logIn(identity, user, password);
+  if (answer.status !== 200) throw new Error(`login failed: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return (answer.body.data as { accessToken: string }).accessToken;
+}
+
+/** The invitation POST /api/users sends, issued the same way (InvitationsService in a transaction). */
+export async function invite(identity: IdentityUnderTest, user: User): Promise<void> {
+  // The app's own client, as the users service would use it.
+  await identity.app.get(PrismaClient).$transaction((tx) => identity.app.get(InvitationsService).issue(tx, user));
+}
+
+/** Events the flows recorded in the outbox for `userId` (publicId), oldest first. */
+type IdentityEventType = Exclude<EventType, typeof EVENT_TYPES.feedbackSubmitted>;
+
+export async function eventsOf<Type extends IdentityEventType>(identity: IdentityUnderTest, type: Type, userPublicId: string): Promise<EventPayload<Type>[]> {
+  const rows = await identity.prisma.outboxEvent.findMany({ where: { type }, orderBy: { id: 'asc' } });
+  return rows.map((row) => row.payload as EventPayload<Type>).filter((payload) => payload.userId === userPublicId);
+}
+
+export async function lastEventOf<Type extends IdentityEventType>(identity: IdentityUnderTest, type: Type, userPublicId: string): Promise<EventPayload<Type>> {
+  const events = await eventsOf(identity, type, userPublicId);
+  const last = events.at(-1);
+  if (!last) throw new Error(`no ${type} event for ${userPublicId}`);
+  return last;
+}
+
+/** The token of a link sent in an email (`...?token=<token>`). */
+export function tokenOf(link: string): string {
+  const token = new URL(link).searchParams.get('token');
+  if (!token) throw new Error(`no token in ${link}`);
+  return token;
+}
+
+/** Moves the credentials' clock `ms` ahead of real time until the returned function is called. */
+export function advanceClock(identity: IdentityUnderTest, ms: number): () => void {
+  const clock = identity.app.get(Clock);
+  const spy = jest.spyOn(clock, 'now').mockImplementation(() => new Date(Date.now() + ms));
+  return () => spy.mockRestore();
+}

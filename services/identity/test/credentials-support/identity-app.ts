@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { parseConfig, SERVICES } from '@school/config';
+import { createPrismaClient, applyMigrations } from '@school/prisma';
+import { TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
+import { createServiceApp } from '@school/service';
+import { createLogger } from '@school/telemetry';
+import { quoteIdent, testDatabaseUrl, withConnection } from '@school/testing';
+import { AppModule } from '../../src/app.module.js';
+import { identityEnv } from '../../src/config.js';
+import { PrismaClient } from '../../src/generated/prisma/client.js';
+
+const serviceDir = join(import.meta.dirname, '..', '..');
+
+export interface HttpAnswer {
+  status: number;
+  body: { message: string; data: unknown; errorCode: string | null; errors?: { field: string; message: string }[] };
+}
+
+export interface IdentityUnderTest {
+  app: NestFastifyApplication;
+  baseUrl: string;
+  /** A client of the suite's own database, for arranging rows and reading what the flows wrote. */
+  prisma: PrismaClient;
+  request(method: string, path: string, body?: unknown, accessToken?: string): Promise<HttpAnswer>;
+  close(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * The real identity app over a real socket, on a database of its own: identity's schema name is
+ * fixed (`identity`, which the outbox and the Prisma client both use), so isolation between
+ * parallel suites is by database (`identity_test_<random>`), dropped at close.
+ */
+export async function startIdentity(env: Record<string, string> = {}): Promise<IdentityUnderTest> {
+  const serverUrl = testDatabaseUrl();
+  const database = `identity_test_${randomBytes(6).toString('hex')}`;
+  await withConnection(serverUrl, (client) => client.query(`CREATE DATABASE ${quoteIdent(database)}`));
+  const databaseUrl = new URL(serverUrl);
+  databaseUrl.pathname = `/${database}`;
+  const dropDatabase = () =>
+    withConnection(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${quoteIdent(database)} WITH (FORCE)`)).then(() => undefined);
+
+  try {
+    const schema = SERVICES.identity.schema;
+    await applyMigrations({ databaseUrl: databaseUrl.href, schema, migrationsDir: join(serviceDir, 'prisma', 'migrations') });
+    const port = await freePort();
+    const brokerPrefix = uniqueBrokerPrefix('identity-test');
+    const config = parseConfig(identityEnv, {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: databaseUrl.href,
+      JWKS_URL: `http://127.0.0.1:${port}/.well-known/jwks.json`,
+      AMQP_NAME_PREFIX: brokerPrefix,
+      ...env,
+    });
+    const app = await createServiceApp(AppModule.forRoot(config), { logger: createLogger({ service: 'identity', level: 'silent' }) });
+    await app.listen({ host: '127.0.0.1', port });
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const prisma = createPrismaClient(PrismaClient, { databaseUrl: databaseUrl.href, schema, maxConnections: 2 });
+
+    return {
+      app,
+      baseUrl,
+      prisma,
+      async request(method, path, body, accessToken) {
+        const headers: Record<string, string> = {};
+        if (body !== undefined) headers['content-type'] = 'application/json';
+        if (accessToken) headers.authorization = `Bearer ${accessToken}`;
+        const response = await fetch(`${baseUrl}${path}`, {
+          method,
+          headers,
+          ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+        });
+        return { status: response.status, body: (await response.json()) as HttpAnswer['body'] };
+      },
+      async close() {
+        await app.close();
+        await prisma.$disconnect();
+        await dropDatabase();
+        const broker = await TestBroker.connect(brokerPrefix);
+        await broker.destroy();
+      },
+    };
+  } catch (error) {
+    await dropDatabase();
+    throw error;
+  }
+}

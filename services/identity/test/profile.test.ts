@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { EVENT_TYPES } from '@school/messaging';
+import { PERMISSIONS } from '@school/auth';
+import { startIdentity, type IdentityUnderTest } from './credentials-support/identity-app.js';
+import {
+  accessTokenFor,
+  AUTH_PREFIX,
+  login,
+  me,
+  NEW_PASSWORD,
+  newAccount,
+  PASSWORD,
+  refresh,
+  sessionIdOf,
+  signIn,
+  surfaceOf,
+} from './support/accounts.js';
+
+const UNAUTHENTICATED = { message: 'Authentication required', data: null, errorCode: 'AUTH_UNAUTHENTICATED' };
+
+describe('me, permissions and set password', () => {
+  let identity: IdentityUnderTest;
+
+  beforeAll(async () => {
+    identity = await startIdentity();
+  });
+
+  afterAll(async () => {
+    await identity?.close();
+  });
+
+  const setPassword = (surface: 'admin' | 'mobile', accessToken: string | undefined, body: unknown) =>
+    identity.request('POST', `${AUTH_PREFIX[surface]}/password/set`, body, accessToken);
+
+  describe('me', () => {
+    it.each([
+      ['admin', 'admin'],
+      ['staff', 'admin'],
+      ['customer', 'mobile'],
+    ] as const)('answers the %s profile on the %s surface', async (role, surface) => {
+      const user = await newAccount(identity, { role });
+      await identity.prisma.user.update({ where: { id: user.id }, data: { phone: '+9779812345678', phoneVerifiedAt: new Date() } });
+      const { accessToken } = await signIn(identity, user);
+      expect(await me(identity, surface, accessToken)).toEqual({
+        status: 200,
+        body: {
+          message: 'Profile',
+          errorCode: null,
+          data: {
+            publicId: user.publicId,
+            email: user.email,
+            name: 'Test Person',
+            phone: '+9779812345678',
+            role,
+            emailVerified: false,
+            phoneVerified: true,
+            hasPassword: true,
+            createdAt: user.createdAt.toISOString(),
+          },
+        },
+      });
+    });
+
+    it('says hasPassword false for an account without a password', async () => {
+      const invited = await newAccount(identity, { password: null });
+      const answer = await me(identity, 'mobile', await accessTokenFor(identity, invited));
+      expect(answer.status).toBe(200);
+      expect(answer.body.data).toMatchObject({ publicId: invited.publicId, hasPassword: false });
+    });
+
+    it('requires a valid token', async () => {
+      expect(await identity.request('GET', `${AUTH_PREFIX.admin}/me`)).toEqual({ status: 401, body: UNAUTHENTICATED });
+      expect(await me(identity, 'mobile', 'garbage')).toEqual({ status: 401, body: UNAUTHENTICATED });
+    });
+
+    it('refuses the token of a since-deleted account', async () => {
+      const user = await newAccount(identity);
+      const token = await accessTokenFor(identity, user);
+      await identity.prisma.user.update({ where: { id: user.id }, data: { deletedAt: new Date() } });
+      expect(await me(identity, 'mobile', token)).toEqual({ status: 401, body: UNAUTHENTICATED });
+    });
+  });
+
+  describe('permissions', () => {
+    it('lists every permission for an admin', async () => {
+      const { accessToken } = await signIn(identity, await newAccount(identity, { role: 'admin' }));
+      const answer = await identity.request('GET', `${AUTH_PREFIX.admin}/permissions`, undefined, accessToken);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ message: 'Permissions', errorCode: null, data: { role: 'admin' } });
+      expect([...(answer.body.data as { permissions: string[] }).permissions].sort()).toEqual(Object.values(PERMISSIONS).sort());
+    });
+
+    it('lists only Feedback_READ for staff and nothing for a customer', async () => {
+      const staff = await signIn(identity, await newAccount(identity, { role: 'staff' }));
+      expect((await identity.request('GET', `${AUTH_PREFIX.admin}/permissions`, undefined, staff.accessToken)).body.data).toEqual({
+        role: 'staff',
+        permissions: ['Feedback_READ'],
+      });
+      const customer = await signIn(identity, await newAccount(identity));
+      expect((await identity.request('GET', `${AUTH_PREFIX.admin}/permissions`, undefined, customer.accessToken)).body.data).toEqual({
+        role: 'customer',
+        permissions: [],
+      });
+    });
+
+    it('requires a token and exists on the admin surface only', async () => {
+      expect(await identity.request('GET', `${AUTH_PREFIX.admin}/permissions`)).toEqual({ status: 401, body: UNAUTHENTICATED });
+      const customer = await signIn(identity, await newAccount(identity));
+      expect((await identity.request('GET', `${AUTH_PREFIX.mobile}/permissions`, undefined, customer.accessToken)).status).toBe(404);
+    });
+  });
+
+  describe('set password', () => {
+    it.each(['admin', 'mobile'] as const)('changes the password on the %s surface, ending the other sessions only', async (surface) => {
+      const user = await newAccount(identity, { role: surface === 'admin' ? 'staff' : 'customer' });
+      const current = await signIn(identity, user);
+      const other = await signIn(identity, user);
+
+      const answer = await setPassword(surface, current.accessToken, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
+      expect(answer).toEqual({ status: 200, body: { message: 'Password updated', data: null, errorCode: null } });
+
+      expect((await me(identity, surface, current.accessToken)).status).toBe(200);
+      expect((await refresh(identity, surface, current.refreshToken)).status).toBe(200);
+      expect(await me(identity, surface, other.accessToken)).toEqual({ status: 401, body: UNAUTHENTICATED });
+      expect((await refresh(identity, surface, other.refreshToken)).status).toBe(401);
+      expect(await identity.prisma.session.findUnique({ where: { id: sessionIdOf(other.accessToken) } })).toMatchObject({ revokedReason: 'password_changed' });
+
+      expect((await login(identity, surface, user.email, PASSWORD)).status).toBe(401);
+      expect((await login(identity, surface, user.email, NEW_PASSWORD)).status).toBe(200);
+
+      const events = await identity.prisma.outboxEvent.findMany({ where: { type: EVENT_TYPES.passwordChanged } });
+      expect(events.map((event) => event.payload)).toContainEqual({ userId: user.publicId, email: user.email, name: 'Test Person', changedAt: expect.any(String) });
+    });
+
+    it('sets a first password without currentPassword', async () => {
+      const invited = await newAccount(identity, { password: null });
+      const token = await accessTokenFor(identity, invited);
+      expect((await setPassword('mobile', token, { newPassword: NEW_PASSWORD })).status).toBe(200);
+      expect((await me(identity, 'mobile', token)).body.data).toMatchObject({ hasPassword: true });
+      expect((await login(identity, surfaceOf(invited.role), invited.email, NEW_PASSWORD)).status).toBe(200);
+    });
+
+    it('requires currentPassword once a password exists: 400 AUTH_CURRENT_PASSWORD_REQUIRED', async () => {
+      const user = await newAccount(identity);
+      const { accessToken } = await signIn(identity, user);
+      expect(await setPassword('mobile', accessToken, { newPassword: NEW_PASSWORD })).toEqual({
+        status: 400,
+        body: { message: 'Current password is required', data: null, errorCode: 'AUTH_CURRENT_PASSWORD_REQUIRED' },
+      });
+      expect((await login(identity, 'mobile', user.email, PASSWORD)).status).toBe(200);
+    });
+
+    it('refuses a wrong currentPassword with 401 AUTH_INVALID_CREDENTIALS and keeps the password', async () => {
+      const user = await newAccount(identity, { role: 'admin' });
+      const { accessToken } = await signIn(identity, user);
+      expect(await setPassword('admin', accessToken, { currentPassword: 'Wr0ng!password', newPassword: NEW_PASSWORD })).toEqual({
+        status: 401,
+        body: { message: 'Invalid email or password', data: null, errorCode: 'AUTH_INVALID_CREDENTIALS' },
+      });
+      expect((await login(identity, 'admin', user.email, PASSWORD)).status).toBe(200);
+      expect((await me(identity, 'admin', accessToken)).status).toBe(200);
+    });
+
+    it.each([
+      ['too short', 'Ab1!xyz'],
+      ['too long', `Aa1!${'x'.repeat(29)}`],
+      ['no symbol', 'Abcdefg12'],
+      ['no digit', 'Abcdefgh!'],
+      ['no upper case', 'abcdefg1!'],
+      ['no lower case', 'ABCDEFG1!'],
+    ])('refuses a new password with %s: 400 VALIDATION_FAILED', async (_case, newPassword) => {
+      const { accessToken } = await signIn(identity, await newAccount(identity));
+      const answer = await setPassword('mobile', accessToken, { currentPassword: PASSWORD, newPassword });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ errorCode: 'VALIDATION_FAILED', errors: [expect.objectContaining({ field: 'newPassword' })] });
+    });
+
+    it('refuses undeclared and missing fields with 400 VALIDATION_FAILED', async () => {
+      const { accessToken } = await signIn(identity, await newAccount(identity));
+      for (const body of [{}, { newPassword: NEW_PASSWORD, currentPassword: PASSWORD, confirm: NEW_PASSWORD }, { newPassword: 123 }]) {
+        const answer = await setPassword('mobile', accessToken, body);
+        expect(answer.status).toBe(400);
+        expect(answer.body.errorCode).toBe('VALIDATION_FAILED');
+      }
+    });
+
+    it('requires a valid token: 401', async () => {
+      expect(await setPassword('admin', undefined, { newPassword: NEW_PASSWORD })).toEqual({ status: 401, body: UNAUTHENTICATED });
+      expect(await setPassword('mobile', 'x.y.z', { newPassword: NEW_PASSWORD })).toEqual({ status: 401, body: UNAUTHENTICATED });
+    });
+  });
+});
