@@ -1,3 +1,6 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestIssuer } from '@school/testing';
 import { type RunningSystem, startSystem } from './support/system.js';
 
@@ -70,6 +73,23 @@ describe('the whole system through the gateway', () => {
     expect((await api('/api/auth/logout', { method: 'DELETE', headers })).status).toBe(200);
     const after = await api('/api/auth/me', { headers });
     expect(after.status).toBe(401);
+  });
+
+  it('delivers a password-reset email through the outbox, RabbitMQ and the notifier', async () => {
+    const forgot = await api('/api/auth/password/forgot', json({ email: 'admin@example.com' }));
+    expect(forgot.status).toBe(200);
+    const deadline = Date.now() + 20_000;
+    let mail: string | undefined;
+    while (!mail && Date.now() < deadline) {
+      const files = (await readdir(system.mailDir)).filter((file) => file.endsWith('.eml'));
+      for (const file of files) {
+        const text = await readFile(join(system.mailDir, file), 'utf8');
+        if (/^To: .*admin@example\.com/im.test(text)) mail = text;
+      }
+      if (!mail) await sleep(200);
+    }
+    expect(mail).toBeDefined();
+    expect(mail).toMatch(/\b\d{6}\b/);
   });
 
   it('reports a stopped service and answers its routes with 503 SERVICE_UNAVAILABLE', async () => {

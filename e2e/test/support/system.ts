@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { TestBroker } from '@school/messaging/testing';
 import pg from 'pg';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -109,6 +110,8 @@ export async function startSystem(): Promise<RunningSystem> {
     async shutdown() {
       await Promise.all(PROCESS_NAMES.map((name) => system.stop(name)));
       await withAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+      const broker = await TestBroker.connect(env.AMQP_NAME_PREFIX as string);
+      await broker.destroy();
       await rm(mailDir, { recursive: true, force: true });
     },
   };
