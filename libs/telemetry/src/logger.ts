@@ -1,5 +1,5 @@
 import { isSpanContextValid, trace } from '@opentelemetry/api';
-import { pino, type Logger, type LoggerOptions } from 'pino';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger } from 'pino';
 
@@ -9,7 +9,7 @@ export interface LoggerSettings {
 }
 
 /** JSON logs on stdout; every line carries the service name and, inside a span, its trace and span ids. */
-export function createLogger({ service, level = process.env.LOG_LEVEL ?? 'info' }: LoggerSettings): Logger {
+export function createLogger({ service, level = process.env.LOG_LEVEL ?? 'info' }: LoggerSettings, destination?: DestinationStream): Logger {
   const options: LoggerOptions = {
     level,
     base: { service },
@@ -26,5 +26,5 @@ export function createLogger({ service, level = process.env.LOG_LEVEL ?? 'info' 
       censor: '[redacted]',
     },
   };
-  return pino(options);
+  return destination ? pino(options, destination) : pino(options);
 }
