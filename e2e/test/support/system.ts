@@ -104,7 +104,9 @@ export async function startSystem(): Promise<RunningSystem> {
       if (!child || child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
-      await Promise.race([exited, sleep(10_000).then(() => child.kill('SIGKILL'))]);
+      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(killer);
       children.delete(name);
     },
     async shutdown() {
