@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Redis } from 'ioredis';
 import { Authenticator, createAuthRedis, JwtVerifier, SessionRevocations } from '@school/auth';
 import { SERVICE_NAMES, type ServiceName } from '@school/config';
@@ -11,7 +11,6 @@ import { mebibytes } from './body/body-limits.js';
 import { upstreamUrl, type GatewayConfig } from './config.js';
 import { registerErrorHandling } from './errors.js';
 import { registerHealthRoutes } from './health/health.routes.js';
-import { registerUpstreamClient } from './proxy/upstream.js';
 import { REQUEST_ID_HEADER, requestId } from './request/request-id.js';
 import { registerTableRoutes } from './routes/register-routes.js';
 import { Throttle } from './throttle/throttle.js';
@@ -47,6 +46,8 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     genReqId: requestId,
+    // The label every service logs its request id under.
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
     // A route is a method and a path (contract §3): no implicit HEAD twins of GET routes.
     exposeHeadRoutes: false,
     // Requests arriving on open connections while closing get the envelope (onRequest below), not Fastify's body.
@@ -64,14 +65,13 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
   });
 
   registerBodyParsers(app, { adminUploadMaxFileBytes: mebibytes(config.UPLOAD_MAX_FILE_SIZE_MB) });
-  await registerUpstreamClient(app, { trustProxy: config.TRUST_PROXY, timeoutMs: config.UPSTREAM_TIMEOUT_MS });
   registerHealthRoutes(app, {
     redis,
     upstreams,
     draining: () => closing,
     ...(deps.readinessTimeoutMs && { timeoutMs: deps.readinessTimeoutMs }),
   });
-  registerTableRoutes(app, {
+  await registerTableRoutes(app, {
     authenticator,
     throttle,
     upstreams,

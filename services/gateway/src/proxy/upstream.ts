@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import replyFrom from '@fastify/reply-from';
+import type { FastifyHttpProxyOptions } from '@fastify/http-proxy';
+import type { FastifyRequest } from 'fastify';
+import { Agent } from 'undici';
 import { AppError, validationFailed } from '@school/http';
 import type { GatewayRoute } from '../routes/route-table.js';
 import { clientResponseHeaders, upstreamRequestHeaders, type ForwardingOptions } from './forward-headers.js';
@@ -12,58 +13,71 @@ export interface UpstreamOptions extends ForwardingOptions {
 }
 
 /**
- * One undici Agent for all upstreams: it keeps a keep-alive connection pool per origin, i.e. per
- * service. The timeouts are the default of every forwarded request; streams override them.
+ * One undici Agent shared by every proxied route: it keeps a keep-alive connection pool per origin,
+ * i.e. per service. Its timeouts are overridden per route (see `proxyOptions`).
  */
-export async function registerUpstreamClient(app: FastifyInstance, options: UpstreamOptions): Promise<void> {
-  await app.register(replyFrom, {
-    undici: {
-      connections: 128,
-      pipelining: 1,
-      keepAliveTimeout: 30_000,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      connect: { timeout: Math.min(CONNECT_TIMEOUT_MS, options.timeoutMs) },
-    },
+export function createUpstreamAgent(options: UpstreamOptions): Agent {
+  return new Agent({
+    connections: 128,
+    pipelining: 1,
+    keepAliveTimeout: 30_000,
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+    connect: { timeout: Math.min(CONNECT_TIMEOUT_MS, options.timeoutMs) },
+  });
+}
+
+/**
+ * The @fastify/http-proxy registration of one table entry: exactly its method and path (no `/*`
+ * twin, no HEAD or OPTIONS), forwarded to `baseUrl` at the same raw path (after the route's upstream
+ * prefix) with the raw query string. Bodies are parsed by the gateway's own parsers (body-parsers.ts);
+ * a JSON body goes upstream as the bytes received.
+ */
+export function proxyOptions(route: GatewayRoute, baseUrl: string, agent: Agent, options: UpstreamOptions): FastifyHttpProxyOptions {
+  return {
+    upstream: baseUrl,
+    routes: [route.path],
+    httpMethods: [route.method],
+    rewritePrefix: route.upstreamPrefix ?? '',
+    internalRewriteLocationHeader: false,
+    proxyPayloads: false,
+    config: { route },
+    undici: agent,
+    // Before http-proxy's own destination check, so a refused path gets the envelope.
+    preHandler: refuseDotSegments,
     // Fastify already logs every request with its id; one more line per hop adds nothing.
     disableRequestLogging: true,
-  });
-}
-
-/** Sends the request to `baseUrl` at its own path (plus the route's upstream prefix) and query. */
-export function forward(request: FastifyRequest, reply: FastifyReply, route: GatewayRoute, baseUrl: string, options: UpstreamOptions): FastifyReply {
-  const path = route.upstreamPrefix ? route.upstreamPrefix + pathOf(request.url) : pathOf(request.url);
-  assertNoDotSegments(path);
-  return reply.from(baseUrl + path, {
-    // 0 disables undici's timeouts: an event stream is silent for as long as nothing happens.
-    timeout: route.stream ? 0 : options.timeoutMs,
-    ...(request.jsonBytes && { body: request.jsonBytes, contentType: request.headers['content-type'] ?? 'application/json' }),
-    rewriteRequestHeaders: (_raw, headers) => upstreamRequestHeaders(request, headers, options),
-    rewriteHeaders: (headers) => clientResponseHeaders(headers),
-    // A service's own 503 is its answer to relay, not a reason to send the request again.
-    retryDelay: () => null,
-    onError: (failed, { error }) => {
-      const ours = causeOfType(error, AppError);
-      if (ours) {
-        failed.send(ours);
-        return;
-      }
-      // reply-from has logged the failure already (warn, with the upstream address).
-      failed.send(new AppError('SERVICE_UNAVAILABLE', undefined, { cause: error }));
+    replyOptions: {
+      // 0 disables undici's timeouts: an event stream is silent for as long as nothing happens.
+      timeout: route.stream ? 0 : options.timeoutMs,
+      // reply-from types the request for any server, HTTP/2 included; this one is plain HTTP/1.
+      rewriteRequestHeaders: (request, headers) => upstreamRequestHeaders(request as FastifyRequest, headers, options),
+      rewriteHeaders: (headers) => clientResponseHeaders(headers),
+      // A service's own 503 is its answer to relay, not a reason to send the request again.
+      retryDelay: () => null,
+      onError: (failed, { error }) => {
+        const ours = causeOfType(error, AppError);
+        if (ours) {
+          failed.send(ours);
+          return;
+        }
+        // reply-from has logged the failure already (warn, with the upstream address).
+        failed.send(new AppError('SERVICE_UNAVAILABLE', undefined, { cause: error }));
+      },
     },
-  });
-}
-
-function pathOf(url: string): string {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
+    handler: (request, reply, dest, replyOptions) =>
+      reply.from(dest, request.jsonBytes ? { ...replyOptions, body: request.jsonBytes, contentType: request.headers['content-type'] ?? 'application/json' } : replyOptions),
+  };
 }
 
 /**
  * The upstream URL is resolved by the WHATWG parser, which would fold `..` (also `%2e%2e` and
- * backslashes) and let a path leave the route it matched. Such paths are refused instead.
+ * backslashes) and let a path leave the route it matched. Such paths are refused (http-proxy's own
+ * check answers without the envelope and lets single-dot segments through).
  */
-function assertNoDotSegments(path: string): void {
+export async function refuseDotSegments(request: FastifyRequest): Promise<void> {
+  const query = request.url.indexOf('?');
+  const path = query === -1 ? request.url : request.url.slice(0, query);
   let decoded: string;
   try {
     decoded = decodeURIComponent(path);

@@ -1,14 +1,15 @@
+import httpProxy from '@fastify/http-proxy';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '@school/auth';
 import type { ServiceName } from '@school/config';
 import { authenticateHook } from '../auth/authenticate.hook.js';
-import { forward, type UpstreamOptions } from '../proxy/upstream.js';
+import { createUpstreamAgent, proxyOptions, type UpstreamOptions } from '../proxy/upstream.js';
 import { needsBody, THROTTLE_POLICIES } from '../throttle/policies.js';
 import { throttleHook } from '../throttle/throttle.hook.js';
 import type { Throttle } from '../throttle/throttle.js';
 import { ROUTE_TABLE, type GatewayRoute } from './route-table.js';
 
-type RequestHook = (request: FastifyRequest) => Promise<void>;
+type RequestHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -27,30 +28,33 @@ export interface RouteDependencies {
 }
 
 /**
- * One Fastify route per table entry. Order per request: authenticate (jwt routes), throttle (before
- * the body is read, so refused and invalid requests count; after it only for policies keyed on the
- * body), parse the body, forward.
+ * One @fastify/http-proxy registration per table entry, restricted to the entry's method and path.
+ * Order per request: authenticate (jwt routes), throttle (before the body is read, so refused and
+ * invalid requests count; after it only for policies keyed on the body), parse the body, forward.
  */
-export function registerTableRoutes(app: FastifyInstance, deps: RouteDependencies): void {
+export async function registerTableRoutes(app: FastifyInstance, deps: RouteDependencies): Promise<void> {
   app.decorateRequest('principal', undefined);
   const authenticate = authenticateHook(deps.authenticator);
-  for (const route of ROUTE_TABLE) {
+  const trackStream: RequestHook = async (_request, reply) => deps.onStream?.(reply);
+
+  // http-proxy takes no onRequest option: each entry's hooks join its route as Fastify adds it.
+  app.addHook('onRoute', (options) => {
+    const route = options.config?.route;
+    if (!route) return;
     const onRequest: RequestHook[] = route.auth === 'jwt' ? [authenticate] : [];
     const preValidation: RequestHook[] = [];
     if (route.throttle) {
       const hook = throttleHook(deps.throttle, route.throttle, { trustProxy: deps.upstream.trustProxy });
       (needsBody(THROTTLE_POLICIES[route.throttle]) ? preValidation : onRequest).push(hook);
     }
-    app.route({
-      method: route.method,
-      url: route.path,
-      config: { route },
-      onRequest,
-      preValidation,
-      handler: (request, reply) => {
-        if (route.stream) deps.onStream?.(reply);
-        return forward(request, reply, route, deps.upstreams[route.service], deps.upstream);
-      },
-    });
+    if (route.stream) onRequest.push(trackStream);
+    options.onRequest = onRequest;
+    options.preValidation = preValidation;
+  });
+
+  const agent = createUpstreamAgent(deps.upstream);
+  app.addHook('onClose', () => agent.close());
+  for (const route of ROUTE_TABLE) {
+    await app.register(httpProxy, proxyOptions(route, deps.upstreams[route.service], agent, deps.upstream));
   }
 }
