@@ -3,7 +3,7 @@ import type { DynamicModule } from '@nestjs/common';
 import { loadConfig, SERVICES, type ServiceName } from '@school/config';
 import { createLogger } from '@school/telemetry';
 import type { z } from 'zod';
-import { runService } from './run-service.js';
+import { runService, type RunServiceOptions } from './run-service.js';
 
 interface BaseServiceConfig {
   HOST: string;
@@ -19,6 +19,8 @@ export interface StartServiceOptions<Shape extends z.ZodRawShape> {
   module: (config: z.infer<z.ZodObject<Shape>>) => DynamicModule;
   /** `new URL('../prisma/migrations', import.meta.url)` from the service's main module. */
   migrations: URL;
+  /** Start-up work after wiring and before listening (e.g. starting a connected microservice). */
+  beforeListen?: RunServiceOptions['beforeListen'];
 }
 
 /** A service's whole main(): validated config, JSON logger, migrations of its own schema, listen. */
@@ -31,6 +33,7 @@ export async function startService<Shape extends z.ZodRawShape>(options: StartSe
     host: base.HOST,
     port: base.PORT,
     logger,
+    ...(options.beforeListen && { beforeListen: options.beforeListen }),
     ...(base.MIGRATE_ON_START && {
       migrations: {
         databaseUrl: base.DATABASE_URL,

@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { SERVICES } from '@school/config';
 import { AuthModule } from '@school/auth/nest';
-import { MessagingModule } from '@school/messaging/nest';
+import { EventTransportModule, MessagingModule } from '@school/messaging/nest';
 import { ConfigModule, DatabaseModule, HealthModule, ServiceCoreModule } from '@school/service';
 import type { NotifierConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
@@ -28,6 +28,7 @@ export class AppModule {
         ...core,
         AuthModule.forRoot({ jwksUrl: config.JWKS_URL, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, redisUrl: config.REDIS_URL }),
         MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'notifier', namePrefix: config.AMQP_NAME_PREFIX }),
+        EventTransportModule.forRoot({ prefetch: config.AMQP_PREFETCH }),
         RedisModule,
         InboundEventsModule.forRoot(schema),
         LiveNotificationsModule,

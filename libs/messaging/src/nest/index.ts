@@ -1,3 +1,9 @@
+// The microservices parameter decorators a transport's controllers use, so services need no direct dependency.
+export { Ctx, Payload } from '@nestjs/microservices';
+export * from './amqp-event.transport.js';
+export * from './event-error.filter.js';
+export * from './event-pattern.js';
+export * from './event-transport.module.js';
 export * from './messaging.module.js';
 export * from './nest-logger.js';
 export * from './outbox.module.js';

@@ -1,5 +1,5 @@
 import { AppError, validate } from '@school/http';
-import { DeadLetterError, EVENT_SCHEMAS, isEventType, type DomainEvent, type IncomingMessage } from '@school/messaging';
+import { DeadLetterError, EVENT_SCHEMAS, type DomainEvent, type EventType } from '@school/messaging';
 
 export interface ReceivedEvent {
   messageId: string;
@@ -10,20 +10,13 @@ export interface ReceivedEvent {
 const MESSAGE_ID = /^[\w.:-]{1,200}$/;
 
 /**
- * A broker message is checked like an HTTP body: known type (routing key), a message id to
- * deduplicate on, JSON, and a payload valid for its type (the same zod schema the producer used,
- * through `validate`). Anything else can never succeed: DeadLetterError with the reason.
+ * An event is checked like an HTTP body (the transport has already matched its type to a handler
+ * and parsed the JSON): a message id to deduplicate on, and a payload valid for its type (the same
+ * zod schema the producer used, through `validate`). Anything else can never succeed:
+ * DeadLetterError with the reason.
  */
-export function decodeEvent(message: IncomingMessage): ReceivedEvent {
-  const { messageId, routingKey: type } = message;
-  if (!isEventType(type)) throw new DeadLetterError(`unknown event type "${type.slice(0, 100)}"`);
+export function decodeEvent(type: EventType, body: unknown, messageId: string | undefined): ReceivedEvent {
   if (!messageId || !MESSAGE_ID.test(messageId)) throw new DeadLetterError('missing or malformed messageId');
-  let body: unknown;
-  try {
-    body = JSON.parse(message.body.toString('utf8'));
-  } catch {
-    throw new DeadLetterError('body is not JSON');
-  }
   try {
     const payload = validate(EVENT_SCHEMAS[type], body);
     return { messageId, event: { type, payload } as DomainEvent };

@@ -1,8 +1,5 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { AmqpConnection, EventConsumer, NOTIFIER_BINDINGS, type IncomingMessage } from '@school/messaging';
-import { BROKER_NAMES, nestMessagingLogger, type BrokerNames } from '@school/messaging/nest';
-import { APP_CONFIG, ReadinessRegistry } from '@school/service';
-import type { NotifierConfig } from '../config.js';
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { EventType } from '@school/messaging';
 import { decodeEvent } from './event-decoder.js';
 import { InboxRepository } from './inbox.repository.js';
 import { NotificationDispatcher } from './notification-dispatcher.js';
@@ -13,10 +10,11 @@ const INBOX_RETENTION_DAYS = 30;
 const INBOX_PRUNE_INTERVAL_MS = 3600_000;
 
 /**
- * Consumes `notifier.events` (manual acks, prefetch AMQP_PREFETCH) and turns each event into its
- * notifications exactly once per message id.
+ * Turns each event of `notifier.events` into its notifications exactly once per message id. The
+ * events arrive through InboundEventsController on the AMQP event transport (manual acks, prefetch
+ * AMQP_PREFETCH): the message is acked once `handle` resolved, that is after the commit below.
  *
- * Per message: decode and validate (poison -> dead-letter queue, reason logged); then, in ONE
+ * Per message: validate (poison -> DeadLetterError -> dead-letter queue, reason logged); then, in ONE
  * Postgres transaction: insert the message id into the inbox (a conflict means "already done":
  * skip), enqueue the BullMQ job(s) with ids derived from the message id, publish the live
  * notification; commit; then ack.
@@ -39,43 +37,25 @@ const INBOX_PRUNE_INTERVAL_MS = 3600_000;
 @Injectable()
 export class InboundEventsService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('InboundEvents');
-  private readonly consumer: EventConsumer;
   private pruneTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    connection: AmqpConnection,
-    @Inject(BROKER_NAMES) names: BrokerNames,
-    @Inject(APP_CONFIG) config: NotifierConfig,
     private readonly inbox: InboxRepository,
     private readonly dispatcher: NotificationDispatcher,
-    private readonly readiness: ReadinessRegistry,
-  ) {
-    this.consumer = new EventConsumer(connection, {
-      names,
-      bindings: NOTIFIER_BINDINGS,
-      prefetch: config.AMQP_PREFETCH,
-      handler: (message) => this.handle(message),
-      logger: nestMessagingLogger('EventConsumer'),
-    });
-  }
+  ) {}
 
   onApplicationBootstrap(): void {
-    this.readiness.register('event-consumer', async () => {
-      if (!this.consumer.isConsuming()) throw new Error('not subscribed to the events queue');
-    });
-    this.consumer.start();
     this.pruneTimer = setInterval(() => void this.prune(), INBOX_PRUNE_INTERVAL_MS);
     this.pruneTimer.unref();
   }
 
-  /** First shutdown phase: stop consuming and finish (commit, ack) what is in progress. */
-  async onModuleDestroy(): Promise<void> {
+  onModuleDestroy(): void {
     clearInterval(this.pruneTimer);
-    await this.consumer.stop();
   }
 
-  private async handle(message: IncomingMessage): Promise<void> {
-    const received = decodeEvent(message);
+  /** Resolves once the event's effects are committed (or it was a duplicate): the transport then acks. */
+  async handle(type: EventType, body: unknown, messageId: string | undefined): Promise<void> {
+    const received = decodeEvent(type, body, messageId);
     const fresh = await this.inbox.once(received.messageId, received.event.type, () =>
       withTimeout(this.dispatcher.dispatch(received), EFFECTS_TIMEOUT_MS, 'enqueueing the notifications'),
     );

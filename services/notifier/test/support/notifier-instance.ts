@@ -5,6 +5,7 @@ import { createServiceApp } from '@school/service';
 import { createLogger } from '@school/telemetry';
 import { AppModule } from '../../src/app.module.js';
 import { notifierEnv, type NotifierConfig } from '../../src/config.js';
+import { startInboundEvents } from '../../src/inbound/start-inbound-events.js';
 
 export interface NotifierInstance {
   app: NestFastifyApplication;
@@ -19,6 +20,7 @@ export async function startNotifier(databaseSchema: string, variables: Record<st
   const config = parseConfig(notifierEnv, { ...process.env, NODE_ENV: 'test', PORT: '0', MIGRATE_ON_START: 'false', ...variables });
   const logger = createLogger({ service: 'notifier', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const app = await createServiceApp(AppModule.forRoot(config, { databaseSchema }), { logger });
+  await startInboundEvents(app);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.getHttpServer().address() as AddressInfo;
   let closed = false;
