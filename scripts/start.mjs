@@ -3,6 +3,7 @@
 // migrations and seeds at start-up), wait until the gateway is ready, print its URL.
 // Ctrl-C / SIGTERM stops every child cleanly.
 import { spawn, spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -32,10 +33,14 @@ function build() {
 const children = new Map();
 let stopping = false;
 
+// Identity verifies one argon2id password per core on libuv's pool; the pool is sized at process
+// start and needs a thread beyond those (see services/identity/src/passwords/password-hasher.ts).
+const PROCESS_ENV = { identity: { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? String(Math.max(4, availableParallelism() + 1)) } };
+
 function launch(name) {
   const child = spawn(process.execPath, ['--enable-source-maps', `services/${name}/dist/main.js`], {
     cwd: root,
-    env: process.env,
+    env: { ...process.env, ...PROCESS_ENV[name] },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const label = `[${name}]`.padEnd(17);

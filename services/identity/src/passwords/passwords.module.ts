@@ -3,7 +3,7 @@ import { PasswordHasher } from './password-hasher.js';
 import { ProviderAccountsRepository } from './provider-accounts.repository.js';
 
 @Module({
-  providers: [PasswordHasher, ProviderAccountsRepository],
+  providers: [{ provide: PasswordHasher, useFactory: () => new PasswordHasher() }, ProviderAccountsRepository],
   exports: [PasswordHasher, ProviderAccountsRepository],
 })
 export class PasswordsModule {}

@@ -1,0 +1,35 @@
+import { setImmediate as tick } from 'node:timers/promises';
+import { hashingConcurrency, PasswordHasher } from './password-hasher.js';
+
+describe('PasswordHasher', () => {
+  it('hashes with argon2id at the OWASP parameters and verifies only the right password', async () => {
+    const hasher = new PasswordHasher();
+    const hash = await hasher.hash('Correct-h0rse');
+    expect(hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+    expect(await hasher.verify(hash, 'Correct-h0rse')).toBe(true);
+    expect(await hasher.verify(hash, 'correct-h0rse')).toBe(false);
+  });
+
+  it('answers false, not an error, for a stored value that is not an argon2 hash', async () => {
+    expect(await new PasswordHasher().verify('not-a-hash', 'whatever')).toBe(false);
+  });
+
+  it('runs no more hashes or verifications at once than it has slots; the rest wait and all complete', async () => {
+    const hasher = new PasswordHasher(2);
+    const hash = await hasher.hash('Correct-h0rse');
+    const verifications = Array.from({ length: 5 }, (_, index) => hasher.verify(hash, index % 2 === 0 ? 'Correct-h0rse' : 'wrong'));
+    const decoy = hasher.verifyDecoy('Correct-h0rse');
+    await tick();
+    expect(hasher.load).toEqual({ running: 2, waiting: 4 });
+    expect(await Promise.all(verifications)).toEqual([true, false, true, false, true]);
+    expect(await decoy).toBe(false);
+    expect(hasher.load).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('runs one at a time per core, leaving a thread of the pool free', () => {
+    expect(hashingConcurrency(2, 4)).toBe(2);
+    expect(hashingConcurrency(8, 4)).toBe(3);
+    expect(hashingConcurrency(8, 10)).toBe(8);
+    expect(hashingConcurrency(4, 1)).toBe(1);
+  });
+});
