@@ -3,7 +3,7 @@ import { SERVICES } from '@school/config';
 import { Prisma, PrismaClient, type Role } from '../generated/prisma/client.js';
 import type { ProfileSource } from '../users/profile.js';
 import type { SessionRevokeReason } from './session-revoke-reason.js';
-import type { Surface } from './surface.js';
+import { rolesAdmittedBy, type Surface } from './surface.js';
 
 type Db = PrismaClient | Prisma.TransactionClient;
 
@@ -20,35 +20,41 @@ export interface NewSession {
   refreshTokenHash: string;
 }
 
-/** A presented refresh token with its session and the session's user (what refresh checks and answers). */
-export interface PresentedRefreshToken {
-  rotatedAt: Date | null;
-  session: { id: string; surface: string; expiresAt: Date; revokedAt: Date | null };
-  user: ProfileSource & { id: number; banned: boolean; deletedAt: Date | null; hasPassword: boolean };
-}
+/** The user of a presented refresh token's session, as refresh answers it. */
+export type RefreshingUser = ProfileSource & { id: number; hasPassword: boolean };
 
+/** A refresh: the presented token's hash, its successor's, and the surface it is presented on. */
 export interface Rotation {
-  sessionId: string;
   presentedHash: string;
   nextHash: string;
+  surface: Surface;
   now: Date;
+  /** The session's new expiry. */
   expiresAt: Date;
 }
 
-interface PresentedRow {
+/** What a refresh found and did; `rotated` is false when the presented token is left as it was. */
+export interface RotationOutcome {
+  sessionId: string;
+  /** When the presented token was rotated before this refresh; null when it was still the live one. */
+  rotatedAt: Date | null;
+  /** Whether the session could be refreshed on this surface: live, with a user the surface admits. */
+  live: boolean;
+  rotated: boolean;
+  user: RefreshingUser;
+}
+
+interface RotationRow {
   rotated_at: Date | null;
   session_id: string;
-  surface: string;
-  session_expires_at: Date;
-  revoked_at: Date | null;
+  live: boolean;
+  rotated: boolean;
   user_id: number;
   public_id: string;
   email: string;
   name: string;
   phone: string | null;
   role: Role;
-  banned: boolean;
-  deleted_at: Date | null;
   email_verified_at: Date | null;
   phone_verified_at: Date | null;
   created_at: Date;
@@ -76,22 +82,54 @@ export class SessionsRepository {
       INSERT INTO ${schema}.refresh_tokens (token_hash, session_id) SELECT ${session.refreshTokenHash}, id FROM created`;
   }
 
-  /** One query: the token, its session, the session's user and whether that user has a password. */
-  async findRefreshToken(tokenHash: string): Promise<PresentedRefreshToken | null> {
-    const [row] = await this.prisma.$queryRaw<PresentedRow[]>`
-      SELECT t.rotated_at, s.id::text AS session_id, s.surface, s.expires_at AS session_expires_at, s.revoked_at,
-             u.id AS user_id, u.public_id::text AS public_id, u.email, u.name, u.phone, u.role::text AS role, u.banned,
-             u.deleted_at, u.email_verified_at, u.phone_verified_at, u.created_at,
-             (pa.password_hash IS NOT NULL) AS has_password
-        FROM ${schema}.refresh_tokens t
-        JOIN ${schema}.sessions s ON s.id = t.session_id
-        JOIN ${schema}.users u ON u.id = s.user_id
-        LEFT JOIN ${schema}.provider_accounts pa ON pa.user_id = u.id AND pa.provider = 'EMAIL'
-       WHERE t.token_hash = ${tokenHash}`;
+  /**
+   * A refresh in one statement (a hot path): finds the presented token with its session and user,
+   * and, if the session is live on `rotation.surface` and the token not yet rotated, rotates it,
+   * renews the session and inserts the successor. Null when no such token exists.
+   *
+   * The conditional UPDATE (`rotated_at IS NULL`) lets exactly one of several concurrent refreshes
+   * of a token win: Postgres makes the others wait for the winner's commit, re-check the condition
+   * on the row as the winner left it and match nothing. The session must still be unrevoked when
+   * its row is renewed, so a concurrent revocation wins the same way.
+   */
+  async rotate(rotation: Rotation): Promise<RotationOutcome | null> {
+    const { presentedHash, nextHash, surface, now, expiresAt } = rotation;
+    const [row] = await this.prisma.$queryRaw<RotationRow[]>`
+      WITH presented AS (
+        SELECT t.token_hash, t.rotated_at, s.id AS session_id,
+               (s.surface = ${surface} AND s.revoked_at IS NULL AND s.expires_at > ${now} AND NOT u.banned
+                AND u.deleted_at IS NULL AND u.role::text = ANY(${rolesAdmittedBy(surface)}::text[])) AS live,
+               u.id AS user_id, u.public_id::text AS public_id, u.email, u.name, u.phone, u.role::text AS role,
+               u.email_verified_at, u.phone_verified_at, u.created_at, (pa.password_hash IS NOT NULL) AS has_password
+          FROM ${schema}.refresh_tokens t
+          JOIN ${schema}.sessions s ON s.id = t.session_id
+          JOIN ${schema}.users u ON u.id = s.user_id
+          LEFT JOIN ${schema}.provider_accounts pa ON pa.user_id = u.id AND pa.provider = 'EMAIL'
+         WHERE t.token_hash = ${presentedHash}
+      ), spent AS (
+        UPDATE ${schema}.refresh_tokens t SET rotated_at = ${now}
+          FROM presented p
+         WHERE t.token_hash = p.token_hash AND p.live AND t.rotated_at IS NULL
+        RETURNING t.session_id
+      ), renewed AS (
+        UPDATE ${schema}.sessions SET rotation_count = rotation_count + 1, last_used_at = ${now}, expires_at = ${expiresAt}
+         WHERE id IN (SELECT session_id FROM spent) AND revoked_at IS NULL
+        RETURNING id
+      ), successor AS (
+        INSERT INTO ${schema}.refresh_tokens (token_hash, session_id, created_at)
+        SELECT ${nextHash}, id, ${now} FROM renewed
+        RETURNING session_id
+      )
+      SELECT p.rotated_at, p.session_id::text AS session_id, p.live, EXISTS (SELECT 1 FROM successor) AS rotated,
+             p.user_id, p.public_id, p.email, p.name, p.phone, p.role, p.email_verified_at, p.phone_verified_at,
+             p.created_at, p.has_password
+        FROM presented p`;
     if (!row) return null;
     return {
+      sessionId: row.session_id,
       rotatedAt: row.rotated_at,
-      session: { id: row.session_id, surface: row.surface, expiresAt: row.session_expires_at, revokedAt: row.revoked_at },
+      live: row.live,
+      rotated: row.rotated,
       user: {
         id: row.user_id,
         publicId: row.public_id,
@@ -99,37 +137,12 @@ export class SessionsRepository {
         name: row.name,
         phone: row.phone,
         role: row.role,
-        banned: row.banned,
-        deletedAt: row.deleted_at,
         emailVerifiedAt: row.email_verified_at,
         phoneVerifiedAt: row.phone_verified_at,
         createdAt: row.created_at,
         hasPassword: row.has_password,
       },
     };
-  }
-
-  /**
-   * Replaces the presented refresh token by the next one in one statement. The conditional UPDATE
-   * (`rotated_at IS NULL`) lets exactly one of several concurrent rotations of a token win: Postgres
-   * makes the others wait for the winner's commit, re-check the condition and match no row. The
-   * session must still be live when its row is updated (a concurrent revocation wins the same way).
-   * False when this rotation lost; the presented token is then spent or its session has ended.
-   */
-  async rotate(rotation: Rotation): Promise<boolean> {
-    const inserted = await this.prisma.$executeRaw`
-      WITH rotated AS (
-        UPDATE ${schema}.refresh_tokens SET rotated_at = ${rotation.now}
-         WHERE token_hash = ${rotation.presentedHash} AND session_id = ${rotation.sessionId}::uuid AND rotated_at IS NULL
-        RETURNING session_id
-      ), renewed AS (
-        UPDATE ${schema}.sessions SET rotation_count = rotation_count + 1, last_used_at = ${rotation.now}, expires_at = ${rotation.expiresAt}
-         WHERE id IN (SELECT session_id FROM rotated) AND revoked_at IS NULL AND expires_at > ${rotation.now}
-        RETURNING id
-      )
-      INSERT INTO ${schema}.refresh_tokens (token_hash, session_id, created_at)
-      SELECT ${rotation.nextHash}, id, ${rotation.now} FROM renewed`;
-    return inserted === 1;
   }
 
   /** Revokes one session if it is still live; true when this call revoked it. */

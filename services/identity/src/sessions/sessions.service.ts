@@ -9,8 +9,8 @@ import type { ProfileSource } from '../users/profile.js';
 import { hashRefreshToken, newRefreshToken } from './refresh-token.js';
 import { SESSION_REVOKE_REASONS, type SessionRevokeReason } from './session-revoke-reason.js';
 import type { SessionsConfig } from './sessions.config.js';
-import { type PresentedRefreshToken, SessionsRepository } from './sessions.repository.js';
-import { type Surface, surfaceAdmits } from './surface.js';
+import { SessionsRepository } from './sessions.repository.js';
+import type { Surface } from './surface.js';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, REVOCATION_TTL_SECONDS } from './token-lifetimes.js';
 
 /** The device a client says it runs on (spec §2.1), stored on the session. */
@@ -106,23 +106,19 @@ export class SessionsService {
    * revoked, expired, or its user banned, deleted or moved to a role the surface does not admit.
    */
   async refresh(refreshToken: string, surface: Surface): Promise<RefreshedSession> {
-    const presentedHash = hashRefreshToken(refreshToken);
-    const presented = await this.repository.findRefreshToken(presentedHash);
-    const now = new Date();
-    if (!presented || !isLive(presented, surface, now)) throw invalidRefreshToken();
-    const { session, user } = presented;
-    if (presented.rotatedAt) {
-      await this.onRotatedTokenPresented(session.id, presented.rotatedAt, now);
-      throw invalidRefreshToken();
-    }
-
     const next = newRefreshToken();
+    const now = new Date();
     const expiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000);
-    const rotated = await this.repository.rotate({ sessionId: session.id, presentedHash, nextHash: hashRefreshToken(next), now, expiresAt });
-    // Lost to a concurrent rotation of the same token (a repeat within the grace window by
-    // definition) or to a revocation: the session is left as the winner made it.
-    if (!rotated) throw invalidRefreshToken();
-    return { user, hasPassword: user.hasPassword, tokens: await this.issue(user, session.id, next, expiresAt) };
+    const outcome = await this.repository.rotate({ presentedHash: hashRefreshToken(refreshToken), nextHash: hashRefreshToken(next), surface, now, expiresAt });
+    if (outcome?.rotated) {
+      const { user, sessionId } = outcome;
+      return { user, hasPassword: user.hasPassword, tokens: this.issue(user, sessionId, next, expiresAt) };
+    }
+    // Not rotated: unknown, of the other surface, session ended, or already spent: by an earlier
+    // refresh (see the class comment) or by a concurrent one that won (a repeat within the grace
+    // window by definition, the session left as the winner made it).
+    if (outcome?.live && outcome.rotatedAt) await this.onRotatedTokenPresented(outcome.sessionId, outcome.rotatedAt, now);
+    throw invalidRefreshToken();
   }
 
   /** Ends one session (logout); repeating it is harmless. */
@@ -164,8 +160,8 @@ export class SessionsService {
     await Promise.all(sessionIds.map((id) => this.revocations.revoke(id, REVOCATION_TTL_SECONDS)));
   }
 
-  private async issue(subject: SessionSubject, sessionId: string, refreshToken: string, refreshExpiresAt: Date): Promise<IssuedTokens> {
-    const access = await this.keys.sign({ sub: subject.publicId, sid: sessionId, role: subject.role }, ACCESS_TOKEN_TTL_SECONDS);
+  private issue(subject: SessionSubject, sessionId: string, refreshToken: string, refreshExpiresAt: Date): IssuedTokens {
+    const access = this.keys.sign({ sub: subject.publicId, sid: sessionId, role: subject.role }, ACCESS_TOKEN_TTL_SECONDS);
     return {
       accessToken: access.token,
       refreshToken,
@@ -175,15 +171,4 @@ export class SessionsService {
       refreshTokenExpiresAt: refreshExpiresAt.toISOString(),
     };
   }
-}
-
-function isLive({ session, user }: PresentedRefreshToken, surface: Surface, now: Date): boolean {
-  return (
-    session.surface === surface &&
-    session.revokedAt === null &&
-    session.expiresAt > now &&
-    !user.banned &&
-    user.deletedAt === null &&
-    surfaceAdmits(surface, user.role)
-  );
 }
