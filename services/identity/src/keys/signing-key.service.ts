@@ -1,9 +1,17 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { type JSONWebKeySet, SignJWT } from 'jose';
+import { createPrivateKey } from 'node:crypto';
+import type { JSONWebKeySet, JWK } from 'jose';
 import type { AccessTokenClaims } from '@school/auth';
 import { KEYS_OPTIONS, type KeysModuleOptions } from './keys.options.js';
-import { activate, type ActiveSigningKey, describePrivateKey, generateEd25519Pem } from './signing-key.js';
+import { CompactJwsSigner } from './compact-jws.js';
+import { describePrivateKey, generateEd25519Pem } from './signing-key.js';
 import { SigningKeyRepository } from './signing-key.repository.js';
+
+interface ActiveSigningKey {
+  kid: string;
+  publicJwk: JWK;
+  signer: CompactJwsSigner;
+}
 
 export interface SignedAccessToken {
   token: string;
@@ -27,25 +35,26 @@ export class SigningKeyService implements OnModuleInit {
     const pem =
       this.options.privateKeyPem ??
       (await this.repository.findOrCreate(() => describePrivateKey(generateEd25519Pem())));
-    this.key = await activate(await describePrivateKey(pem));
+    const { kid, algorithm, publicJwk } = await describePrivateKey(pem);
+    this.key = { kid, publicJwk, signer: new CompactJwsSigner(createPrivateKey(pem), algorithm, kid) };
   }
 
   get kid(): string {
     return this.active().kid;
   }
 
-  async sign(claims: AccessTokenClaims, ttlSeconds: number): Promise<SignedAccessToken> {
-    const key = this.active();
+  sign(claims: AccessTokenClaims, ttlSeconds: number): SignedAccessToken {
     const issuedAt = Math.floor(Date.now() / 1000);
     const expiresAt = issuedAt + ttlSeconds;
-    const token = await new SignJWT({ sid: claims.sid, role: claims.role })
-      .setProtectedHeader({ alg: key.algorithm, kid: key.kid, typ: 'JWT' })
-      .setSubject(claims.sub)
-      .setIssuer(this.options.issuer)
-      .setAudience(this.options.audience)
-      .setIssuedAt(issuedAt)
-      .setExpirationTime(expiresAt)
-      .sign(key.privateKey);
+    const token = this.active().signer.sign({
+      sub: claims.sub,
+      sid: claims.sid,
+      role: claims.role,
+      iss: this.options.issuer,
+      aud: this.options.audience,
+      iat: issuedAt,
+      exp: expiresAt,
+    });
     return { token, expiresAt: new Date(expiresAt * 1000) };
   }
 

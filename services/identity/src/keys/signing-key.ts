@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { calculateJwkThumbprint, importPKCS8, type CryptoKey, type JWK } from 'jose';
+import { calculateJwkThumbprint, type JWK } from 'jose';
 import type { AccessTokenAlgorithm } from '@school/auth';
 
 /** A private key as configured or stored, and what the JWKS says about it. */
@@ -12,9 +12,6 @@ export interface SigningKeyMaterial {
   publicJwk: JWK;
 }
 
-export interface ActiveSigningKey extends SigningKeyMaterial {
-  privateKey: CryptoKey;
-}
 
 const PKCS8_HEADER = '-----BEGIN PRIVATE KEY-----';
 
@@ -47,8 +44,4 @@ export async function describePrivateKey(pem: string): Promise<SigningKeyMateria
 
 export function generateEd25519Pem(): string {
   return generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-}
-
-export async function activate(material: SigningKeyMaterial): Promise<ActiveSigningKey> {
-  return { ...material, privateKey: await importPKCS8(material.privateKeyPem, material.algorithm) };
 }
