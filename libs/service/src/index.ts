@@ -6,3 +6,4 @@ export * from './health.module.js';
 export * from './readiness.js';
 export * from './run-service.js';
 export * from './start-service.js';
+export * from './periodic-task.js';
