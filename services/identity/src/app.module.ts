@@ -8,6 +8,7 @@ import { BootstrapModule } from './bootstrap/bootstrap.module.js';
 import { CredentialsModule } from './credentials/credentials.module.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { KeysModule } from './keys/keys.module.js';
+import { RetentionModule } from './retention/retention.module.js';
 import { UsersAdminModule } from './users/users-admin.module.js';
 
 @Module({})
@@ -25,6 +26,7 @@ export class AppModule {
         AuthenticationModule,
         UsersAdminModule,
         BootstrapModule,
+        RetentionModule,
       ],
     };
   }

@@ -18,7 +18,8 @@ import { PhoneVerificationService } from './phone-verification/phone-verificatio
 /**
  * Verification credentials (spec §3.1): forgot/reset, invitations, email and phone verification.
  * Options come from the validated config; a production start without OTP_SECRET fails here, in
- * one line. InvitationsService is exported for creating users (UsersAdminModule).
+ * one line. InvitationsService is exported for creating users (UsersAdminModule), CredentialsService
+ * for retention.
  */
 @Module({
   imports: [PasswordsModule, SessionsModule, UsersModule],
@@ -33,6 +34,6 @@ import { PhoneVerificationService } from './phone-verification/phone-verificatio
     EmailVerificationService,
     PhoneVerificationService,
   ],
-  exports: [InvitationsService],
+  exports: [InvitationsService, CredentialsService],
 })
 export class CredentialsModule {}

@@ -95,4 +95,12 @@ export class CredentialsRepository {
   async markPhoneVerified(tx: Tx, userId: number, now: Date): Promise<void> {
     await tx.user.updateMany({ where: { id: userId, phoneVerifiedAt: null }, data: { phoneVerifiedAt: now } });
   }
+
+  /** Deletes credentials that expired, were redeemed or were retired before `cutoff`. */
+  async deleteSpentBefore(cutoff: Date): Promise<number> {
+    const { count } = await this.prisma.verificationCredential.deleteMany({
+      where: { OR: [{ expiresAt: { lt: cutoff } }, { redeemedAt: { lt: cutoff } }, { retiredAt: { lt: cutoff } }] },
+    });
+    return count;
+  }
 }

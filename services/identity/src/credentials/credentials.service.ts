@@ -60,6 +60,11 @@ export class CredentialsService {
     this.otpHasher = new OtpHasher(options.otpSecret);
   }
 
+  /** Forgets credentials spent (expired, redeemed or retired) before `cutoff`: no rule reads them any more. */
+  prune(cutoff: Date): Promise<number> {
+    return this.repository.deleteSpentBefore(cutoff);
+  }
+
   /** Draws and hashes the secrets of a credential (a link token, a code, or both), before any transaction. */
   prepare(secrets: { token: boolean; otp: boolean }): PreparedSecrets {
     const token = secrets.token ? newLinkToken() : undefined;

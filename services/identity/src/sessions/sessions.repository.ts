@@ -166,8 +166,29 @@ export class SessionsRepository {
     return ids;
   }
 
+  /** Deletes, `batch` rows per statement, sessions ended (revoked or expired) before `cutoff`, with their refresh tokens. */
+  async deleteEndedBefore(cutoff: Date, batch: number): Promise<number> {
+    return deleteInBatches(batch, () => this.prisma.$executeRaw`
+      DELETE FROM ${schema}.sessions WHERE id IN (
+        SELECT id FROM ${schema}.sessions WHERE revoked_at < ${cutoff} OR expires_at < ${cutoff} LIMIT ${batch})`);
+  }
+
+  /** Deletes, `batch` rows per statement, rotated refresh tokens issued before `cutoff`. */
+  async deleteRotatedTokensIssuedBefore(cutoff: Date, batch: number): Promise<number> {
+    return deleteInBatches(batch, () => this.prisma.$executeRaw`
+      DELETE FROM ${schema}.refresh_tokens WHERE token_hash IN (
+        SELECT token_hash FROM ${schema}.refresh_tokens WHERE rotated_at IS NOT NULL AND created_at < ${cutoff} LIMIT ${batch})`);
+  }
+
   /** Runs `work` in a transaction, or in the caller's. */
   inTransaction<T>(db: Prisma.TransactionClient | undefined, work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
     return db ? work(db) : this.prisma.$transaction(work);
   }
+}
+
+/** Repeats a bounded DELETE until it deletes less than a full batch (short statements, short locks). */
+async function deleteInBatches(batch: number, deleteBatch: () => Promise<number>): Promise<number> {
+  let total = 0;
+  for (let deleted = batch; deleted === batch; total += deleted) deleted = await deleteBatch();
+  return total;
 }

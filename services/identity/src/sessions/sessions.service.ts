@@ -150,6 +150,17 @@ export class SessionsService {
     });
   }
 
+  /**
+   * Forgets what no rule needs any more: sessions that ended before `cutoff`, and rotated refresh
+   * tokens past the lifetime they had when issued (a replay of one could not have refreshed
+   * anyway; it now gets the same 401 without ending its session).
+   */
+  async prune(cutoff: Date, now: Date, batch: number): Promise<{ sessions: number; refreshTokens: number }> {
+    const sessions = await this.repository.deleteEndedBefore(cutoff, batch);
+    const refreshTokens = await this.repository.deleteRotatedTokensIssuedBefore(new Date(now.getTime() - REFRESH_TOKEN_TTL_SECONDS * 1000), batch);
+    return { sessions, refreshTokens };
+  }
+
   private async onRotatedTokenPresented(sessionId: string, rotatedAt: Date, now: Date): Promise<void> {
     if (now.getTime() - rotatedAt.getTime() <= this.reuseGraceMs) return;
     this.logger.warn({ sessionId }, 'Rotated refresh token presented after the grace window: session revoked');

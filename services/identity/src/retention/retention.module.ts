@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { CredentialsModule } from '../credentials/credentials.module.js';
+import { SessionsModule } from '../sessions/sessions.module.js';
+import { RetentionService } from './retention.service.js';
+
+@Module({
+  imports: [SessionsModule, CredentialsModule],
+  providers: [RetentionService],
+})
+export class RetentionModule {}
