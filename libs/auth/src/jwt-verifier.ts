@@ -84,11 +84,12 @@ export class JwtVerifier {
       if (error instanceof JwksUnavailable) throw new AppError('SERVICE_UNAVAILABLE', undefined, { cause: error.cause });
       throw new AppError('AUTH_UNAUTHENTICATED', undefined, { cause: error });
     }
-    const { sub, sid, role } = payload;
+    const { sub, sid, role, exp } = payload;
     if (typeof sub !== 'string' || sub === '' || typeof sid !== 'string' || sid === '' || !isRole(role)) {
       throw new AppError('AUTH_UNAUTHENTICATED');
     }
-    return { userId: sub, sessionId: sid, role };
+    // exp is present and numeric: jwtVerify required it and checked it against the clock.
+    return { userId: sub, sessionId: sid, role, expiresAt: new Date((exp as number) * 1000) };
   }
 
   private async keyFor(header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<CryptoKey> {

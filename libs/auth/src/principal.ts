@@ -7,6 +7,8 @@ export interface Principal {
   /** `sid`: the login session the token belongs to. */
   sessionId: string;
   role: Role;
+  /** `exp`: when the access token stops being accepted. */
+  expiresAt: Date;
 }
 
 /** The claims identity puts in an access token (contract §4), besides iss, aud, iat and exp. */

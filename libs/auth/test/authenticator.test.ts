@@ -36,15 +36,21 @@ describe('Authenticator against a JWKS and real Redis', () => {
   const bearer = async (...args: Parameters<TestIssuer['sign']>) => `Bearer ${await issuer.sign(...args)}`;
 
   it('accepts a valid EdDSA or ES256 token and returns the principal', async () => {
-    await expect(authenticator.authenticate(await bearer(claims))).resolves.toEqual({
+    const before = Math.floor(Date.now() / 1000);
+    await expect(authenticator.authenticate(await bearer(claims, { expiresIn: 600 }))).resolves.toEqual({
       userId: 'user-public-id',
       sessionId: 'session-1',
       role: 'admin',
+      expiresAt: expect.any(Date),
     });
+    const { expiresAt } = await authenticator.authenticate(await bearer(claims, { expiresIn: 600 }));
+    expect(expiresAt.getTime() / 1000).toBeGreaterThanOrEqual(before + 600);
+    expect(expiresAt.getTime() / 1000).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 600);
     await expect(authenticator.authenticate(await bearer({ ...claims, role: 'customer' }, { alg: 'ES256' }))).resolves.toEqual({
       userId: 'user-public-id',
       sessionId: 'session-1',
       role: 'customer',
+      expiresAt: expect.any(Date),
     });
     await expect(authenticator.authenticate(`bearer  ${await issuer.sign(claims)}`)).resolves.toMatchObject({ role: 'admin' });
   });

@@ -108,7 +108,7 @@ describe('AuthModule on a Nest app (Fastify adapter, real HTTP)', () => {
   it('gives the verified principal to the handler', async () => {
     expect(await get('/demo/me', await token('customer'))).toEqual({
       status: 200,
-      body: { message: 'ok', data: { userId: 'customer-user', sessionId: 'session-1', role: 'customer' }, errorCode: null },
+      body: { message: 'ok', data: { userId: 'customer-user', sessionId: 'session-1', role: 'customer', expiresAt: expect.any(String) }, errorCode: null },
     });
   });
 

@@ -65,7 +65,7 @@ describe.each([
     expect(expiresAt.getTime()).toBeLessThanOrEqual(before + 900_000);
 
     const verifier = new JwtVerifier({ jwksUrl: `${base}/.well-known/jwks.json`, issuer, audience });
-    await expect(verifier.verify(token)).resolves.toEqual({ userId: 'user-1', sessionId: 'session-1', role: 'staff' });
+    await expect(verifier.verify(token)).resolves.toEqual({ userId: 'user-1', sessionId: 'session-1', role: 'staff', expiresAt });
 
     const header = JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()) as Record<string, unknown>;
     expect(header).toEqual({ alg, kid: keys.kid, typ: 'JWT' });
