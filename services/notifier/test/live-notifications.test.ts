@@ -1,10 +1,12 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Redis } from 'ioredis';
+import { REVOKED_SESSION_KEY_PREFIX, SessionRevocations } from '@school/auth';
 import { EVENT_TYPES } from '@school/messaging';
 import { TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { createTestIssuer, migratedTestSchema, type MigratedTestSchema, type TestIssuer } from '@school/testing';
 import { guestFeedback } from './support/events.js';
-import { deleteRedisKeys } from './support/redis-cleanup.js';
+import { deleteRedisKeys, TEST_REDIS_URL } from './support/redis-cleanup.js';
 import { startNotifier, type NotifierInstance } from './support/notifier-instance.js';
 import { SseClient } from './support/sse-client.js';
 import { TestProducer } from './support/test-producer.js';
@@ -52,8 +54,8 @@ describe('live admin notifications (SSE, Redis fan-out across replicas)', () => 
     await db?.drop();
   });
 
-  async function connect(replica: NotifierInstance, role: 'admin' | 'staff' | 'customer' = 'staff') {
-    const token = await issuer.sign({ sub: `user-${role}`, sid: `session-${Math.random()}`, role });
+  async function connect(replica: NotifierInstance, role: 'admin' | 'staff' | 'customer' = 'staff', options: { sid?: string; expiresIn?: number } = {}) {
+    const token = await issuer.sign({ sub: `user-${role}`, sid: options.sid ?? `session-${Math.random()}`, role }, { expiresIn: options.expiresIn ?? 900 });
     const client = await SseClient.open(`${replica.url}${STREAM}`, token);
     clients.push(client);
     return client;
@@ -102,6 +104,30 @@ describe('live admin notifications (SSE, Redis fan-out across replicas)', () => 
     clients.push(anonymous);
     expect(anonymous.status).toBe(401);
     expect(anonymous.json()).toEqual(expect.objectContaining({ data: null, errorCode: 'AUTH_UNAUTHENTICATED' }));
+  });
+
+  it('ends a stream when the access token it was opened with expires', async () => {
+    const client = await connect(replicas[0] as NotifierInstance, 'staff', { expiresIn: 2 });
+    await waitFor(() => client.comments.includes('connected'), { what: 'stream open' });
+    await client.closed();
+    expect(client.comments).toContain('connected');
+  });
+
+  it('ends a stream at the first heartbeat after its session is revoked, and only that one', async () => {
+    const sid = `session-revoked-${Math.random()}`;
+    const revoked = await connect(replicas[1] as NotifierInstance, 'admin', { sid });
+    const other = await connect(replicas[1] as NotifierInstance, 'admin');
+    await waitFor(() => revoked.comments.includes('connected') && other.comments.includes('connected'), { what: 'streams open' });
+    const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true });
+    try {
+      await new SessionRevocations(redis).revoke(sid, 60);
+      await revoked.closed();
+      const heartbeats = other.comments.filter((comment) => comment === 'heartbeat').length;
+      await waitFor(() => other.comments.filter((comment) => comment === 'heartbeat').length > heartbeats, { what: 'the other stream still beating', timeoutMs: 3_000 });
+    } finally {
+      await redis.del(`${REVOKED_SESSION_KEY_PREFIX}${sid}`);
+      redis.disconnect();
+    }
   });
 
   it('ends open streams at shutdown so the replica stops promptly', async () => {

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { Controller, Get, Req, Res } from '@nestjs/common';
-import { PERMISSIONS } from '@school/auth';
-import { RequirePermissions } from '@school/auth/nest';
+import { PERMISSIONS, type Principal } from '@school/auth';
+import { CurrentPrincipal, RequirePermissions } from '@school/auth/nest';
 import { LiveNotificationHub } from './live-notification.hub.js';
 
 interface StreamRequest {
@@ -20,7 +20,7 @@ export class LiveNotificationsController {
 
   @Get('stream')
   @RequirePermissions(PERMISSIONS.Feedback_READ)
-  stream(@Req() request: StreamRequest, @Res() reply: StreamReply): void {
+  stream(@Req() request: StreamRequest, @Res() reply: StreamReply, @CurrentPrincipal() principal: Principal): void {
     // The guard has run (401/403 envelopes); from here on the response is a stream we own.
     reply.hijack();
     const response = reply.raw;
@@ -33,6 +33,6 @@ export class LiveNotificationsController {
     });
     response.write('retry: 5000\n: connected\n\n');
     // 'close' on the response: the client went away (or the stream was ended at shutdown).
-    response.on('close', this.hub.attach(response));
+    response.on('close', this.hub.attach(response, principal));
   }
 }
