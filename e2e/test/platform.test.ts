@@ -75,6 +75,23 @@ describe('the whole system through the gateway', () => {
     expect(after.status).toBe(401);
   });
 
+  it('rotates refresh tokens, and a rotated one presented again ends the whole session', async () => {
+    const login = await api('/api/auth/login/email', json({ email: 'admin@example.com', password: 'Admin123!' }));
+    const first = ((await login.json()) as { data: { refreshToken: string } }).data;
+    const rotated = await api('/api/auth/refresh', json({ refreshToken: first.refreshToken }));
+    expect(rotated.status).toBe(200);
+    const second = ((await rotated.json()) as { data: { accessToken: string; refreshToken: string } }).data;
+    expect(second.refreshToken).not.toBe(first.refreshToken);
+    const headers = { authorization: `Bearer ${second.accessToken}` };
+    expect((await api('/api/auth/me', { headers })).status).toBe(200);
+
+    const replay = await api('/api/auth/refresh', json({ refreshToken: first.refreshToken }));
+    expect(replay.status).toBe(401);
+    expect(await replay.json()).toEqual({ message: 'Refresh token is invalid or expired', data: null, errorCode: 'AUTH_REFRESH_TOKEN_INVALID' });
+    expect((await api('/api/auth/me', { headers })).status).toBe(401);
+    expect((await api('/api/auth/refresh', json({ refreshToken: second.refreshToken }))).status).toBe(401);
+  });
+
   it('delivers a password-reset email through the outbox, RabbitMQ and the notifier', async () => {
     const forgot = await api('/api/auth/password/forgot', json({ email: 'admin@example.com' }));
     expect(forgot.status).toBe(200);

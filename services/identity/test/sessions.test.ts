@@ -108,8 +108,8 @@ describe('sessions: refresh rotation, reuse detection, logout', () => {
     expect((await me(identity, 'mobile', other.accessToken)).status).toBe(200);
   });
 
-  it('makes the grace window configurable and 10 s by default', () => {
-    expect(parseConfig(identityEnv, {}).REFRESH_REUSE_GRACE_SECONDS).toBe(10);
+  it('makes the grace window configurable and none by default (contract §4: any repeat revokes)', () => {
+    expect(parseConfig(identityEnv, {}).REFRESH_REUSE_GRACE_SECONDS).toBe(0);
     expect(parseConfig(identityEnv, { REFRESH_REUSE_GRACE_SECONDS: '0' }).REFRESH_REUSE_GRACE_SECONDS).toBe(0);
     expect(() => parseConfig(identityEnv, { REFRESH_REUSE_GRACE_SECONDS: '-1' })).toThrow(/^Invalid configuration: REFRESH_REUSE_GRACE_SECONDS: /);
   });

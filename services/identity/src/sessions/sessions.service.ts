@@ -59,13 +59,13 @@ const invalidRefreshToken = () => new AppError('AUTH_REFRESH_TOKEN_INVALID');
  * Ending a session marks its row revoked and records its id in the revocation store every
  * verifier checks, so its access tokens are refused at once; the row alone stops its refresh.
  *
- * Refresh-token reuse. Every rotation keeps the old token's hash with `rotatedAt` set. A rotated
- * token presented again is either
- * - a repeat within REFRESH_REUSE_GRACE_SECONDS (default 10 s) of its rotation: two tabs or a
- *   client retrying after a lost response raced the winner. It gets 401 and the session lives
- *   on (the client uses the pair the winner received); or
- * - a repeat after that window: a replay of a stolen token. The whole session is revoked.
- * Both answer 401 AUTH_REFRESH_TOKEN_INVALID, so a replayer learns nothing either way.
+ * Refresh-token reuse (contract §4). Every rotation keeps the old token's hash with `rotatedAt`
+ * set. A rotated token presented again is a replay: the whole session is revoked. Two exceptions
+ * keep the session, both answered 401 all the same:
+ * - a refresh that ran concurrently with the one that rotated its token and lost (it never saw
+ *   the token rotated; the client uses the pair the winner received);
+ * - a repeat within REFRESH_REUSE_GRACE_SECONDS of the rotation (default 0: none).
+ * Every refusal is 401 AUTH_REFRESH_TOKEN_INVALID, so a replayer learns nothing either way.
  */
 @Injectable()
 export class SessionsService {
