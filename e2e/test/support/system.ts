@@ -49,7 +49,12 @@ async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T>
  * Starts the built gateway and services as separate processes, exactly as `npm start` does, on free
  * ports, with their own database, Redis database, broker names and mail folder.
  */
-export async function startSystem(): Promise<RunningSystem> {
+export interface SystemOptions {
+  /** Extra variables for every process (e.g. TRUST_PROXY), applied over the harness defaults. */
+  env?: Record<string, string>;
+}
+
+export async function startSystem(options: SystemOptions = {}): Promise<RunningSystem> {
   const suffix = randomBytes(4).toString('hex');
   const database = `e2e_${suffix}`;
   await withAdmin((client) => client.query(`CREATE DATABASE ${database}`));
@@ -77,6 +82,7 @@ export async function startSystem(): Promise<RunningSystem> {
     NOTIFIER_URL: url('notifier'),
     PUBLIC_BASE_URL: url('gateway'),
     UPSTREAM_TIMEOUT_MS: '5000',
+    ...options.env,
   };
 
   const children = new Map<ProcessName, ChildProcess>();

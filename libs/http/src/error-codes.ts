@@ -9,6 +9,9 @@ export const ERROR_CATALOGUE = {
   RATE_LIMITED: { status: 429, message: 'Too many requests, please try again later' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'Service temporarily unavailable' },
   INTERNAL_ERROR: { status: 500, message: 'Internal server error' },
+  REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in time' },
+  URI_TOO_LONG: { status: 414, message: 'The request path is too long' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large' },
 
   AUTH_UNAUTHENTICATED: { status: 401, message: 'Authentication required' },
   PERMISSION_INSUFFICIENT: { status: 403, message: 'You do not have permission to perform this action' },
@@ -23,6 +26,9 @@ export const ERROR_CATALOGUE = {
 
   USER_NOT_FOUND: { status: 404, message: 'User not found' },
   USER_EMAIL_TAKEN: { status: 409, message: 'Email is already in use' },
+  USER_PHONE_TAKEN: { status: 409, message: 'Phone number is already in use' },
+  USER_SELF_ACTION: { status: 409, message: 'You cannot ban or delete your own account' },
+  USER_LAST_ADMIN: { status: 409, message: 'This change would leave no active administrator' },
 
   ACADEMIC_SESSION_NOT_FOUND: { status: 404, message: 'Academic session not found' },
   ACADEMIC_SESSION_NAME_TAKEN: { status: 409, message: 'Academic session name already exists' },
