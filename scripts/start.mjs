@@ -1,97 +1,174 @@
 #!/usr/bin/env node
-// `npm start`: build what changed, start the gateway and the five services (each applies its own
-// migrations and seeds at start-up), wait until the gateway is ready, print its URL.
-// Ctrl-C / SIGTERM stops every child cleanly.
+// `npm start`: check the ports and the dependencies, build what changed, start the gateway and the
+// five services (each applies its own migrations and seeds at start-up), wait until the gateway is
+// ready, print its URL. Ctrl-C / SIGTERM stops every child cleanly. `npm start -- --help` for flags.
 import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { formatLogLine } from './log-format.mjs';
+import { printHelp } from './start/help.mjs';
+import { formatLogLine } from './start/log-format.mjs';
+import { invalidConfigurations, preflight } from './start/preflight.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const PROCESSES = ['identity', 'reference-data', 'feedback', 'media', 'notifier', 'gateway'];
-const READY_TIMEOUT_MS = 60_000;
+const READY_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 10_000;
-const port = process.env.PORT ?? '3000';
-const gatewayUrl = `http://localhost:${port}`;
-const rawLogs = process.env.LOG_FORMAT === 'json';
+/** Children still starting when another failed have served nothing: they get less time to stop. */
+const STARTUP_STOP_TIMEOUT_MS = 3_000;
+const LAST_LINES = 30;
+const FLAGS = ['--help', '-h', '--no-build'];
 
-function build() {
-  console.log('[start] building (nx run-many -t build)...');
-  const result = spawnSync('npx', ['nx', 'run-many', '-t', 'build', '--parallel=2', '--outputStyle=static'], {
-    cwd: root,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
-  });
+const args = process.argv.slice(2);
+const unknown = args.filter((arg) => !FLAGS.includes(arg));
+if (unknown.length > 0) {
+  console.error(`[start] unknown option ${unknown[0]}; see npm start -- --help`);
+  process.exit(2);
+}
+if (args.includes('--help') || args.includes('-h')) {
+  printHelp(root);
+  process.exit(0);
+}
+const shouldBuild = !args.includes('--no-build');
+const nxEnv = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
+
+function run(what, command, commandArgs) {
+  const result = spawnSync(command, commandArgs, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: nxEnv });
   if (result.status !== 0) {
-    console.error('[start] build failed');
+    console.error(`[start] ${what} failed`);
     process.exit(result.status ?? 1);
   }
 }
 
-const children = new Map();
-let stopping = false;
+// The topology and the environment rules live in @school/config; the supervisor reads its build.
+if (shouldBuild) run('building @school/config', 'npm', ['run', '--silent', 'build', '-w', '@school/config']);
+const config = await import('@school/config').catch((error) => {
+  console.error(`[start] cannot load @school/config (${error.message}); run without --no-build once`);
+  process.exit(1);
+});
 
+let env, topology, urls;
+try {
+  env = config.operatorEnvironment();
+  topology = config.resolveTopology(env);
+  urls = config.parseConfig({ ...config.databaseEnv, ...config.redisEnv, ...config.amqpEnv }, env);
+} catch (error) {
+  if (!(error instanceof config.ConfigError)) throw error;
+  console.error(`[start] ${error.message}`);
+  process.exit(1);
+}
+
+const problems = await preflight(topology, urls);
+if (problems.length > 0) {
+  for (const problem of problems) console.error(`[start] ${problem}`);
+  process.exit(1);
+}
+
+if (shouldBuild) {
+  console.log('[start] building (nx run-many -t build)...');
+  run('build', 'npx', ['nx', 'run-many', '-t', 'build', '--parallel=2', '--outputStyle=static']);
+}
+
+const environments = config.childEnvironments(env, topology);
+const invalid = await invalidConfigurations(root, config, environments);
+if (invalid.length > 0) {
+  for (const problem of invalid) console.error(`[start] ${problem}`);
+  process.exit(1);
+}
+
+const gateway = topology.processes.gateway;
+const gatewayUrl = gateway.url;
+const probeHost = ['0.0.0.0', '::', ''].includes(gateway.host) ? '127.0.0.1' : gateway.host;
+const readyUrl = `http://${probeHost.includes(':') ? `[${probeHost}]` : probeHost}:${gateway.port}/health/ready`;
+const rawLogs = env.LOG_FORMAT === 'json';
 // Identity verifies one argon2id password per core on libuv's pool; the pool is sized at process
 // start and needs a thread beyond those (see services/identity/src/passwords/password-hasher.ts).
-const PROCESS_ENV = { identity: { UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? String(Math.max(4, availableParallelism() + 1)) } };
+const PROCESS_ENV = { identity: { UV_THREADPOOL_SIZE: env.UV_THREADPOOL_SIZE ?? String(Math.max(4, availableParallelism() + 1)) } };
+
+const children = new Map();
+const lastLines = new Map();
+let stopping = false;
+let ready = false;
+let startupFailure;
+let onStartupFailure;
+const startupFailed = new Promise((resolve) => (onStartupFailure = resolve));
 
 function launch(name) {
   const child = spawn(process.execPath, ['--enable-source-maps', `services/${name}/dist/main.js`], {
     cwd: root,
-    env: { ...process.env, ...PROCESS_ENV[name] },
+    env: { ...environments[name], ...PROCESS_ENV[name] },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const label = `[${name}]`.padEnd(17);
+  const lines = [];
+  lastLines.set(name, lines);
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => {
-      process.stdout.write(`${label}${rawLogs ? line : formatLogLine(line)}\n`);
+      const text = rawLogs ? line : formatLogLine(line);
+      lines.push(text);
+      if (lines.length > LAST_LINES) lines.shift();
+      process.stdout.write(`${label}${text}\n`);
     });
   }
   child.on('exit', (code, signal) => {
     children.delete(name);
-    if (!stopping) console.error(`[start] ${name} exited (${signal ?? `code ${code}`}); the others keep running`);
-    if (stopping && children.size === 0) process.exit(process.exitCode ?? 0);
+    const how = signal ?? `code ${code}`;
+    if (stopping) {
+      if (children.size === 0) process.exit(process.exitCode ?? 0);
+    } else if (!ready) {
+      startupFailure ??= { name, how };
+      onStartupFailure();
+    } else {
+      console.error(`[start] ${name} exited (${how}); the others keep running (see ${gatewayUrl}/health/ready)`);
+    }
   });
   children.set(name, child);
 }
 
+/** True once the gateway answers ready; false when a child died first or the time is up. */
 async function waitUntilReady() {
   const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    try {
-      const response = await fetch(`${gatewayUrl}/health/ready`, { signal: AbortSignal.timeout(2_000) });
-      if (response.ok) return true;
-    } catch {
-      // not listening yet
-    }
-    await sleep(500);
+  const failed = startupFailed.then(() => false);
+  while (Date.now() < deadline && !startupFailure) {
+    const probe = fetch(readyUrl, { signal: AbortSignal.timeout(2_000) }).then(
+      (response) => response.ok,
+      () => false, // not listening yet
+    );
+    if (await Promise.race([probe, failed])) return true;
+    await Promise.race([sleep(300), startupFailed]);
   }
   return false;
 }
 
-function stopAll(signal) {
+function stopAll(reason, timeoutMs = STOP_TIMEOUT_MS) {
   if (stopping) return;
   stopping = true;
-  console.log(`[start] ${signal}: stopping ${children.size} process(es)...`);
+  console.log(`[start] ${reason}: stopping ${children.size} process(es)...`);
   if (children.size === 0) process.exit(process.exitCode ?? 0);
   for (const child of children.values()) child.kill('SIGTERM');
   setTimeout(() => {
     for (const child of children.values()) child.kill('SIGKILL');
     process.exit(1);
-  }, STOP_TIMEOUT_MS).unref();
+  }, timeoutMs).unref();
 }
 
 process.on('SIGINT', () => stopAll('SIGINT'));
 process.on('SIGTERM', () => stopAll('SIGTERM'));
 
-if (!process.argv.includes('--no-build')) build();
-for (const name of PROCESSES) launch(name);
-if (await waitUntilReady()) {
+for (const name of config.PROCESS_NAMES) launch(name);
+ready = await waitUntilReady();
+if (ready) {
   console.log(`\n[start] ready: ${gatewayUrl} (health: ${gatewayUrl}/health/ready). Ctrl-C stops everything.\n`);
-} else {
-  console.error(`[start] the gateway was not ready within ${READY_TIMEOUT_MS / 1000} s; see ${gatewayUrl}/health/ready`);
+} else if (startupFailure) {
+  // Let the last lines of the dead child's pipes arrive before quoting them.
+  await sleep(50);
+  const { name, how } = startupFailure;
+  console.error(`[start] ${name} exited during start-up (${how}); its last lines:`);
+  for (const line of lastLines.get(name)) console.error(`  ${line}`);
+  process.exitCode = 1;
+  stopAll(`${name} failed`, STARTUP_STOP_TIMEOUT_MS);
+} else if (!stopping) {
+  console.error(`[start] the gateway was not ready within ${READY_TIMEOUT_MS / 1000} s; see ${readyUrl}`);
   process.exitCode = 1;
   stopAll('timeout');
 }

@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { childEnvironments, PROCESS_NAMES, type ProcessName, resolveTopology, servicePortVariable, SERVICE_NAMES } from '@school/config';
 import { TestBroker } from '@school/messaging/testing';
 import pg from 'pg';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
-export const PROCESS_NAMES = ['identity', 'reference-data', 'feedback', 'media', 'notifier', 'gateway'] as const;
-export type ProcessName = (typeof PROCESS_NAMES)[number];
+export { PROCESS_NAMES, type ProcessName };
 
 export interface RunningSystem {
   gatewayUrl: string;
@@ -22,7 +22,7 @@ export interface RunningSystem {
   shutdown(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -35,8 +35,12 @@ async function freePort(): Promise<number> {
 
 const baseDatabaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
-async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: baseDatabaseUrl });
+export function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  return withDatabase(baseDatabaseUrl, work);
+}
+
+export async function withDatabase<T>(connectionString: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString });
   await client.connect();
   try {
     return await work(client);
@@ -54,7 +58,15 @@ export interface SystemOptions {
   env?: Record<string, string>;
 }
 
-export async function startSystem(options: SystemOptions = {}): Promise<RunningSystem> {
+export interface IsolatedResources {
+  /** DATABASE_URL, REDIS_URL, AMQP_NAME_PREFIX, MAIL_OUTBOX_DIR of this run only. */
+  env: Record<string, string>;
+  mailDir: string;
+  release(): Promise<void>;
+}
+
+/** A database, a Redis database, broker names and a mail folder of its own for one system run. */
+export async function isolatedResources(): Promise<IsolatedResources> {
   const suffix = randomBytes(4).toString('hex');
   const database = `e2e_${suffix}`;
   await withAdmin((client) => client.query(`CREATE DATABASE ${database}`));
@@ -63,34 +75,48 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const redisUrl = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   redisUrl.pathname = `/${1 + (parseInt(suffix.slice(0, 4), 16) % 15)}`;
   const mailDir = await mkdtemp(join(tmpdir(), 'e2e-mail-'));
+  const amqpNamePrefix = `e2e-${suffix}.`;
+  return {
+    env: { DATABASE_URL: databaseUrl.toString(), REDIS_URL: redisUrl.toString(), AMQP_NAME_PREFIX: amqpNamePrefix, MAIL_OUTBOX_DIR: mailDir },
+    mailDir,
+    async release() {
+      await withAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+      const broker = await TestBroker.connect(amqpNamePrefix);
+      await broker.destroy();
+      await rm(mailDir, { recursive: true, force: true });
+    },
+  };
+}
 
-  const ports = Object.fromEntries(await Promise.all(PROCESS_NAMES.map(async (name) => [name, await freePort()] as const))) as Record<ProcessName, number>;
-  const url = (name: ProcessName) => `http://127.0.0.1:${ports[name]}`;
-  const env: NodeJS.ProcessEnv = {
+export async function startSystem(options: SystemOptions = {}): Promise<RunningSystem> {
+  const resources = await isolatedResources();
+  const { mailDir } = resources;
+  const ports = await Promise.all(PROCESS_NAMES.map(() => freePort()));
+  const gatewayPort = ports[PROCESS_NAMES.indexOf('gateway')];
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const operatorEnv: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
-    DATABASE_URL: databaseUrl.toString(),
-    REDIS_URL: redisUrl.toString(),
-    AMQP_NAME_PREFIX: `e2e-${suffix}.`,
-    MAIL_OUTBOX_DIR: mailDir,
-    JWKS_URL: `${url('identity')}/.well-known/jwks.json`,
-    IDENTITY_URL: url('identity'),
-    REFERENCE_DATA_URL: url('reference-data'),
-    FEEDBACK_URL: url('feedback'),
-    MEDIA_URL: url('media'),
-    NOTIFIER_URL: url('notifier'),
-    PUBLIC_BASE_URL: url('gateway'),
+    ...resources.env,
     UPSTREAM_TIMEOUT_MS: '5000',
+    ...Object.fromEntries(SERVICE_NAMES.map((name, index) => [servicePortVariable(name), String(ports[index])])),
+    PORT: String(gatewayPort),
+    PUBLIC_BASE_URL: gatewayUrl,
+    HOST: '127.0.0.1',
+    // Only what this harness sets: never a developer's .env.
+    DOTENV_PATH: '/dev/null',
     ...options.env,
   };
+  // The same topology and per-process environments as `npm start`.
+  const environments = childEnvironments(operatorEnv, resolveTopology(operatorEnv));
 
   const children = new Map<ProcessName, ChildProcess>();
   const output = new Map<ProcessName, string[]>();
   for (const name of PROCESS_NAMES) {
     const child = spawn(process.execPath, [join(root, `services/${name}/dist/main.js`)], {
       cwd: root,
-      env: { ...env, PORT: String(ports[name]), HOST: '127.0.0.1' },
+      env: environments[name],
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const lines: string[] = [];
@@ -100,7 +126,6 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     children.set(name, child);
   }
 
-  const gatewayUrl = url('gateway');
   const system: RunningSystem = {
     gatewayUrl,
     mailDir,
@@ -117,10 +142,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     },
     async shutdown() {
       await Promise.all(PROCESS_NAMES.map((name) => system.stop(name)));
-      await withAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
-      const broker = await TestBroker.connect(env.AMQP_NAME_PREFIX as string);
-      await broker.destroy();
-      await rm(mailDir, { recursive: true, force: true });
+      await resources.release();
     },
   };
 

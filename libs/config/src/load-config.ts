@@ -1,8 +1,7 @@
 import { z } from 'zod';
-
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
+import { ConfigError } from './config-error.js';
+import { processEnvironment } from './environment.js';
+import type { ProcessName } from './topology.js';
 
 /**
  * Parses the environment once at start-up. A bad value throws a ConfigError whose message is
@@ -20,10 +19,14 @@ export function parseConfig<Shape extends z.ZodRawShape>(
   throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
 }
 
-/** parseConfig for a process entry point: a bad value prints one line and exits with status 1. */
-export function loadConfig<Shape extends z.ZodRawShape>(shape: Shape): z.infer<z.ZodObject<Shape>> {
+/**
+ * parseConfig for a process entry point, over the environment and `.env` (see processEnvironment;
+ * `role` is the process being started, none for a command-line tool). A bad value prints one line
+ * and exits with status 1.
+ */
+export function loadConfig<Shape extends z.ZodRawShape>(shape: Shape, role?: ProcessName): z.infer<z.ZodObject<Shape>> {
   try {
-    return parseConfig(shape);
+    return parseConfig(shape, processEnvironment(role));
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);

@@ -1,3 +1,5 @@
+import { ConfigError } from './config-error.js';
+
 /** The processes of contract §1: default port and the Postgres schema each one owns. */
 export const SERVICES = {
   identity: { port: 3001, schema: 'identity' },
@@ -11,9 +13,86 @@ export type ServiceName = keyof typeof SERVICES;
 
 export const SERVICE_NAMES = Object.keys(SERVICES) as ServiceName[];
 
+/** Every process `npm start` runs; the gateway last, once the services it routes to are starting. */
+export type ProcessName = ServiceName | 'gateway';
+export const PROCESS_NAMES: readonly ProcessName[] = [...SERVICE_NAMES, 'gateway'];
+
 export const GATEWAY_PORT = 3000;
+export const GATEWAY_HOST = '0.0.0.0';
+/** Services bind to loopback by default: the gateway is the only public port (contract §1). */
+export const SERVICE_HOST = '127.0.0.1';
+
+type Environment = Record<string, string | undefined>;
+
+const variablePrefix = (name: ServiceName) => name.toUpperCase().replace(/-/g, '_');
 
 /** Environment variable naming a service's base URL for its peers, e.g. `REFERENCE_DATA_URL`. */
 export function serviceUrlVariable(name: ServiceName): string {
-  return `${name.toUpperCase().replace(/-/g, '_')}_URL`;
+  return `${variablePrefix(name)}_URL`;
+}
+
+/** Environment variable naming the port `npm start` gives a service, e.g. `REFERENCE_DATA_PORT`. */
+export function servicePortVariable(name: ServiceName): string {
+  return `${variablePrefix(name)}_PORT`;
+}
+
+export interface Endpoint {
+  host: string;
+  port: number;
+  /** Where the others reach it (an explicit `*_URL` wins over host and port). */
+  url: string;
+  /** The variable that moves it: `PORT` for the gateway, `<NAME>_PORT` for a service. */
+  portVariable: string;
+}
+
+/** Where every process listens and how the others reach it: the one place this is computed. */
+export interface Topology {
+  processes: Record<ProcessName, Endpoint>;
+  jwksUrl: string;
+}
+
+function portOf(env: Environment, variable: string, fallback: number): number {
+  const raw = env[variable];
+  if (raw === undefined || raw === '') return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new ConfigError(`Invalid configuration: ${variable}: must be a port number from 1 to 65535`);
+  }
+  return port;
+}
+
+export function resolveTopology(env: Environment): Topology {
+  const service = (name: ServiceName): Endpoint => {
+    const port = portOf(env, servicePortVariable(name), SERVICES[name].port);
+    const url = env[serviceUrlVariable(name)] || `http://${SERVICE_HOST}:${port}`;
+    return { host: SERVICE_HOST, port, url, portVariable: servicePortVariable(name) };
+  };
+  const gatewayPort = portOf(env, 'PORT', GATEWAY_PORT);
+  const gateway: Endpoint = { host: env['HOST'] || GATEWAY_HOST, port: gatewayPort, url: `http://localhost:${gatewayPort}`, portVariable: 'PORT' };
+  const processes = { ...Object.fromEntries(SERVICE_NAMES.map((name) => [name, service(name)])), gateway } as Record<ProcessName, Endpoint>;
+  const jwksUrl = env['JWKS_URL'] || `${processes.identity.url}/.well-known/jwks.json`;
+  return { processes, jwksUrl };
+}
+
+/** The peer addresses every process reads: each service's URL and the JWKS URL. */
+export function peerEnvironment(topology: Topology): Record<string, string> {
+  return {
+    ...Object.fromEntries(SERVICE_NAMES.map((name) => [serviceUrlVariable(name), topology.processes[name].url])),
+    JWKS_URL: topology.jwksUrl,
+  };
+}
+
+/**
+ * The environment of each child of the supervisor: everything it was given, the peer addresses,
+ * and its own PORT and HOST. Only the gateway receives the operator's PORT and HOST (lesson 12).
+ */
+export function childEnvironments(env: Environment, topology: Topology = resolveTopology(env)): Record<ProcessName, Environment> {
+  const { PORT: _port, HOST: _host, ...shared } = env;
+  const peers = peerEnvironment(topology);
+  return Object.fromEntries(
+    PROCESS_NAMES.map((name) => {
+      const { host, port } = topology.processes[name];
+      return [name, { ...shared, ...peers, PORT: String(port), HOST: host }];
+    }),
+  ) as unknown as Record<ProcessName, Environment>;
 }

@@ -25,7 +25,7 @@ export interface StartServiceOptions<Shape extends z.ZodRawShape> {
 
 /** A service's whole main(): validated config, JSON logger, migrations of its own schema, listen. */
 export async function startService<Shape extends z.ZodRawShape>(options: StartServiceOptions<Shape>) {
-  const config = loadConfig(options.env);
+  const config = loadConfig(options.env, options.name);
   const base = config as unknown as BaseServiceConfig;
   const logger = createLogger({ service: options.name, level: base.LOG_LEVEL });
   return runService(options.module(config), {

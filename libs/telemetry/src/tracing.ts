@@ -1,3 +1,4 @@
+import { operatorEnvironment } from '@school/config';
 import { getNodeAutoInstrumentations } from './instrumentations.js';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -9,11 +10,11 @@ let sdk: NodeSDK | undefined;
 /**
  * Starts OpenTelemetry for this process. Spans are always created, so trace ids reach the logs and
  * W3C `traceparent` flows gateway -> service -> broker; they are exported only when
- * OTEL_EXPORTER_OTLP_ENDPOINT is set. Call it before the HTTP server modules are loaded.
+ * OTEL_EXPORTER_OTLP_ENDPOINT is set (environment or `.env`). Call it before the HTTP server modules are loaded.
  */
 export function startTelemetry(service: string): void {
   if (sdk || process.env.OTEL_SDK_DISABLED === 'true') return;
-  const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const endpoint = operatorEnvironment()['OTEL_EXPORTER_OTLP_ENDPOINT'];
   // Traces only: no metrics or logs pipeline unless asked for (their default exporters would try a
   // local collector and hold up shutdown).
   process.env.OTEL_METRICS_EXPORTER ??= 'none';

@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { SERVICE_NAMES, servicePortVariable, serviceUrlVariable } from '@school/config';
+import { feedbackEnv } from '../../services/feedback/src/config.js';
+import { gatewayEnv } from '../../services/gateway/src/config.js';
+import { identityEnv } from '../../services/identity/src/config.js';
+import { mediaEnv } from '../../services/media/src/config.js';
+import { notifierEnv } from '../../services/notifier/src/config.js';
+import { referenceDataEnv } from '../../services/reference-data/src/config.js';
+import { documentedVariables } from '../../scripts/start/help.mjs';
+import { parse } from 'yaml';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Read by npm start or by the runtime itself rather than by a process's config shape. */
+const OUTSIDE_SHAPES = ['LOG_FORMAT', 'DOTENV_PATH', 'UV_THREADPOOL_SIZE', ...SERVICE_NAMES.map(servicePortVariable)];
+
+/** Every variable named in the first column of the README's configuration table. */
+function readmeVariables(): string[] {
+  const readme = readFileSync(`${root}/README.md`, 'utf8');
+  const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1));
+  return table
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .flatMap((line) => [...(line.split('|')[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((match) => match[1] as string));
+}
+
+describe('configuration documentation', () => {
+  const example = documentedVariables(root).map((variable) => variable.name);
+  const read = new Set([
+    ...[gatewayEnv, identityEnv, referenceDataEnv, feedbackEnv, mediaEnv, notifierEnv].flatMap((shape) => Object.keys(shape)),
+    ...OUTSIDE_SHAPES,
+  ]);
+
+  it('.env.example lists every variable a process reads, once, and nothing else', () => {
+    expect(new Set(example).size).toBe(example.length);
+    expect([...read].filter((name) => !example.includes(name))).toEqual([]);
+    expect(example.filter((name) => !read.has(name))).toEqual([]);
+  });
+
+  it("the README's configuration table names the same variables as .env.example", () => {
+    expect([...new Set(readmeVariables())].sort()).toEqual([...example].sort());
+  });
+
+  it('names every service port and URL variable of the topology', () => {
+    for (const name of SERVICE_NAMES) {
+      expect(example).toContain(servicePortVariable(name));
+      expect(example).toContain(serviceUrlVariable(name));
+    }
+  });
+});
+
+describe('npm run infra', () => {
+  const compose = parse(readFileSync(`${root}/docker-compose.yml`, 'utf8')) as {
+    services: Record<string, { healthcheck?: unknown; ports?: string[]; environment?: Record<string, string> }>;
+  };
+  const script = (JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts['infra'];
+
+  it('starts exactly PostgreSQL, Redis and RabbitMQ from docker-compose.yml and waits for their health', () => {
+    expect(script).toBe('docker compose up -d --wait postgres redis rabbitmq');
+    for (const name of ['postgres', 'redis', 'rabbitmq']) {
+      expect(compose.services[name]?.healthcheck).toBeDefined();
+    }
+  });
+
+  it('publishes them where the default URLs point, and PostgreSQL accepts the default DATABASE_URL', () => {
+    expect(compose.services['postgres']?.ports).toContain('5432:5432');
+    expect(compose.services['redis']?.ports).toContain('6379:6379');
+    expect(compose.services['rabbitmq']?.ports).toContain('5672:5672');
+    expect(compose.services['postgres']?.environment?.['POSTGRES_HOST_AUTH_METHOD']).toBe('trust');
+  });
+});
