@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { resolveTopology, SERVICE_HOST } from './topology.js';
 
 /** Environment parsing helpers; every default is the one contract §1 states. */
 
@@ -51,14 +52,14 @@ export const amqpEnv = {
 export const jwtEnv = {
   JWT_ISSUER: z.string().min(1).default('school-commerce-identity'),
   JWT_AUDIENCE: z.string().min(1).default('school-commerce'),
-  JWKS_URL: url('http://127.0.0.1:3001/.well-known/jwks.json', ['http:', 'https:']),
+  JWKS_URL: url(resolveTopology({}).jwksUrl, ['http:', 'https:']),
 };
 
 /**
  * Where a service listens. Services bind to loopback by default: the gateway is the only public
  * port (contract §1); a container deployment sets HOST=0.0.0.0.
  */
-export function listenEnv(defaultPort: number, defaultHost = '127.0.0.1') {
+export function listenEnv(defaultPort: number, defaultHost = SERVICE_HOST) {
   return {
     HOST: z.string().min(1).default(defaultHost),
     PORT: port(defaultPort),

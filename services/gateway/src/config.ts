@@ -1,20 +1,22 @@
-import { commonEnv, env, GATEWAY_PORT, jwtEnv, listenEnv, redisEnv, SERVICES, serviceUrlVariable, type ServiceName } from '@school/config';
+import { commonEnv, env, GATEWAY_HOST, GATEWAY_PORT, jwtEnv, listenEnv, redisEnv, resolveTopology, SERVICE_NAMES, serviceUrlVariable, type ServiceName } from '@school/config';
 import { z } from 'zod';
 
 /** `reference-data` -> `REFERENCE_DATA_URL`, as serviceUrlVariable spells it. */
 type KebabToSnake<Name extends string> = Name extends `${infer Head}-${infer Tail}` ? `${Head}_${KebabToSnake<Tail>}` : Name;
 type UpstreamVariable = `${Uppercase<KebabToSnake<ServiceName>>}_URL`;
 
+const DEFAULT_TOPOLOGY = resolveTopology({});
+
 const upstreamEnv = Object.fromEntries(
-  (Object.keys(SERVICES) as ServiceName[]).map((name) => [
+  SERVICE_NAMES.map((name) => [
     serviceUrlVariable(name),
-    env.url(`http://127.0.0.1:${SERVICES[name].port}`, ['http:', 'https:']),
+    env.url(DEFAULT_TOPOLOGY.processes[name].url, ['http:', 'https:']),
   ]),
 ) as Record<UpstreamVariable, ReturnType<typeof env.url>>;
 
 export const gatewayEnv = {
   ...commonEnv,
-  ...listenEnv(GATEWAY_PORT, '0.0.0.0'),
+  ...listenEnv(GATEWAY_PORT, GATEWAY_HOST),
   ...redisEnv,
   ...jwtEnv,
   ...upstreamEnv,
