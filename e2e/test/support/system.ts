@@ -54,8 +54,11 @@ export async function withDatabase<T>(connectionString: string, work: (client: p
  * ports, with their own database, Redis database, broker names and mail folder.
  */
 export interface SystemOptions {
-  /** Extra variables for every process (e.g. TRUST_PROXY), applied over the harness defaults. */
-  env?: Record<string, string>;
+  /**
+   * Extra variables for every process (e.g. TRUST_PROXY), applied over the harness defaults; a
+   * function receives the run's own DATABASE_URL, REDIS_URL... (e.g. to put a proxy in front).
+   */
+  env?: Record<string, string> | ((isolated: Record<string, string>) => Record<string, string>);
 }
 
 export interface IsolatedResources {
@@ -106,7 +109,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     HOST: '127.0.0.1',
     // Only what this harness sets: never a developer's .env.
     DOTENV_PATH: '/dev/null',
-    ...options.env,
+    ...(typeof options.env === 'function' ? options.env(resources.env) : options.env),
   };
   // The same topology and per-process environments as `npm start`.
   const environments = childEnvironments(operatorEnv, resolveTopology(operatorEnv));

@@ -1,4 +1,5 @@
 import { AppError } from './app-error.js';
+import { isDependencyUnavailable } from './dependency-failure.js';
 import { ERROR_CATALOGUE, type ErrorCode } from './error-codes.js';
 import type { ErrorEnvelope } from './envelope.js';
 
@@ -39,6 +40,9 @@ const STATUS_CODES: Record<number, ErrorCode> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
+/** A dependency that dropped usually answers again within seconds (a restart, a failover). */
+const DEPENDENCY_RETRY_AFTER_SECONDS = 5;
+
 /**
  * The single mapping from anything thrown to the envelope of contract §3. A body never carries a
  * stack, SQL or a framework message for an unexpected failure.
@@ -57,6 +61,15 @@ export function toErrorResponse(error: unknown): ErrorResponse {
     const body: ErrorEnvelope = { message: ERROR_CATALOGUE[code].message, data: null, errorCode: code };
     if (code === 'VALIDATION_FAILED') body.errors = [bodyProblem(error)];
     return { status: ERROR_CATALOGUE[code].status, body, headers: {}, unexpected: false };
+  }
+  if (isDependencyUnavailable(error)) {
+    const unavailable = ERROR_CATALOGUE.SERVICE_UNAVAILABLE;
+    return {
+      status: unavailable.status,
+      body: { message: unavailable.message, data: null, errorCode: 'SERVICE_UNAVAILABLE' },
+      headers: { 'retry-after': String(DEPENDENCY_RETRY_AFTER_SECONDS) },
+      unexpected: true,
+    };
   }
   const internal = ERROR_CATALOGUE.INTERNAL_ERROR;
   return {
