@@ -5,3 +5,4 @@ export * from './principal.js';
 export * from './redis.js';
 export * from './roles.js';
 export * from './session-revocations.js';
+export * from './surfaces.js';

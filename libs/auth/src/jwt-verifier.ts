@@ -12,6 +12,7 @@ import {
 import { AppError } from '@school/http';
 import { ACCESS_TOKEN_ALGORITHMS, type Principal } from './principal.js';
 import { isRole } from './roles.js';
+import { isSurface, SURFACE_CLAIM } from './surfaces.js';
 
 export interface JwtVerifierOptions {
   jwksUrl: string;
@@ -42,7 +43,7 @@ class JwksUnavailable extends Error {
  *
  * Failure mapping:
  * - anything wrong with the token (malformed, `alg` none or symmetric, bad signature, unknown key,
- *   wrong iss/aud, expired, missing or invalid sub/sid/role) -> 401 AUTH_UNAUTHENTICATED;
+ *   wrong iss/aud, expired, missing or invalid sub/sid/role/srf) -> 401 AUTH_UNAUTHENTICATED;
  * - the JWKS cannot be fetched or parsed -> 503 SERVICE_UNAVAILABLE. A token we could not check
  *   is not proven invalid, and telling a client with a good token to log in again would be wrong;
  *   503 says "retry" and shows up as an outage in our own monitoring. While the JWKS is down, keys
@@ -78,18 +79,18 @@ export class JwtVerifier {
         issuer: this.issuer,
         audience: this.audience,
         algorithms: this.algorithms,
-        requiredClaims: ['exp', 'sub', 'sid', 'role'],
+        requiredClaims: ['exp', 'sub', 'sid', 'role', SURFACE_CLAIM],
       }));
     } catch (error) {
       if (error instanceof JwksUnavailable) throw new AppError('SERVICE_UNAVAILABLE', undefined, { cause: error.cause });
       throw new AppError('AUTH_UNAUTHENTICATED', undefined, { cause: error });
     }
-    const { sub, sid, role, exp } = payload;
-    if (typeof sub !== 'string' || sub === '' || typeof sid !== 'string' || sid === '' || !isRole(role)) {
+    const { sub, sid, role, exp, [SURFACE_CLAIM]: surface } = payload;
+    if (typeof sub !== 'string' || sub === '' || typeof sid !== 'string' || sid === '' || !isRole(role) || !isSurface(surface)) {
       throw new AppError('AUTH_UNAUTHENTICATED');
     }
     // exp is present and numeric: jwtVerify required it and checked it against the clock.
-    return { userId: sub, sessionId: sid, role, expiresAt: new Date((exp as number) * 1000) };
+    return { userId: sub, sessionId: sid, role, surface, expiresAt: new Date((exp as number) * 1000) };
   }
 
   private async keyFor(header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<CryptoKey> {

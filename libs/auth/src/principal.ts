@@ -1,4 +1,5 @@
 import type { Role } from './roles.js';
+import type { Surface } from './surfaces.js';
 
 /** Who is calling, as proven by a verified, unrevoked access token. */
 export interface Principal {
@@ -7,6 +8,8 @@ export interface Principal {
   /** `sid`: the login session the token belongs to. */
   sessionId: string;
   role: Role;
+  /** `srf`: the surface whose login issued the token. */
+  surface: Surface;
   /** `exp`: when the access token stops being accepted. */
   expiresAt: Date;
 }
@@ -16,6 +19,8 @@ export interface AccessTokenClaims {
   sub: string;
   sid: string;
   role: Role;
+  /** SURFACE_CLAIM */
+  srf: Surface;
 }
 
 /** Asymmetric algorithms only (contract §4): `none` and HMAC can never verify. */

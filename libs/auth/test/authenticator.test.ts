@@ -41,6 +41,7 @@ describe('Authenticator against a JWKS and real Redis', () => {
       userId: 'user-public-id',
       sessionId: 'session-1',
       role: 'admin',
+      surface: 'admin',
       expiresAt: expect.any(Date),
     });
     const { expiresAt } = await authenticator.authenticate(await bearer(claims, { expiresIn: 600 }));
@@ -50,6 +51,7 @@ describe('Authenticator against a JWKS and real Redis', () => {
       userId: 'user-public-id',
       sessionId: 'session-1',
       role: 'customer',
+      surface: 'mobile',
       expiresAt: expect.any(Date),
     });
     await expect(authenticator.authenticate(`bearer  ${await issuer.sign(claims)}`)).resolves.toMatchObject({ role: 'admin' });
@@ -75,6 +77,18 @@ describe('Authenticator against a JWKS and real Redis', () => {
     ['an unknown kid', { kid: 'unknown-kid' }],
   ])('refuses a token with %s with 401', async (_case, options) => {
     expect(await failureCode(authenticator.authenticate(await bearer(claims, options)))).toBe('AUTH_UNAUTHENTICATED');
+  });
+
+  it.each([
+    ['no srf claim (a token from before surfaces)', { srf: undefined }],
+    ['an unknown surface', { srf: 'partner' }],
+    ['a non-string surface', { srf: 1 }],
+  ])('refuses a token with %s with 401', async (_case, surface) => {
+    expect(await failureCode(authenticator.authenticate(await bearer({ ...claims, ...surface })))).toBe('AUTH_UNAUTHENTICATED');
+  });
+
+  it('reads the surface from the srf claim, whatever the role', async () => {
+    await expect(authenticator.authenticate(await bearer({ ...claims, srf: 'mobile' }))).resolves.toMatchObject({ role: 'admin', surface: 'mobile' });
   });
 
   it('refuses a token whose signature was tampered with', async () => {

@@ -4,8 +4,8 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { Redis } from 'ioredis';
 import { EnvelopeExceptionFilter } from '@school/http/nest';
 import { createTestIssuer, type TestIssuer } from '@school/testing';
-import { PERMISSIONS, type Principal, SessionRevocations } from '@school/auth';
-import { AUTH_REDIS, AuthModule, Authenticated, CurrentPrincipal, RequirePermissions } from '@school/auth/nest';
+import { PERMISSIONS, type Principal, SessionRevocations, SURFACES } from '@school/auth';
+import { AUTH_REDIS, AuthModule, Authenticated, CurrentPrincipal, RequirePermissions, RequireSurface, TokenSurface } from '@school/auth/nest';
 import { closedPort, randomPrefix, REDIS_URL } from './helpers.js';
 
 @Controller('demo')
@@ -44,6 +44,59 @@ class FeedbackController {
   }
 }
 
+// Like identity's /api/auth controllers: tokens of the other surface do not authenticate here.
+@Controller('admin-surface')
+@TokenSurface(SURFACES.admin)
+class AdminSurfaceController {
+  @Get('open')
+  open() {
+    return { message: 'ok', data: 'open', errorCode: null };
+  }
+
+  @Get('me')
+  @Authenticated()
+  me(@CurrentPrincipal() principal: Principal) {
+    return { message: 'ok', data: principal.surface, errorCode: null };
+  }
+
+  @Get('geography')
+  @RequirePermissions(PERMISSIONS.Geography_READ)
+  geography() {
+    return { message: 'ok', data: 'geography', errorCode: null };
+  }
+}
+
+// Like the upload routes of contract §4: a valid token of the other surface is 403.
+@Controller('uploads')
+class UploadsController {
+  @Get('admin')
+  @RequireSurface(SURFACES.admin)
+  admin(@CurrentPrincipal() principal: Principal) {
+    return { message: 'ok', data: principal.role, errorCode: null };
+  }
+
+  @Get('customer')
+  @RequireSurface(SURFACES.mobile)
+  customer(@CurrentPrincipal() principal: Principal) {
+    return { message: 'ok', data: principal.role, errorCode: null };
+  }
+
+  // Either order of the decorators keeps both requirements.
+  @Get('video')
+  @RequireSurface(SURFACES.admin)
+  @RequirePermissions(PERMISSIONS.Geography_READ)
+  video() {
+    return { message: 'ok', data: 'video', errorCode: null };
+  }
+
+  @Get('landing')
+  @RequirePermissions(PERMISSIONS.Geography_READ)
+  @RequireSurface(SURFACES.admin)
+  landing() {
+    return { message: 'ok', data: 'landing', errorCode: null };
+  }
+}
+
 describe('AuthModule on a Nest app (Fastify adapter, real HTTP)', () => {
   let issuer: TestIssuer;
   let app: INestApplication;
@@ -56,7 +109,7 @@ describe('AuthModule on a Nest app (Fastify adapter, real HTTP)', () => {
 
     @Module({
       imports: [AuthModule.forRoot({ ...issuer, redisUrl: REDIS_URL, revocationKeyPrefix: prefix })],
-      controllers: [DemoController, FeedbackController],
+      controllers: [DemoController, FeedbackController, AdminSurfaceController, UploadsController],
     })
     class DemoModule {}
 
@@ -108,7 +161,7 @@ describe('AuthModule on a Nest app (Fastify adapter, real HTTP)', () => {
   it('gives the verified principal to the handler', async () => {
     expect(await get('/demo/me', await token('customer'))).toEqual({
       status: 200,
-      body: { message: 'ok', data: { userId: 'customer-user', sessionId: 'session-1', role: 'customer', expiresAt: expect.any(String) }, errorCode: null },
+      body: { message: 'ok', data: { userId: 'customer-user', sessionId: 'session-1', role: 'customer', surface: 'mobile', expiresAt: expect.any(String) }, errorCode: null },
     });
   });
 
@@ -127,6 +180,44 @@ describe('AuthModule on a Nest app (Fastify adapter, real HTTP)', () => {
     expect((await get('/demo/geography', await token('admin'))).status).toBe(200);
     expect(await get('/feedback', await token('staff'))).toEqual({ status: 200, body: { message: 'ok', data: 'staff', errorCode: null } });
     expect((await get('/feedback/users', await token('admin'))).status).toBe(200);
+  });
+
+  describe('surfaces (contract §4)', () => {
+    const surfaceToken = (role: string, srf: string) => issuer.sign({ sub: `${role}-user`, sid: 'session-1', role, srf });
+    const unauthenticated = { status: 401, body: { message: 'Authentication required', data: null, errorCode: 'AUTH_UNAUTHENTICATED' } };
+    const forbidden = { status: 403, body: { message: 'You do not have permission to perform this action', data: null, errorCode: 'PERMISSION_INSUFFICIENT' } };
+
+    it('@TokenSurface leaves public routes public', async () => {
+      expect((await get('/admin-surface/open')).status).toBe(200);
+    });
+
+    it('@TokenSurface lets tokens of its surface through, whatever their role', async () => {
+      expect(await get('/admin-surface/me', await surfaceToken('admin', 'admin'))).toMatchObject({ status: 200, body: { data: 'admin' } });
+      expect((await get('/admin-surface/me', await surfaceToken('staff', 'admin'))).status).toBe(200);
+      expect((await get('/admin-surface/geography', await surfaceToken('admin', 'admin'))).status).toBe(200);
+    });
+
+    it('@TokenSurface refuses a token of the other surface with 401, even one whose role holds the permission', async () => {
+      expect(await get('/admin-surface/me', await surfaceToken('customer', 'mobile'))).toEqual(unauthenticated);
+      expect(await get('/admin-surface/me', await surfaceToken('admin', 'mobile'))).toEqual(unauthenticated);
+      expect(await get('/admin-surface/geography', await surfaceToken('admin', 'mobile'))).toEqual(unauthenticated);
+      expect(await get('/admin-surface/me')).toEqual(unauthenticated);
+    });
+
+    it('@RequireSurface needs a token (401) of its surface (403 for the other one)', async () => {
+      expect(await get('/uploads/admin')).toEqual(unauthenticated);
+      expect(await get('/uploads/admin', await surfaceToken('staff', 'admin'))).toEqual({ status: 200, body: { message: 'ok', data: 'staff', errorCode: null } });
+      expect(await get('/uploads/admin', await surfaceToken('customer', 'mobile'))).toEqual(forbidden);
+      expect(await get('/uploads/customer', await surfaceToken('customer', 'mobile'))).toEqual({ status: 200, body: { message: 'ok', data: 'customer', errorCode: null } });
+      expect(await get('/uploads/customer', await surfaceToken('admin', 'admin'))).toEqual(forbidden);
+    });
+
+    it.each(['video', 'landing'])('@RequireSurface adds to @RequirePermissions in either order (%s)', async (route) => {
+      expect((await get(`/uploads/${route}`, await surfaceToken('admin', 'admin'))).status).toBe(200);
+      expect(await get(`/uploads/${route}`, await surfaceToken('staff', 'admin'))).toEqual(forbidden);
+      expect(await get(`/uploads/${route}`, await surfaceToken('admin', 'mobile'))).toEqual(forbidden);
+      expect(await get(`/uploads/${route}`)).toEqual(unauthenticated);
+    });
   });
 
   it('refuses the token of a revoked session on the next request', async () => {

@@ -1,5 +1,5 @@
 import { ERROR_CATALOGUE, type ErrorCode } from './error-codes.js';
-import type { FieldError } from './envelope.js';
+import { capFieldErrors, type FieldError } from './envelope.js';
 
 export interface AppErrorOptions {
   /** Overrides the catalogue status where the contract says so (422 on authenticated feedback). */
@@ -23,7 +23,7 @@ export class AppError extends Error {
   ) {
     super(message ?? ERROR_CATALOGUE[code].message, { cause: options.cause });
     this.status = options.status ?? ERROR_CATALOGUE[code].status;
-    this.errors = options.errors;
+    this.errors = options.errors && capFieldErrors(options.errors);
     this.headers = options.headers ?? {};
   }
 }

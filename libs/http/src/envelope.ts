@@ -1,4 +1,5 @@
 import type { ErrorCode } from './error-codes.js';
+import { printable } from './text-rules.js';
 
 /** Response bodies of contract §3. */
 export interface SuccessEnvelope<T> {
@@ -18,6 +19,23 @@ export type PaginatedEnvelope<T> = SuccessEnvelope<T[]> & PageInfo;
 export interface FieldError {
   field: string;
   message: string;
+}
+
+/** Contract §3: `errors[]` lists at most this many entries. */
+export const MAX_FIELD_ERRORS = 20;
+
+/** Longest `field` an error names; a longer one (an attacker's key) is cut, never echoed whole. */
+export const MAX_FIELD_NAME_LENGTH = 100;
+
+/**
+ * The `errors[]` an envelope may carry: at most MAX_FIELD_ERRORS entries, each field name short
+ * and printable (a key sent with control characters is shown with U+FFFD in their place).
+ */
+export function capFieldErrors(errors: readonly FieldError[]): FieldError[] {
+  return errors.slice(0, MAX_FIELD_ERRORS).map(({ field, message }) => {
+    const cut = field.length > MAX_FIELD_NAME_LENGTH ? `${field.slice(0, MAX_FIELD_NAME_LENGTH)}…` : field;
+    return { field: printable(cut), message };
+  });
 }
 
 export interface ErrorEnvelope {

@@ -3,3 +3,4 @@ export * from './envelope.js';
 export * from './error-codes.js';
 export * from './error-response.js';
 export * from './validation.js';
+export * from './text-rules.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError } from './app-error.js';
-import { queryBoolean, trimmedString, validate } from './validation.js';
+import { MAX_FIELD_ERRORS } from './envelope.js';
+import { fieldErrors, multiLineText, NUL_MESSAGE, queryBoolean, singleLine, trimmedString, validate } from './validation.js';
 
 const body = z.strictObject({ name: trimmedString(1, 5), nested: z.strictObject({ flag: z.boolean() }).optional() });
 
@@ -33,6 +34,126 @@ describe('validate', () => {
 
   it('answers with the status the route asks for', () => {
     expect(failureOf(() => validate(body, {}, { status: 422 })).status).toBe(422);
+  });
+});
+
+describe('validate: NUL in any string (contract §3)', () => {
+  // A schema that takes anything: the NUL rule must not depend on the schema remembering it.
+  const anything = z.unknown();
+
+  it.each([
+    ['a top-level field', { name: 'a\u0000b' }, 'name'],
+    ['a nested field', { deviceInfo: { deviceName: 'x\u0000' } }, 'deviceInfo.deviceName'],
+    ['an array item', { keys: ['ok', '\u0000'] }, 'keys.1'],
+    ['a query value', { search: '\u0000' }, 'search'],
+    ['the whole input', '\u0000', 'body'],
+  ])('refuses a NUL in %s', (_label, input, field) => {
+    const error = failureOf(() => validate(anything, input));
+    expect(error.code).toBe('VALIDATION_FAILED');
+    expect(error.status).toBe(400);
+    expect(error.errors).toEqual([{ field, message: NUL_MESSAGE }]);
+  });
+
+  it('refuses a NUL in an object key, naming it printably', () => {
+    const error = failureOf(() => validate(anything, { ['k\u0000ey']: 1 }));
+    expect(error.errors).toEqual([{ field: 'k\uFFFDey', message: NUL_MESSAGE }]);
+  });
+
+  it('answers with the route status (422 on authenticated feedback)', () => {
+    expect(failureOf(() => validate(anything, { message: '\u0000' }, { status: 422 })).status).toBe(422);
+  });
+
+  it('walks a deeply nested body without exhausting the stack', () => {
+    let deep: unknown = 'end\u0000';
+    for (let depth = 0; depth < 100_000; depth += 1) deep = [deep];
+    expect(failureOf(() => validate(anything, deep)).errors).toHaveLength(1);
+  });
+
+  it('lets NUL-free input through to the schema', () => {
+    expect(validate(anything, { name: 'plain', list: [1, 'two', null] })).toEqual({ name: 'plain', list: [1, 'two', null] });
+  });
+});
+
+describe('errors[] cap (contract §3)', () => {
+  const strict = z.strictObject({ email: z.string() });
+
+  it('lists at most 20 errors for 60,000 undeclared fields, quickly', () => {
+    const input: Record<string, unknown> = { email: 'a@b.c' };
+    for (let index = 0; index < 60_000; index += 1) input[`k${index}`] = 1;
+    const started = performance.now();
+    const error = failureOf(() => validate(strict, input));
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(MAX_FIELD_ERRORS).toBe(20);
+    expect(error.errors).toHaveLength(20);
+    expect(error.errors?.[0]).toEqual({ field: 'k0', message: 'Unknown field' });
+  });
+
+  it('caps many issues of other kinds, and NUL hits', () => {
+    const list = z.strictObject({ values: z.array(z.string()) });
+    expect(failureOf(() => validate(list, { values: Array.from({ length: 5_000 }, () => 1) })).errors).toHaveLength(20);
+    expect(failureOf(() => validate(list, { values: Array.from({ length: 5_000 }, () => '\u0000') })).errors).toHaveLength(20);
+    expect(fieldErrors(list.safeParse({ values: [1, 2, 3] }).error!, 2)).toHaveLength(2);
+  });
+
+  it('never echoes a long field name whole', () => {
+    const error = failureOf(() => validate(strict, { email: 'a', ['x'.repeat(100_000)]: 1 }));
+    expect(error.errors?.[0]?.field.length).toBeLessThanOrEqual(101);
+  });
+
+  it('holds for any AppError built with errors', () => {
+    const many = Array.from({ length: 100 }, (_unused, index) => ({ field: `f${index}`, message: 'bad' }));
+    expect(new AppError('VALIDATION_FAILED', undefined, { errors: many }).errors).toHaveLength(20);
+  });
+});
+
+describe('singleLine (contract §3)', () => {
+  const name = singleLine(1, 120);
+
+  it.each([
+    ['a C0 control', 'Bell\u0007'],
+    ['a line feed inside', 'Two\nlines'],
+    ['a tab inside', 'Tab\there'],
+    ['DEL', 'Del\u007F'],
+    ['a C1 control', 'Next\u0085line'],
+    ['a line separator', 'a\u2028b'],
+    ['a right-to-left override', 'Evil\u202Egnp.exe'],
+    ['a left-to-right embedding', 'a\u202Ab'],
+    ['a first-strong isolate', 'a\u2068b\u2069'],
+  ])('refuses %s', (_label, value) => {
+    expect(name.safeParse(value).success).toBe(false);
+  });
+
+  it.each([
+    ['plain Latin', 'Ada Lovelace'],
+    ['Devanagari', 'राम बहादुर'],
+    ['Arabic with a right-to-left mark', 'علي\u200F 2'],
+    ['an Arabic letter mark and a left-to-right mark', 'a\u061Cb\u200Ec'],
+    ['emoji', 'Ana 🌸'],
+  ])('accepts %s', (_label, value) => {
+    expect(name.safeParse(value).success).toBe(true);
+  });
+
+  it('trims first, so a trailing line break is not refused but removed', () => {
+    expect(name.parse('  Ada\n')).toBe('Ada');
+  });
+});
+
+describe('multiLineText (contract §3)', () => {
+  const message = multiLineText(1, 5000);
+
+  it('accepts line breaks and tabs', () => {
+    expect(message.parse('line one\r\nline\ttwo\nthree\u2028four')).toBe('line one\r\nline\ttwo\nthree\u2028four');
+  });
+
+  it.each([
+    ['a C0 control', 'a\u0007b'],
+    ['a vertical tab', 'a\u000Bb'],
+    ['a form feed', 'a\u000Cb'],
+    ['a C1 control', 'a\u0085b'],
+    ['a bidi override', 'a\u202Eb'],
+    ['a bidi isolate', 'a\u2066b\u2069'],
+  ])('refuses %s', (_label, value) => {
+    expect(message.safeParse(value).success).toBe(false);
   });
 });
 

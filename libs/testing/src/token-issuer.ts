@@ -13,11 +13,21 @@ import {
 } from 'jose';
 import { jwtEnv, parseConfig } from '@school/config';
 
-/** Access-token claims (`sub`, `sid`, `role`, ...); loosely typed so tests can send wrong ones. */
+/**
+ * Access-token claims (`sub`, `sid`, `role`, `srf`, ...); loosely typed so tests can send wrong
+ * ones. `srf` (the surface, contract §4) defaults to the one whose login issues tokens for the
+ * role: `mobile` for customers, `admin` otherwise; pass `srf: undefined` to leave it out.
+ */
 export interface TestTokenClaims extends JWTPayload {
   sub?: string;
   sid?: unknown;
   role?: unknown;
+  srf?: unknown;
+}
+
+/** The surface identity's login would have bound a token of `role` to (the SURFACES of @school/auth, which tests with this lib). */
+export function surfaceForRole(role: unknown): 'admin' | 'mobile' {
+  return role === 'customer' ? 'mobile' : 'admin';
 }
 
 export interface TestSignOptions {
@@ -115,8 +125,10 @@ export async function createTestIssuer(options: { issuer?: string; audience?: st
         aud: signOptions.audience ?? audience,
         iat: now,
         exp: now + (signOptions.expiresIn ?? 900),
+        srf: surfaceForRole(claims.role),
         ...claims,
       };
+      if (payload.srf === undefined) delete payload.srf;
       if (alg === 'none') return unsignedToken(payload, signOptions.kid ?? current.kid);
       const key = alg === 'ES256' ? es256 : current;
       const jwt = new SignJWT(payload).setProtectedHeader({ alg, typ: 'JWT', kid: signOptions.kid ?? key.kid });

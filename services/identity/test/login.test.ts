@@ -53,7 +53,7 @@ describe('login (both surfaces)', () => {
     const config = parseConfig(identityEnv, {});
     const verifier = new JwtVerifier({ jwksUrl: `${identity.baseUrl}/.well-known/jwks.json`, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE });
     const principal = await verifier.verify(data.accessToken);
-    expect(principal).toEqual({ userId: admin.publicId, sessionId: expect.any(String), role: 'admin', expiresAt: new Date(data.accessTokenExpiresAt) });
+    expect(principal).toEqual({ userId: admin.publicId, sessionId: expect.any(String), role: 'admin', surface: 'admin', expiresAt: new Date(data.accessTokenExpiresAt) });
     expect((await me(identity, 'admin', data.accessToken)).status).toBe(200);
 
     // Only the SHA-256 of the refresh token is stored.

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ROLES } from '@school/auth';
-import { AppError, trimmedString } from '@school/http';
+import { AppError, singleLine } from '@school/http';
 import { applyMigrations, createPrismaClient } from '@school/prisma';
 import { z } from 'zod';
 import { AccountCreator } from '../bootstrap/account-creator.js';
@@ -28,7 +28,7 @@ const options = z.strictObject({
   email: emailAddress,
   role: z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` }),
   password: strongPassword,
-  name: trimmedString(1, 120).optional(),
+  name: singleLine(1, 120).optional(),
 });
 
 /**

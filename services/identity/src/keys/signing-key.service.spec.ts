@@ -60,12 +60,12 @@ describe.each([
   it('issues tokens that @school/auth accepts, with iss, aud and exp from the options', async () => {
     const keys = app.get(SigningKeyService);
     const before = Date.now();
-    const { token, expiresAt } = keys.sign({ sub: 'user-1', sid: 'session-1', role: 'staff' }, 900);
+    const { token, expiresAt } = keys.sign({ sub: 'user-1', sid: 'session-1', role: 'staff', srf: 'admin' }, 900);
     expect(expiresAt.getTime()).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 900_000);
     expect(expiresAt.getTime()).toBeLessThanOrEqual(before + 900_000);
 
     const verifier = new JwtVerifier({ jwksUrl: `${base}/.well-known/jwks.json`, issuer, audience });
-    await expect(verifier.verify(token)).resolves.toEqual({ userId: 'user-1', sessionId: 'session-1', role: 'staff', expiresAt });
+    await expect(verifier.verify(token)).resolves.toEqual({ userId: 'user-1', sessionId: 'session-1', role: 'staff', surface: 'admin', expiresAt });
 
     const header = JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()) as Record<string, unknown>;
     expect(header).toEqual({ alg, kid: keys.kid, typ: 'JWT' });
@@ -74,7 +74,7 @@ describe.each([
   });
 
   it('issues tokens that expire', async () => {
-    const { token } = app.get(SigningKeyService).sign({ sub: 'user-1', sid: 'session-1', role: 'admin' }, 1);
+    const { token } = app.get(SigningKeyService).sign({ sub: 'user-1', sid: 'session-1', role: 'admin', srf: 'admin' }, 1);
     const verifier = new JwtVerifier({ jwksUrl: `${base}/.well-known/jwks.json`, issuer, audience });
     await verifier.verify(token);
     await new Promise((resolve) => setTimeout(resolve, 2_100));

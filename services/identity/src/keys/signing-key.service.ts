@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { createPrivateKey } from 'node:crypto';
 import type { JSONWebKeySet, JWK } from 'jose';
-import type { AccessTokenClaims } from '@school/auth';
+import { type AccessTokenClaims, SURFACE_CLAIM } from '@school/auth';
 import { KEYS_OPTIONS, type KeysModuleOptions } from './keys.options.js';
 import { CompactJwsSigner } from './compact-jws.js';
 import { describePrivateKey, generateEd25519Pem } from './signing-key.js';
@@ -50,6 +50,7 @@ export class SigningKeyService implements OnModuleInit {
       sub: claims.sub,
       sid: claims.sid,
       role: claims.role,
+      [SURFACE_CLAIM]: claims.srf,
       iss: this.options.issuer,
       aud: this.options.audience,
       iat: issuedAt,

@@ -97,7 +97,7 @@ export class SessionsService {
       expiresAt,
       refreshTokenHash: hashRefreshToken(refreshToken),
     });
-    return this.issue(subject, sessionId, refreshToken, expiresAt);
+    return this.issue(subject, surface, sessionId, refreshToken, expiresAt);
   }
 
   /**
@@ -112,7 +112,7 @@ export class SessionsService {
     const outcome = await this.repository.rotate({ presentedHash: hashRefreshToken(refreshToken), nextHash: hashRefreshToken(next), surface, now, expiresAt });
     if (outcome?.rotated) {
       const { user, sessionId } = outcome;
-      return { user, hasPassword: user.hasPassword, tokens: this.issue(user, sessionId, next, expiresAt) };
+      return { user, hasPassword: user.hasPassword, tokens: this.issue(user, surface, sessionId, next, expiresAt) };
     }
     // Not rotated: unknown, of the other surface, session ended, or already spent: by an earlier
     // refresh (see the class comment) or by a concurrent one that won (a repeat within the grace
@@ -171,8 +171,9 @@ export class SessionsService {
     await Promise.all(sessionIds.map((id) => this.revocations.revoke(id, REVOCATION_TTL_SECONDS)));
   }
 
-  private issue(subject: SessionSubject, sessionId: string, refreshToken: string, refreshExpiresAt: Date): IssuedTokens {
-    const access = this.keys.sign({ sub: subject.publicId, sid: sessionId, role: subject.role }, ACCESS_TOKEN_TTL_SECONDS);
+  /** The access token names the session's surface (`srf`): the verifiers bind it to that surface's routes. */
+  private issue(subject: SessionSubject, surface: Surface, sessionId: string, refreshToken: string, refreshExpiresAt: Date): IssuedTokens {
+    const access = this.keys.sign({ sub: subject.publicId, sid: sessionId, role: subject.role, srf: surface }, ACCESS_TOKEN_TTL_SECONDS);
     return {
       accessToken: access.token,
       refreshToken,

@@ -1,9 +1,7 @@
-import type { Role } from '@school/auth';
+import type { Role, Surface } from '@school/auth';
 
-/** The two client surfaces: the admin backoffice (`/api/auth`) and the customer app (`/api/mobile/auth`). */
-export const SURFACES = { admin: 'admin', mobile: 'mobile' } as const;
-
-export type Surface = (typeof SURFACES)[keyof typeof SURFACES];
+/** The two client surfaces (declared in @school/auth, whose verifier reads them from tokens). */
+export { SURFACES, type Surface } from '@school/auth';
 
 /** Contract §4: admin login accepts admin and staff, mobile login accepts customer. */
 const SURFACE_ROLES: Readonly<Record<Surface, readonly Role[]>> = {

@@ -80,7 +80,7 @@ export function me(identity: IdentityUnderTest, surface: SurfaceName, accessToke
 
 /** A real access token for a session that exists only in the token (accounts without password cannot log in). */
 export async function accessTokenFor(identity: IdentityUnderTest, user: User): Promise<string> {
-  const { token } = identity.app.get(SigningKeyService, { strict: false }).sign({ sub: user.publicId, sid: randomUUID(), role: user.role }, 900);
+  const { token } = identity.app.get(SigningKeyService, { strict: false }).sign({ sub: user.publicId, sid: randomUUID(), role: user.role, srf: surfaceOf(user.role) }, 900);
   return token;
 }
 

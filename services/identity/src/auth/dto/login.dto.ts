@@ -1,3 +1,4 @@
+import { singleLine } from '@school/http';
 import { z } from 'zod';
 import { emailAddress } from '../../users/dto/contact-fields.js';
 
@@ -7,17 +8,15 @@ import { emailAddress } from '../../users/dto/contact-fields.js';
  */
 export const LOGIN_PASSWORD_MAX_LENGTH = 128;
 
-const deviceField = (max: number) => z.string().trim().min(1, 'must not be blank').max(max, `must be at most ${max} characters`);
-
-/** Spec §2.1. deviceInfo is optional; when sent, each of its fields is optional too but never blank. */
+/** Spec §2.1. deviceInfo is optional; when sent, each of its fields is optional too but never blank, and single-line (contract §3). */
 export const loginBody = z.strictObject({
   email: emailAddress,
   password: z.string().min(1, 'is required').max(LOGIN_PASSWORD_MAX_LENGTH, `must be at most ${LOGIN_PASSWORD_MAX_LENGTH} characters`),
   deviceInfo: z
     .strictObject({
-      deviceId: deviceField(255).optional(),
-      deviceType: deviceField(64).optional(),
-      deviceName: deviceField(255).optional(),
+      deviceId: singleLine(1, 255).optional(),
+      deviceType: singleLine(1, 64).optional(),
+      deviceName: singleLine(1, 255).optional(),
     })
     .optional(),
 });

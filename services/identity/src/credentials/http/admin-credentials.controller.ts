@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import type { Principal } from '@school/auth';
-import { Authenticated, CurrentPrincipal } from '@school/auth/nest';
+import { Authenticated, CurrentPrincipal, TokenSurface } from '@school/auth/nest';
 import { success, type SuccessEnvelope } from '@school/http';
 import { ZodPipe } from '@school/http/nest';
 import { EmailVerificationService } from '../email-verification/email-verification.service.js';
@@ -12,11 +12,13 @@ import {
   requestPhoneVerificationBody,
   type RequestPhoneVerificationBody,
 } from '../dto/phone-verification.dto.js';
+import { SURFACES } from '../../sessions/surface.js';
 import { CREDENTIAL_MESSAGES } from './credentials.messages.js';
 import { PublicCredentialRoutes } from './public-credentials.routes.js';
 
-/** Admin surface (spec §4.1): the public credential routes plus phone verification (JWT). */
+/** Admin surface (spec §4.1): the public credential routes plus phone verification (JWT, admin-surface tokens only). */
 @Controller('api/auth')
+@TokenSurface(SURFACES.admin)
 export class AdminCredentialsController extends PublicCredentialRoutes {
   constructor(
     passwordReset: PasswordResetService,

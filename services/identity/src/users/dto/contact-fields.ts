@@ -1,3 +1,4 @@
+import { SINGLE_LINE_MESSAGE, SINGLE_LINE_TEXT } from '@school/http';
 import { z } from 'zod';
 
 export const EMAIL_MAX_LENGTH = 255;
@@ -11,6 +12,7 @@ export const emailAddress = z
   .trim()
   .toLowerCase()
   .max(EMAIL_MAX_LENGTH, `must be at most ${EMAIL_MAX_LENGTH} characters`)
+  .regex(SINGLE_LINE_TEXT, SINGLE_LINE_MESSAGE)
   .pipe(z.email('must be an email address'));
 
 /** E.164: a plus sign, a country code not starting with 0, at most 15 digits in all. */

@@ -1,4 +1,4 @@
-import { queryBoolean } from '@school/http';
+import { queryBoolean, singleLine } from '@school/http';
 import { z } from 'zod';
 
 export const PAGE_SIZE_DEFAULT = 20;
@@ -19,7 +19,7 @@ export const listUsersQuery = z.strictObject({
   size: positiveInteger(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
   order: z.enum(['asc', 'desc'], { message: 'must be asc or desc' }).default('asc'),
   pagination: queryBoolean.default(true),
-  search: z.string().trim().max(255, 'must be at most 255 characters').optional(),
+  search: singleLine(0, 255).optional(),
 });
 
 export type ListUsersQuery = z.output<typeof listUsersQuery>;

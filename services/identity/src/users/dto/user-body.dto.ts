@@ -1,9 +1,9 @@
 import { ROLES } from '@school/auth';
-import { trimmedString } from '@school/http';
+import { singleLine } from '@school/http';
 import { z } from 'zod';
 import { e164Phone, emailAddress } from './contact-fields.js';
 
-const name = trimmedString(1, 120);
+const name = singleLine(1, 120);
 const role = z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` });
 
 /** Contract §6 `POST /api/users`; `address` arrives with the reference-data work. */

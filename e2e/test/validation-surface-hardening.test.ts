@@ -1,0 +1,185 @@
+import { randomBytes } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type RunningSystem, startSystem } from './support/system.js';
+
+/**
+ * Issue 9, defects 7, 10, 12 and the errors[] cap of defect 9, through the gateway: control
+ * characters in strings (contract §3), the errors[] cap, and tokens bound to their surface (§4).
+ */
+
+let system: RunningSystem;
+let adminToken: string;
+
+interface Answer {
+  status: number;
+  body: { message: string; data: unknown; errorCode: string | null; errors?: { field: string; message: string }[] };
+  bytes: number;
+}
+
+const ADMIN = { email: 'admin@example.com', password: 'Admin123!' };
+const CUSTOMER_PASSWORD = 'Cust0mer!pw';
+
+async function call(method: string, path: string, options: { body?: unknown; token?: string; raw?: string } = {}): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  const payload = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+  if (payload !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${system.gatewayUrl}${path}`, { method, headers, ...(payload !== undefined && { body: payload }) });
+  const text = await response.text();
+  return { status: response.status, body: JSON.parse(text) as Answer['body'], bytes: Buffer.byteLength(text) };
+}
+
+async function login(surface: 'admin' | 'mobile', email: string, password: string): Promise<string> {
+  const prefix = surface === 'admin' ? '/api/auth' : '/api/mobile/auth';
+  const answer = await call('POST', `${prefix}/login/email`, { body: { email, password } });
+  if (answer.status !== 200) throw new Error(`login failed: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return (answer.body.data as { accessToken: string }).accessToken;
+}
+
+/** The body of the mail sent to `to`, quoted-printable soft breaks and escapes undone. */
+async function mailTo(to: string): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    for (const file of (await readdir(system.mailDir)).filter((name) => name.endsWith('.eml'))) {
+      const text = await readFile(join(system.mailDir, file), 'utf8');
+      if (text.toLowerCase().includes(`to: ${to}`)) {
+        return text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+      }
+    }
+    await sleep(200);
+  }
+  throw new Error(`no mail to ${to}`);
+}
+
+/** A customer created by the admin, who sets a password through the invitation link. */
+async function newCustomer(): Promise<{ email: string; token: string }> {
+  const email = `customer.${randomBytes(4).toString('hex')}@example.com`;
+  const created = await call('POST', '/api/users', { token: adminToken, body: { email, name: 'Customer Person', role: 'customer' } });
+  expect(created.status).toBe(201);
+  const link = /accept-invitation\?token=([^\s"<>]+)/.exec(await mailTo(email));
+  if (!link) throw new Error('no invitation link');
+  const reset = await call('POST', '/api/mobile/auth/password/reset', { body: { token: decodeURIComponent(link[1]!), password: CUSTOMER_PASSWORD } });
+  expect(reset.status).toBe(200);
+  return { email, token: await login('mobile', email, CUSTOMER_PASSWORD) };
+}
+
+function expectValidationFailed(answer: Answer, field: string): void {
+  expect(answer.status).toBe(400);
+  expect(answer.body).toMatchObject({ data: null, errorCode: 'VALIDATION_FAILED' });
+  expect(answer.body.errors?.map((error) => error.field)).toContain(field);
+}
+
+beforeAll(async () => {
+  system = await startSystem();
+  adminToken = await login('admin', ADMIN.email, ADMIN.password);
+}, 90_000);
+
+afterAll(async () => {
+  await system?.shutdown();
+});
+
+describe('control characters in strings (contract §3)', () => {
+  it('answers a NUL in login deviceInfo with 400 VALIDATION_FAILED, not 500', async () => {
+    const answer = await call('POST', '/api/auth/login/email', { body: { ...ADMIN, deviceInfo: { deviceName: 'phone\u0000name' } } });
+    expectValidationFailed(answer, 'deviceInfo.deviceName');
+  });
+
+  it('answers a NUL in a user name with 400 VALIDATION_FAILED, not 500', async () => {
+    const answer = await call('POST', '/api/users', { token: adminToken, body: { email: `nul.${randomBytes(4).toString('hex')}@example.com`, name: 'Nul\u0000Name', role: 'staff' } });
+    expectValidationFailed(answer, 'name');
+  });
+
+  it('answers a NUL in the users search query with 400 VALIDATION_FAILED, not 500', async () => {
+    const answer = await call('GET', '/api/users?search=ab%00cd', { token: adminToken });
+    expectValidationFailed(answer, 'search');
+  });
+
+  it('refuses bidirectional overrides and other control characters in a user name, and keeps plain names', async () => {
+    for (const name of ['Evil\u202Egnp.exe', 'Isolate\u2066x\u2069', 'Bell\u0007', 'Two\nlines', 'C1\u0085']) {
+      const answer = await call('POST', '/api/users', { token: adminToken, body: { email: `bidi.${randomBytes(4).toString('hex')}@example.com`, name, role: 'staff' } });
+      expectValidationFailed(answer, 'name');
+    }
+    const plain = await call('POST', '/api/users', { token: adminToken, body: { email: `plain.${randomBytes(4).toString('hex')}@example.com`, name: 'राम Bahadur', role: 'staff' } });
+    expect(plain.status).toBe(201);
+  });
+});
+
+describe('errors[] cap (contract §3)', () => {
+  it('answers a 650 KB body of 60,000 undeclared fields with a small 400 listing at most 20 errors, quickly', async () => {
+    const fields = Array.from({ length: 60_000 }, (_unused, index) => `"k${String(index).padStart(5, '0')}":1`).join(',');
+    const raw = `{"email":"nobody@example.com","password":"x",${fields}}`;
+    expect(raw.length).toBeGreaterThan(650_000);
+    const started = Date.now();
+    const answer = await call('POST', '/api/auth/login/email', { raw });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(answer.status).toBe(400);
+    expect(answer.body.errorCode).toBe('VALIDATION_FAILED');
+    expect(answer.body.errors).toHaveLength(20);
+    expect(answer.bytes).toBeLessThan(4_096);
+  });
+});
+
+describe('tokens bound to their surface (contract §4)', () => {
+  let customer: { email: string; token: string };
+
+  beforeAll(async () => {
+    customer = await newCustomer();
+  }, 60_000);
+
+  it('refuses a customer token on the admin surface with 401 AUTH_UNAUTHENTICATED', async () => {
+    const refused = [
+      await call('GET', '/api/auth/me', { token: customer.token }),
+      await call('GET', '/api/auth/permissions', { token: customer.token }),
+      await call('DELETE', '/api/auth/logout', { token: customer.token }),
+      await call('POST', '/api/auth/phone/verify/request', { token: customer.token, body: { phone: '+9779812345670' } }),
+      await call('POST', '/api/auth/password/set', { token: customer.token, body: { newPassword: 'An0ther!pw', currentPassword: CUSTOMER_PASSWORD } }),
+    ];
+    for (const answer of refused) {
+      expect(answer.status).toBe(401);
+      expect(answer.body).toMatchObject({ data: null, errorCode: 'AUTH_UNAUTHENTICATED' });
+    }
+  });
+
+  it('keeps the customer token working on the mobile surface (the refused logout ended nothing)', async () => {
+    const me = await call('GET', '/api/mobile/auth/me', { token: customer.token });
+    expect(me.status).toBe(200);
+    expect(me.body.data).toMatchObject({ email: customer.email, role: 'customer' });
+  });
+
+  it('refuses an admin-surface token on the mobile surface with 401 AUTH_UNAUTHENTICATED', async () => {
+    for (const answer of [
+      await call('GET', '/api/mobile/auth/me', { token: adminToken }),
+      await call('DELETE', '/api/mobile/auth/logout', { token: adminToken }),
+      await call('POST', '/api/mobile/auth/password/set', { token: adminToken, body: { newPassword: 'An0ther!pw', currentPassword: ADMIN.password } }),
+    ]) {
+      expect(answer.status).toBe(401);
+      expect(answer.body).toMatchObject({ data: null, errorCode: 'AUTH_UNAUTHENTICATED' });
+    }
+  });
+
+  it('keeps the admin token working on the admin surface', async () => {
+    expect((await call('GET', '/api/auth/me', { token: adminToken })).status).toBe(200);
+    const permissions = await call('GET', '/api/auth/permissions', { token: adminToken });
+    expect(permissions.status).toBe(200);
+    expect(permissions.body.data).toMatchObject({ role: 'admin' });
+    const phone = `+97798${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+    expect((await call('POST', '/api/auth/phone/verify/request', { token: adminToken, body: { phone } })).status).toBe(200);
+  });
+
+  it('logs each surface out with its own token', async () => {
+    expect((await call('DELETE', '/api/mobile/auth/logout', { token: customer.token })).status).toBe(200);
+    expect((await call('GET', '/api/mobile/auth/me', { token: customer.token })).status).toBe(401);
+    const admin = await login('admin', ADMIN.email, ADMIN.password);
+    expect((await call('DELETE', '/api/auth/logout', { token: admin })).status).toBe(200);
+    expect((await call('GET', '/api/auth/me', { token: admin })).status).toBe(401);
+  });
+
+  it('lets other routes decide by permission: a customer token is 403 on users, not 401', async () => {
+    const other = await newCustomer();
+    const answer = await call('GET', '/api/users', { token: other.token });
+    expect(answer.status).toBe(403);
+    expect(answer.body.errorCode).toBe('PERMISSION_INSUFFICIENT');
+  }, 60_000);
+});
