@@ -4,3 +4,4 @@ export * from './error-codes.js';
 export * from './error-response.js';
 export * from './validation.js';
 export * from './text-rules.js';
+export * from './list-query.js';
