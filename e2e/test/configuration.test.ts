@@ -51,7 +51,7 @@ describe('configuration documentation', () => {
 });
 
 describe('npm run infra', () => {
-  const compose = parse(readFileSync(`${root}/docker-compose.yml`, 'utf8')) as {
+  const compose = parse(readFileSync(`${root}/docker-compose.yml`, 'utf8'), { merge: true }) as {
     services: Record<string, { healthcheck?: unknown; ports?: string[]; environment?: Record<string, string> }>;
   };
   const script = (JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { scripts: Record<string, string> }).scripts['infra'];
