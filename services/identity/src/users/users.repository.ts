@@ -221,7 +221,7 @@ export type LiveUniqueField = (typeof LIVE_UNIQUE_INDEXES)[keyof typeof LIVE_UNI
 export function violatedLiveUnique(error: unknown): LiveUniqueField | undefined {
   if (!isUniqueViolation(error)) return undefined;
   const index = violatedIndexName(error);
-  return index !== undefined && index in LIVE_UNIQUE_INDEXES ? LIVE_UNIQUE_INDEXES[index as keyof typeof LIVE_UNIQUE_INDEXES] : undefined;
+  return index !== undefined && Object.hasOwn(LIVE_UNIQUE_INDEXES, index) ? LIVE_UNIQUE_INDEXES[index as keyof typeof LIVE_UNIQUE_INDEXES] : undefined;
 }
 
 /** Prisma with the pg adapter reports it in meta.driverAdapterError; node-postgres as `constraint`. */
