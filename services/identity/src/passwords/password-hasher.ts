@@ -56,7 +56,8 @@ export class PasswordHasher {
 
   constructor(concurrency: number = hashingConcurrency(), maxWaiting: number = defaultMaxWaiting(concurrency)) {
     this.queue = new BoundedQueue(concurrency, maxWaiting);
-    this.decoy = argon2.hash(`decoy-${Math.random()}`, ARGON2_OPTIONS);
+    // First in the queue, so it is ready before any verification that needs it.
+    this.decoy = this.hash(`decoy-${Math.random()}`);
   }
 
   /** Hashes and verifications running now, and those waiting for a core. */
