@@ -121,8 +121,8 @@ export async function preflight(topology, urls) {
   return [...ports, ...dependencies];
 }
 
-/** `reference-data` -> `referenceDataEnv`: what each process's `dist/config.js` exports. */
-const shapeExport = (name) => `${name.replace(/-(\w)/g, (_, letter) => letter.toUpperCase())}Env`;
+/** `reference-data` -> `referenceData`: each `dist/config.js` exports `<camel>Env` and may export `<camel>ConfigRules`. */
+const camel = (name) => name.replace(/-(\w)/g, (_, letter) => letter.toUpperCase());
 
 /**
  * Each child's configuration parsed as the child will parse it, before any child starts: a bad
@@ -133,7 +133,7 @@ export async function invalidConfigurations(root, config, environments) {
   for (const [name, env] of Object.entries(environments)) {
     const module = await import(pathToFileURL(join(root, `services/${name}/dist/config.js`)).href);
     try {
-      config.parseConfig(module[shapeExport(name)], env);
+      config.parseConfig(module[`${camel(name)}Env`], env, module[`${camel(name)}ConfigRules`] ?? []);
     } catch (error) {
       if (!(error instanceof config.ConfigError)) throw error;
       problems.push(`${name}: ${error.message}`);

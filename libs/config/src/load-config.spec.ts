@@ -14,6 +14,15 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ ...databaseEnv }, { DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must be a URL/);
   });
 
+  it('checks rules over several variables after the values, one line naming each variable at fault', () => {
+    const shape = { NODE_ENV: z.string().default('development'), SECRET: z.string().optional() };
+    const rules = [(config: { NODE_ENV: string; SECRET?: string | undefined }) =>
+      config.NODE_ENV === 'production' && !config.SECRET ? { variable: 'SECRET', problem: 'must be set in production' } : undefined];
+    expect(parseConfig(shape, {}, rules).NODE_ENV).toBe('development');
+    expect(parseConfig(shape, { NODE_ENV: 'production', SECRET: 's' }, rules).SECRET).toBe('s');
+    expect(() => parseConfig(shape, { NODE_ENV: 'production' }, rules)).toThrow(/^Invalid configuration: SECRET: must be set in production$/);
+  });
+
   it('treats an empty string as unset', () => {
     expect(parseConfig({ PORT: env.port(3000) }, { PORT: '' }).PORT).toBe(3000);
   });

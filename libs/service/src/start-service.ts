@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { DynamicModule } from '@nestjs/common';
-import { loadConfig, SERVICES, type ServiceName } from '@school/config';
+import { type ConfigRule, loadConfig, SERVICES, type ServiceName } from '@school/config';
 import { createLogger } from '@school/telemetry';
 import type { z } from 'zod';
 import { runService, type RunServiceOptions } from './run-service.js';
@@ -16,6 +16,8 @@ interface BaseServiceConfig {
 export interface StartServiceOptions<Shape extends z.ZodRawShape> {
   name: ServiceName;
   env: Shape;
+  /** Rules over several variables (e.g. secrets required in production), checked with the values. */
+  rules?: readonly ConfigRule<z.infer<z.ZodObject<Shape>>>[];
   module: (config: z.infer<z.ZodObject<Shape>>) => DynamicModule;
   /** `new URL('../prisma/migrations', import.meta.url)` from the service's main module. */
   migrations: URL;
@@ -25,7 +27,7 @@ export interface StartServiceOptions<Shape extends z.ZodRawShape> {
 
 /** A service's whole main(): validated config, JSON logger, migrations of its own schema, listen. */
 export async function startService<Shape extends z.ZodRawShape>(options: StartServiceOptions<Shape>) {
-  const config = loadConfig(options.env, options.name);
+  const config = loadConfig(options.env, { role: options.name, ...(options.rules && { rules: options.rules }) });
   const base = config as unknown as BaseServiceConfig;
   const logger = createLogger({ service: options.name, level: base.LOG_LEVEL });
   return runService(options.module(config), {

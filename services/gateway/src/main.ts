@@ -9,7 +9,7 @@ import { gatewayEnv } from './config.js';
 const DRAIN_TIMEOUT_MS = 8_000;
 const TELEMETRY_FLUSH_TIMEOUT_MS = 1_000;
 
-const config = loadConfig(gatewayEnv, 'gateway');
+const config = loadConfig(gatewayEnv, { role: 'gateway' });
 const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
 
 try {

@@ -1,11 +1,15 @@
-import { amqpEnv, SERVICES, serviceEnv } from '@school/config';
+import { amqpEnv, type ConfigRule, SERVICES, serviceEnv } from '@school/config';
 import type { z } from 'zod';
 import { bootstrapEnv } from './bootstrap/bootstrap.config.js';
-import { credentialsEnv } from './credentials/credentials.config.js';
-import { keysEnv } from './keys/keys.config.js';
+import { credentialsEnv, otpSecretRequiredInProduction } from './credentials/credentials.config.js';
+import { keysEnv, signingKeyRequiredInProduction } from './keys/keys.config.js';
+import { passwordsEnv } from './passwords/passwords.config.js';
 import { retentionEnv } from './retention/retention.config.js';
 import { sessionsEnv } from './sessions/sessions.config.js';
 
-export const identityEnv = serviceEnv(SERVICES.identity.port, { ...amqpEnv, ...keysEnv, ...credentialsEnv, ...sessionsEnv, ...retentionEnv, ...bootstrapEnv });
+export const identityEnv = serviceEnv(SERVICES.identity.port, { ...amqpEnv, ...keysEnv, ...credentialsEnv, ...passwordsEnv, ...sessionsEnv, ...retentionEnv, ...bootstrapEnv });
 
 export type IdentityConfig = z.infer<z.ZodObject<typeof identityEnv>>;
+
+/** Checked with the values at start-up: a production identity has its own signing key and OTP secret. */
+export const identityConfigRules: readonly ConfigRule<IdentityConfig>[] = [signingKeyRequiredInProduction, otpSecretRequiredInProduction];

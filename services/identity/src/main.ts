@@ -1,11 +1,12 @@
 import './instrument.js';
 import { startService } from '@school/service';
 import { AppModule } from './app.module.js';
-import { identityEnv } from './config.js';
+import { identityConfigRules, identityEnv } from './config.js';
 
 await startService({
   name: 'identity',
   env: identityEnv,
+  rules: identityConfigRules,
   module: (config) => AppModule.forRoot(config),
   migrations: new URL('../prisma/migrations', import.meta.url),
 });

@@ -34,12 +34,13 @@ describe('me, permissions and set password', () => {
 
   describe('me', () => {
     it.each([
-      ['admin', 'admin'],
-      ['staff', 'admin'],
-      ['customer', 'mobile'],
-    ] as const)('answers the %s profile on the %s surface', async (role, surface) => {
+      // Phones are unique among live accounts: one number each.
+      ['admin', 'admin', '+9779812345671'],
+      ['staff', 'admin', '+9779812345672'],
+      ['customer', 'mobile', '+9779812345673'],
+    ] as const)('answers the %s profile on the %s surface', async (role, surface, phone) => {
       const user = await newAccount(identity, { role });
-      await identity.prisma.user.update({ where: { id: user.id }, data: { phone: '+9779812345678', phoneVerifiedAt: new Date() } });
+      await identity.prisma.user.update({ where: { id: user.id }, data: { phone, phoneVerifiedAt: new Date() } });
       const { accessToken } = await signIn(identity, user);
       expect(await me(identity, surface, accessToken)).toEqual({
         status: 200,
@@ -50,7 +51,7 @@ describe('me, permissions and set password', () => {
             publicId: user.publicId,
             email: user.email,
             name: 'Test Person',
-            phone: '+9779812345678',
+            phone,
             role,
             emailVerified: false,
             phoneVerified: true,

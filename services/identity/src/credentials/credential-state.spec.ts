@@ -6,6 +6,7 @@ import {
   CredentialPurpose,
   expiryOf,
   MAX_OTP_ATTEMPTS,
+  retiredOnAccountClosed,
   retiredOnIssue,
   retiredOnRedeem,
   stateOf,
@@ -70,6 +71,10 @@ describe('credential state (spec §3.1)', () => {
     expect(retiredOnIssue('account_invite')).toEqual(ACCOUNT_ENTRY_PURPOSES);
     expect(retiredOnIssue('email_verification')).toEqual(['email_verification']);
     expect(retiredOnIssue('phone_verification')).toEqual(['phone_verification']);
+  });
+
+  it('retires resets and invitations, not verifications, when the account is banned or deleted', () => {
+    expect(retiredOnAccountClosed()).toEqual(ACCOUNT_ENTRY_PURPOSES);
   });
 
   it('retires on the fifth failed attempt', () => {

@@ -71,6 +71,14 @@ export function retiredOnIssue(purpose: CredentialPurpose): readonly CredentialP
   return purpose === CredentialPurpose.account_invite ? ACCOUNT_ENTRY_PURPOSES : [purpose];
 }
 
+/**
+ * The purposes of a person's live credentials that banning or soft-deleting the account retires
+ * (contract §4): no reset link or invitation issued before survives, not even an unban.
+ */
+export function retiredOnAccountClosed(): readonly CredentialPurpose[] {
+  return ACCOUNT_ENTRY_PURPOSES;
+}
+
 /** After one more wrong code: the attempts to store and whether the credential is now retired. */
 export function afterFailedAttempt(attemptsSoFar: number): { attempts: number; retire: boolean } {
   const attempts = attemptsSoFar + 1;

@@ -1,6 +1,6 @@
 import { parseConfig } from '@school/config';
 import { identityEnv } from '../config.js';
-import { credentialsOptionsOf, DEV_OTP_SECRET, OtpSecretMissingError } from './credentials.config.js';
+import { credentialsOptionsOf, DEV_OTP_SECRET } from './credentials.config.js';
 
 const configOf = (env: Record<string, string>) => parseConfig(identityEnv, env);
 
@@ -21,12 +21,5 @@ describe('credentials configuration', () => {
   it('refuses a short secret and a zero lifetime in one line', () => {
     expect(() => configOf({ OTP_SECRET: 'short' })).toThrow(/^Invalid configuration: OTP_SECRET: /);
     expect(() => configOf({ OTP_TTL_MINUTES: '0' })).toThrow(/^Invalid configuration: OTP_TTL_MINUTES: /);
-  });
-
-  it('refuses to start in production without a secret of its own', () => {
-    expect(() => credentialsOptionsOf(configOf({ NODE_ENV: 'production' }))).toThrow(OtpSecretMissingError);
-    expect(() => credentialsOptionsOf(configOf({ NODE_ENV: 'production', OTP_SECRET: DEV_OTP_SECRET }))).toThrow(OtpSecretMissingError);
-    const secret = 'a-production-secret-of-at-least-32-chars';
-    expect(credentialsOptionsOf(configOf({ NODE_ENV: 'production', OTP_SECRET: secret })).otpSecret).toBe(secret);
   });
 });

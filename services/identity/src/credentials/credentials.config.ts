@@ -1,3 +1,4 @@
+import type { ConfigRule } from '@school/config';
 import { z } from 'zod';
 import type { CredentialLifetimes } from './credential-state.js';
 
@@ -27,16 +28,14 @@ export interface CredentialsOptions {
   publicBaseUrl: string;
 }
 
-export class OtpSecretMissingError extends Error {
-  override readonly name = 'OtpSecretMissingError';
-  constructor() {
-    super('Invalid configuration: OTP_SECRET: must be set to a secret of your own in production');
-  }
-}
+/** The development secret is public (it is in this file): a production identity needs one of its own. */
+export const otpSecretRequiredInProduction: ConfigRule<{ NODE_ENV: string; OTP_SECRET?: string | undefined }> = (config) =>
+  config.NODE_ENV === 'production' && (!config.OTP_SECRET || config.OTP_SECRET === DEV_OTP_SECRET)
+    ? { variable: 'OTP_SECRET', problem: 'must be set to a secret of your own in production' }
+    : undefined;
 
+/** The options of a configuration that passed otpSecretRequiredInProduction. */
 export function credentialsOptionsOf(config: CredentialsEnv): CredentialsOptions {
-  const production = config.NODE_ENV === 'production';
-  if (production && (!config.OTP_SECRET || config.OTP_SECRET === DEV_OTP_SECRET)) throw new OtpSecretMissingError();
   return {
     otpSecret: config.OTP_SECRET ?? DEV_OTP_SECRET,
     lifetimes: {

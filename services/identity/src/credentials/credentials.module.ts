@@ -17,9 +17,10 @@ import { PhoneVerificationService } from './phone-verification/phone-verificatio
 
 /**
  * Verification credentials (spec §3.1): forgot/reset, invitations, email and phone verification.
- * Options come from the validated config; a production start without OTP_SECRET fails here, in
- * one line. InvitationsService is exported for creating users (UsersAdminModule), CredentialsService
- * for retention.
+ * Options come from the validated config (a production start without OTP_SECRET is refused by
+ * the config rules, before anything is wired). InvitationsService is exported for creating users
+ * (UsersAdminModule), CredentialsService for retention and for retiring the credentials of a
+ * banned or deleted account.
  */
 @Module({
   imports: [PasswordsModule, SessionsModule, UsersModule],

@@ -10,6 +10,7 @@ import {
   type Redemption,
   REDEMPTIONS,
   redeemsPurpose,
+  retiredOnAccountClosed,
   retiredOnIssue,
   retiredOnRedeem,
   stateOf,
@@ -96,6 +97,16 @@ export class CredentialsService {
       ...(secrets.otpHash !== undefined && { otpHash: secrets.otpHash }),
     });
     return { token: secrets.token, otp: secrets.otp, expiresAt };
+  }
+
+  /**
+   * In the caller's transaction, when the account is banned or soft-deleted: its live resets and
+   * invitations are retired for good. Takes the person's lock first, so a redemption under way
+   * either finished before or finds the credential retired.
+   */
+  async retireOnAccountClosed(tx: Tx, userId: number): Promise<void> {
+    await this.repository.lockPerson(tx, userId);
+    await this.repository.retireUnfinished(tx, userId, retiredOnAccountClosed(), this.clock.now());
   }
 
   /** Redeems the credential behind a link token; false when it cannot (unknown, wrong purpose, not live, account gone). */

@@ -1,10 +1,11 @@
+import type { ConfigRule } from '@school/config';
 import { z } from 'zod';
 import { signingAlgorithmOf } from './signing-key.js';
 
 /**
  * JWT_PRIVATE_KEY: the access-token signing key, PKCS#8 PEM, Ed25519 (EdDSA) or P-256 (ES256).
  * `\n` escapes are accepted for environments that cannot hold newlines. Unset: identity keeps a
- * generated Ed25519 key in its schema (development).
+ * generated Ed25519 key in its schema (development and tests only; production refuses to start).
  */
 export const keysEnv = {
   JWT_PRIVATE_KEY: z
@@ -13,3 +14,9 @@ export const keysEnv = {
     .refine((pem) => signingAlgorithmOf(pem) !== undefined, 'must be an Ed25519 or P-256 private key in PKCS#8 PEM')
     .optional(),
 };
+
+/** The generated key is a development and test feature: a production identity signs with a key it was given. */
+export const signingKeyRequiredInProduction: ConfigRule<{ NODE_ENV: string; JWT_PRIVATE_KEY?: string | undefined }> = (config) =>
+  config.NODE_ENV === 'production' && !config.JWT_PRIVATE_KEY
+    ? { variable: 'JWT_PRIVATE_KEY', problem: 'must be set in production (the generated signing key is for development and tests only)' }
+    : undefined;

@@ -1,5 +1,5 @@
 import { setImmediate as tick } from 'node:timers/promises';
-import { hashingConcurrency, PasswordHasher } from './password-hasher.js';
+import { defaultMaxWaiting, hashingConcurrency, PasswordHasher } from './password-hasher.js';
 
 describe('PasswordHasher', () => {
   it('hashes with argon2id at the OWASP parameters and verifies only the right password', async () => {
@@ -24,6 +24,25 @@ describe('PasswordHasher', () => {
     expect(await Promise.all(verifications)).toEqual([true, false, true, false, true]);
     expect(await decoy).toBe(false);
     expect(hasher.load).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('answers 503 SERVICE_UNAVAILABLE with Retry-After at once, rather than queueing, when the queue is full', async () => {
+    const hasher = new PasswordHasher(1, 1);
+    const hash = await hasher.hash('Correct-h0rse');
+    const accepted = [hasher.verify(hash, 'Correct-h0rse'), hasher.verify(hash, 'wrong')];
+    const busy = { code: 'SERVICE_UNAVAILABLE', status: 503, headers: { 'retry-after': '1' } };
+    await expect(hasher.verify(hash, 'Correct-h0rse')).rejects.toMatchObject(busy);
+    await expect(hasher.hash('Another-h0rse')).rejects.toMatchObject(busy);
+    await expect(hasher.verifyDecoy('Correct-h0rse')).rejects.toMatchObject(busy);
+    expect(await Promise.all(accepted)).toEqual([true, false]);
+    expect(await hasher.verify(hash, 'Correct-h0rse')).toBe(true);
+  });
+
+  it('lets by default as many wait as the slots clear in about a second', () => {
+    expect(defaultMaxWaiting(1)).toBe(20);
+    expect(defaultMaxWaiting(2)).toBe(40);
+    expect(new PasswordHasher(2).queue.maxWaiting).toBe(40);
+    expect(new PasswordHasher(2, 0).queue.maxWaiting).toBe(0);
   });
 
   it('runs one at a time per core, leaving a thread of the pool free', () => {

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import argon2 from 'argon2';
-import pLimit, { type LimitFunction } from 'p-limit';
+import { AppError } from '@school/http';
+import { BoundedQueue, QueueFullError } from './bounded-queue.js';
 
 /**
  * argon2id with the OWASP parameters (m = 19456 KiB, t = 2, p = 1). Verification reads the
@@ -17,41 +18,73 @@ export function hashingConcurrency(cores = availableParallelism(), threadPoolSiz
   return Math.max(1, Math.min(cores, threadPoolSize - 1));
 }
 
+/** The longest a hash should wait for a core: past it, telling the client to come back beats making it wait. */
+export const TARGET_WORST_WAIT_MS = 1_000;
+
+/** One argon2id at ARGON2_OPTIONS on a server core: about 25 ms measured; a slower core is assumed. */
+export const ESTIMATED_HASH_MS = 50;
+
 /**
- * The rest wait their turn beyond `hashingConcurrency()`. argon2id is memory-hard: more of them in
- * flight than cores only share the CPU caches (each runs slower, so fewer complete per second) and
- * hold 19 MiB apiece, which a burst of logins would multiply.
+ * The default bound of the waiting jobs: as many as the running slots clear within the target worst
+ * wait (2 slots: 2 x 1000 / 50 = 40 waiting, the last one served after about a second).
+ */
+export function defaultMaxWaiting(concurrency: number): number {
+  return concurrency * Math.floor(TARGET_WORST_WAIT_MS / ESTIMATED_HASH_MS);
+}
+
+/** A full queue drains within about the target worst wait. */
+export const BUSY_RETRY_AFTER_SECONDS = Math.max(1, Math.ceil(TARGET_WORST_WAIT_MS / 1_000));
+
+/** 503 SERVICE_UNAVAILABLE with Retry-After: every route that hashes or verifies answers it when the queue is full. */
+export function hashingBusy(cause?: unknown): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', 'Too many password checks are in progress; please retry shortly', {
+    headers: { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) },
+    cause,
+  });
+}
+
+/**
+ * The rest wait their turn beyond `hashingConcurrency()`, and at most `maxWaiting` of them: argon2id
+ * is memory-hard, so more in flight than cores only share the CPU caches (each runs slower, fewer
+ * complete per second) and hold 19 MiB apiece, and an unbounded queue lets a flood of logins push
+ * every login's latency up without end. A job beyond the bound is refused at once (hashingBusy).
  */
 export class PasswordHasher {
-  private readonly slots: LimitFunction;
+  readonly queue: BoundedQueue;
   /** A hash of a random password, verified against when the account is unknown so timing is equal. */
   private readonly decoy: Promise<string>;
 
-  constructor(concurrency: number = hashingConcurrency()) {
-    this.slots = pLimit(concurrency);
+  constructor(concurrency: number = hashingConcurrency(), maxWaiting: number = defaultMaxWaiting(concurrency)) {
+    this.queue = new BoundedQueue(concurrency, maxWaiting);
+    // First in the queue, so it is ready before any verification that needs it.
     this.decoy = this.hash(`decoy-${Math.random()}`);
   }
 
   /** Hashes and verifications running now, and those waiting for a core. */
   get load(): { running: number; waiting: number } {
-    return { running: this.slots.activeCount, waiting: this.slots.pendingCount };
+    return this.queue.load;
   }
 
   hash(password: string): Promise<string> {
-    return this.slots(() => argon2.hash(password, ARGON2_OPTIONS));
+    return this.run(() => argon2.hash(password, ARGON2_OPTIONS));
   }
 
-  async verify(hash: string, password: string): Promise<boolean> {
-    try {
-      return await this.slots(() => argon2.verify(hash, password));
-    } catch {
-      return false;
-    }
+  /** False, not an error, for a stored value that is not an argon2 hash; 503 when the queue is full. */
+  verify(hash: string, password: string): Promise<boolean> {
+    return this.run(() => argon2.verify(hash, password).catch(() => false));
   }
 
   /** Spends the same work as a real verification, for an unknown email or an account without password. */
   async verifyDecoy(password: string): Promise<false> {
     await this.verify(await this.decoy, password);
     return false;
+  }
+
+  private async run<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await this.queue.run(work);
+    } catch (error) {
+      throw error instanceof QueueFullError ? hashingBusy(error) : error;
+    }
   }
 }

@@ -1,9 +1,17 @@
 import { Module } from '@nestjs/common';
-import { PasswordHasher } from './password-hasher.js';
+import { APP_CONFIG } from '@school/service';
+import { defaultMaxWaiting, hashingConcurrency, PasswordHasher } from './password-hasher.js';
+import type { PasswordsConfig } from './passwords.config.js';
 import { ProviderAccountsRepository } from './provider-accounts.repository.js';
 
+/** One hasher per process: its queue bounds the argon2id work of every route that hashes or verifies. */
+function hasherOf(config: PasswordsConfig): PasswordHasher {
+  const concurrency = hashingConcurrency();
+  return new PasswordHasher(concurrency, config.PASSWORD_HASH_MAX_WAITING ?? defaultMaxWaiting(concurrency));
+}
+
 @Module({
-  providers: [{ provide: PasswordHasher, useFactory: () => new PasswordHasher() }, ProviderAccountsRepository],
+  providers: [{ provide: PasswordHasher, useFactory: hasherOf, inject: [APP_CONFIG] }, ProviderAccountsRepository],
   exports: [PasswordHasher, ProviderAccountsRepository],
 })
 export class PasswordsModule {}

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { PERMISSIONS } from '@school/auth';
-import { RequirePermissions } from '@school/auth/nest';
+import { PERMISSIONS, type Principal } from '@school/auth';
+import { CurrentPrincipal, RequirePermissions } from '@school/auth/nest';
 import { paginated, success } from '@school/http';
 import { ZodPipe } from '@school/http/nest';
 import { type CreateUserBody, createUserBody, type UpdateUserBody, updateUserBody } from './dto/user-body.dto.js';
@@ -33,14 +33,14 @@ export class UsersController {
 
   @Patch(':publicId')
   @RequirePermissions(PERMISSIONS.Users_UPDATE)
-  async update(@Param('publicId') publicId: string, @Body(new ZodPipe(updateUserBody)) body: UpdateUserBody) {
-    return success('User updated', await this.users.update(publicId, body));
+  async update(@CurrentPrincipal() actor: Principal, @Param('publicId') publicId: string, @Body(new ZodPipe(updateUserBody)) body: UpdateUserBody) {
+    return success('User updated', await this.users.update(actor, publicId, body));
   }
 
   @Delete(':publicId')
   @RequirePermissions(PERMISSIONS.Users_DELETE)
-  async remove(@Param('publicId') publicId: string) {
-    await this.users.remove(publicId);
+  async remove(@CurrentPrincipal() actor: Principal, @Param('publicId') publicId: string) {
+    await this.users.remove(actor, publicId);
     return success('User deleted', null);
   }
 }

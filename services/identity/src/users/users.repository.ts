@@ -150,6 +150,20 @@ export class UsersRepository {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('identity.bootstrap_admin'))`;
   }
 
+  /**
+   * Serialises every change that could lower the number of active admins (ban, soft delete, role
+   * change) until the transaction ends, so the count read after it cannot be stale: of two admins
+   * demoting or banning each other at once, the second sees the first's commit.
+   */
+  async lockActiveAdmins(tx: Prisma.TransactionClient): Promise<void> {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('identity.active_admins'))`;
+  }
+
+  /** Admins neither banned nor soft-deleted (contract §6). */
+  countActiveAdmins(db: Db = this.prisma): Promise<number> {
+    return db.user.count({ where: { role: 'admin', banned: false, deletedAt: null } });
+  }
+
   async existsLiveAdmin(db: Db = this.prisma): Promise<boolean> {
     return (await db.user.count({ where: { role: 'admin', deletedAt: null } })) > 0;
   }
@@ -192,10 +206,29 @@ export class UsersRepository {
   }
 }
 
-/** True for the unique-index violation Postgres raises on a duplicate live email (a lost race). */
+/** True for the unique-index violation Postgres raises on a duplicate live email or phone (a lost race). */
 export function isUniqueViolation(error: unknown): boolean {
   if (error instanceof Prisma.PrismaClientKnownRequestError) return error.code === 'P2002';
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}
+
+/** The partial unique indexes of the migrations that keep email and phone unique among live accounts. */
+const LIVE_UNIQUE_INDEXES = { users_email_lower_live_key: 'email', users_phone_live_key: 'phone' } as const;
+
+export type LiveUniqueField = (typeof LIVE_UNIQUE_INDEXES)[keyof typeof LIVE_UNIQUE_INDEXES];
+
+/** Which live-account uniqueness rule a write broke (a lost race), or undefined for any other error. */
+export function violatedLiveUnique(error: unknown): LiveUniqueField | undefined {
+  if (!isUniqueViolation(error)) return undefined;
+  const index = violatedIndexName(error);
+  return index !== undefined && Object.hasOwn(LIVE_UNIQUE_INDEXES, index) ? LIVE_UNIQUE_INDEXES[index as keyof typeof LIVE_UNIQUE_INDEXES] : undefined;
+}
+
+/** Prisma with the pg adapter reports it in meta.driverAdapterError; node-postgres as `constraint`. */
+function violatedIndexName(error: unknown): string | undefined {
+  const candidate = error as { constraint?: unknown; meta?: { driverAdapterError?: { cause?: { constraint?: { index?: unknown } } } } };
+  const index = candidate.meta?.driverAdapterError?.cause?.constraint?.index ?? candidate.constraint;
+  return typeof index === 'string' ? index : undefined;
 }
 
 function toAccount({ accounts, ...user }: UserWithAccounts): UserAccount {

@@ -3,14 +3,16 @@ import type { Principal } from '@school/auth';
 import { AppError } from '@school/http';
 import { EVENT_TYPES, Outbox } from '@school/messaging';
 import type { User } from '../../generated/prisma/client.js';
-import { UsersRepository } from '../../users/users.repository.js';
+import { UsersRepository, violatedLiveUnique } from '../../users/users.repository.js';
 import { CredentialPurpose } from '../credential-state.js';
 import { CredentialsRepository } from '../credentials.repository.js';
 import { CredentialsService } from '../credentials.service.js';
 
 /**
  * Phone verification of the signed-in account: a six-digit code by SMS (OTP_TTL_MINUTES, five
- * attempts), which, confirmed, makes the number the account's verified phone.
+ * attempts), which, confirmed, makes the number the account's verified phone. A number another
+ * live account holds is refused on request and on confirm (409 USER_PHONE_TAKEN): phones are unique
+ * among live accounts, and the partial unique index settles a race the checks cannot see.
  */
 @Injectable()
 export class PhoneVerificationService {
@@ -24,6 +26,7 @@ export class PhoneVerificationService {
   /** A new code for `phone`, replacing the caller's earlier one, and its SMS. */
   async request(principal: Principal, phone: string): Promise<void> {
     const user = await this.callerOf(principal);
+    await this.refuseHeldByAnother(user, phone);
     await this.repository.transaction(async (tx) => {
       const issued = await this.credentials.issue(tx, user, CredentialPurpose.phone_verification, phone, this.credentials.prepare({ token: false, otp: true }));
       await this.outbox.record(tx, EVENT_TYPES.phoneVerificationRequested, {
@@ -38,16 +41,29 @@ export class PhoneVerificationService {
   /** The code must be the caller's live one and sent to this phone; anything else counts an attempt. */
   async confirm(principal: Principal, phone: string, otp: string): Promise<void> {
     const user = await this.callerOf(principal);
-    const done = await this.credentials.redeemByOtp(
-      user.id,
-      otp,
-      'phoneByOtp',
-      async ({ tx, user: holder, now }) => {
-        await this.users.update(holder.id, { phone, phoneVerifiedAt: now }, tx);
-      },
-      phone,
-    );
+    await this.refuseHeldByAnother(user, phone);
+    let done: boolean;
+    try {
+      done = await this.credentials.redeemByOtp(
+        user.id,
+        otp,
+        'phoneByOtp',
+        async ({ tx, user: holder, now }) => {
+          await this.users.update(holder.id, { phone, phoneVerifiedAt: now }, tx);
+        },
+        phone,
+      );
+    } catch (error) {
+      // Another account took the number since the check: the redemption rolled back with it.
+      if (violatedLiveUnique(error) === 'phone') throw new AppError('USER_PHONE_TAKEN');
+      throw error;
+    }
     if (!done) throw new AppError('AUTH_VERIFICATION_CODE_INVALID');
+  }
+
+  private async refuseHeldByAnother(caller: User, phone: string): Promise<void> {
+    const holder = await this.users.findLiveByPhone(phone);
+    if (holder && holder.id !== caller.id) throw new AppError('USER_PHONE_TAKEN');
   }
 
   /** The token was verified and its session is not revoked; an account deleted since is unauthenticated. */

@@ -1,0 +1,34 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { parseConfig } from '@school/config';
+import { identityConfigRules, identityEnv } from './config.js';
+import { DEV_OTP_SECRET } from './credentials/credentials.config.js';
+
+const configOf = (env: Record<string, string>) => parseConfig(identityEnv, env, identityConfigRules);
+
+const signingKey = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+const otpSecret = 'a-production-secret-of-at-least-32-chars';
+
+describe('identity configuration rules', () => {
+  it('lets development and tests run on the generated signing key and the development OTP secret', () => {
+    expect(configOf({}).JWT_PRIVATE_KEY).toBeUndefined();
+    expect(configOf({ NODE_ENV: 'test' }).OTP_SECRET).toBeUndefined();
+  });
+
+  it('refuses production without JWT_PRIVATE_KEY, in one line naming it', () => {
+    expect(() => configOf({ NODE_ENV: 'production', OTP_SECRET: otpSecret })).toThrow(
+      /^Invalid configuration: JWT_PRIVATE_KEY: must be set in production \(the generated signing key is for development and tests only\)$/,
+    );
+  });
+
+  it('refuses production without an OTP_SECRET of its own', () => {
+    expect(() => configOf({ NODE_ENV: 'production', JWT_PRIVATE_KEY: signingKey })).toThrow(/^Invalid configuration: OTP_SECRET: must be set to a secret of your own in production$/);
+    expect(() => configOf({ NODE_ENV: 'production', JWT_PRIVATE_KEY: signingKey, OTP_SECRET: DEV_OTP_SECRET })).toThrow(/^Invalid configuration: OTP_SECRET: /);
+  });
+
+  it('names both when both are missing, and starts with both', () => {
+    expect(() => configOf({ NODE_ENV: 'production' })).toThrow(/^Invalid configuration: JWT_PRIVATE_KEY: .*; OTP_SECRET: /);
+    const config = configOf({ NODE_ENV: 'production', JWT_PRIVATE_KEY: signingKey, OTP_SECRET: otpSecret });
+    expect(config).toMatchObject({ NODE_ENV: 'production', OTP_SECRET: otpSecret });
+    expect(config.JWT_PRIVATE_KEY).toContain('PRIVATE KEY');
+  });
+});

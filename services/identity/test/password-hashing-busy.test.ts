@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { EVENT_TYPES } from '@school/messaging';
+import { hashingConcurrency, PasswordHasher } from '../src/passwords/password-hasher.js';
+import { createAccount, lastEventOf, OTHER_STRONG_PASSWORD, signIn, STRONG_PASSWORD, tokenOf, uniqueEmail } from './credentials-support/fixtures.js';
+import { startIdentity, type IdentityUnderTest } from './credentials-support/identity-app.js';
+
+interface RawAnswer {
+  status: number;
+  retryAfter: string | null;
+  body: { message: string; data: unknown; errorCode: string | null };
+}
+
+const BUSY = { message: expect.any(String), data: null, errorCode: 'SERVICE_UNAVAILABLE' };
+
+/** A bounded argon2id queue (contract §3: a dependency that cannot take the work is 503 with Retry-After). */
+describe('password hashing under load: a full queue answers 503 SERVICE_UNAVAILABLE with Retry-After', () => {
+  let identity: IdentityUnderTest;
+  let hasher: PasswordHasher;
+
+  beforeAll(async () => {
+    identity = await startIdentity({ PASSWORD_HASH_MAX_WAITING: '1' });
+    hasher = identity.app.get(PasswordHasher, { strict: false });
+  });
+
+  afterAll(async () => {
+    await identity?.close();
+  });
+
+  async function post(path: string, body: unknown, accessToken?: string): Promise<RawAnswer> {
+    const response = await fetch(`${identity.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(accessToken && { authorization: `Bearer ${accessToken}` }) },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as RawAnswer['body'] };
+  }
+
+  /** Every slot and the waiting room taken by jobs that end when the returned function is called. */
+  function fillQueue(): () => Promise<void> {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const jobs = Array.from({ length: hasher.queue.concurrency + hasher.queue.maxWaiting }, () => hasher.queue.run(() => held));
+    return async () => {
+      release();
+      await Promise.all(jobs);
+    };
+  }
+
+  it('takes PASSWORD_HASH_MAX_WAITING and one slot per core', () => {
+    expect(hasher.queue).toMatchObject({ concurrency: hashingConcurrency(), maxWaiting: 1 });
+  });
+
+  it('answers every route that hashes or verifies with 503 and Retry-After while full, and normally after', async () => {
+    const staff = await createAccount(identity, { role: 'staff' });
+    const customer = await createAccount(identity);
+    const accessToken = await signIn(identity, staff);
+    expect((await post('/api/mobile/auth/password/forgot', { email: customer.email })).status).toBe(200);
+    const event = await lastEventOf(identity, EVENT_TYPES.passwordResetRequested, customer.publicId);
+    if (event.delivery.channel !== 'email') throw new Error('expected an email delivery');
+    const resetToken = tokenOf(event.delivery.resetUrl);
+
+    const calls = {
+      adminLogin: () => post('/api/auth/login/email', { email: staff.email, password: STRONG_PASSWORD }),
+      mobileLogin: () => post('/api/mobile/auth/login/email', { email: customer.email, password: STRONG_PASSWORD }),
+      unknownEmailLogin: () => post('/api/auth/login/email', { email: uniqueEmail('nobody'), password: STRONG_PASSWORD }),
+      setPassword: () => post('/api/auth/password/set', { currentPassword: STRONG_PASSWORD, newPassword: OTHER_STRONG_PASSWORD }, accessToken),
+      reset: () => post('/api/mobile/auth/password/reset', { token: resetToken, password: OTHER_STRONG_PASSWORD }),
+    };
+
+    const release = fillQueue();
+    try {
+      for (const [name, call] of Object.entries(calls)) {
+        const answer = await call();
+        expect({ name, ...answer }).toEqual({ name, status: 503, retryAfter: '1', body: BUSY });
+      }
+    } finally {
+      await release();
+    }
+
+    expect((await calls.adminLogin()).status).toBe(200);
+    expect((await calls.mobileLogin()).status).toBe(200);
+    expect((await calls.unknownEmailLogin()).status).toBe(401);
+    expect((await calls.setPassword()).status).toBe(200);
+    // The refused reset left its link live.
+    expect((await calls.reset()).status).toBe(200);
+  });
+
+  it('refuses part of a burst of logins with 503 and serves the rest normally, never a 500', async () => {
+    const answers = await Promise.all(Array.from({ length: 30 }, () => post('/api/auth/login/email', { email: uniqueEmail('burst'), password: STRONG_PASSWORD })));
+    const refused = answers.filter((answer) => answer.status === 503);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const answer of refused) expect(answer).toEqual({ status: 503, retryAfter: '1', body: BUSY });
+    expect(answers.filter((answer) => answer.status === 401).length).toBeGreaterThanOrEqual(hasher.queue.concurrency);
+    expect(answers.every((answer) => answer.status === 503 || answer.status === 401)).toBe(true);
+  });
+});
