@@ -30,11 +30,9 @@ export function operatorEnvironment(real: Environment = process.env, file: Envir
  */
 export function processEnvironment(role: ProcessName | undefined, real: Environment = process.env, file: Environment = readDotEnv(dotEnvPath(real))): Environment {
   const env = operatorEnvironment(real, file);
-  const topology = resolveTopology(env);
-  const own: Environment = {};
-  if (role && role !== 'gateway') {
-    own['PORT'] = real['PORT'] || String(topology.processes[role].port);
-    own['HOST'] = real['HOST'];
-  }
-  return { ...env, ...peerEnvironment(topology), ...own };
+  if (!role || role === 'gateway') return { ...env, ...peerEnvironment(resolveTopology(env)) };
+  // PORT and HOST around a service are its own (or, from .env, the gateway's): not the topology's.
+  const { PORT: _port, HOST: _host, ...shared } = env;
+  const topology = resolveTopology(shared);
+  return { ...shared, ...peerEnvironment(topology), PORT: real['PORT'] || String(topology.processes[role].port), HOST: real['HOST'] };
 }

@@ -56,8 +56,9 @@ describe('processEnvironment', () => {
     expect(processEnvironment('media', {}, file)['PORT']).toBe('3004');
   });
 
-  it('lets a PORT in the real environment of a service win (containers, the supervisor)', () => {
+  it('lets a PORT in the real environment of a service win (containers, the supervisor), port 0 included', () => {
     expect(processEnvironment('identity', { PORT: '8080' }, { IDENTITY_PORT: '4101' })['PORT']).toBe('8080');
+    expect(processEnvironment('identity', { PORT: '0' }, {})['PORT']).toBe('0');
   });
 
   it('derives the peer URLs a process reads from the ports', () => {
