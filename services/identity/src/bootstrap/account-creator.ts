@@ -4,7 +4,8 @@ import { uuidv7 } from '@school/messaging';
 import type { User } from '../generated/prisma/client.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { ProviderAccountsRepository } from '../passwords/provider-accounts.repository.js';
-import { isUniqueViolation, type UsersRepository } from '../users/users.repository.js';
+import { isUniqueViolation } from '@school/prisma';
+import type { UsersRepository } from '../users/users.repository.js';
 
 /** An account created with its password, by the operator (CLI or bootstrap), not through an invitation. */
 export interface NewAccount {

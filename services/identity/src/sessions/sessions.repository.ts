@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SERVICES } from '@school/config';
+import { deleteInBatches } from '@school/prisma';
 import { Prisma, PrismaClient, type Role } from '../generated/prisma/client.js';
 import type { ProfileSource } from '../users/profile.js';
 import type { SessionRevokeReason } from './session-revoke-reason.js';
@@ -184,11 +185,4 @@ export class SessionsRepository {
   inTransaction<T>(db: Prisma.TransactionClient | undefined, work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
     return db ? work(db) : this.prisma.$transaction(work);
   }
-}
-
-/** Repeats a bounded DELETE until it deletes less than a full batch (short statements, short locks). */
-async function deleteInBatches(batch: number, deleteBatch: () => Promise<number>): Promise<number> {
-  let total = 0;
-  for (let deleted = batch; deleted === batch; total += deleted) deleted = await deleteBatch();
-  return total;
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Role } from '@school/auth';
 import { SERVICES } from '@school/config';
+import { escapeLike, isUniqueViolation } from '@school/prisma';
 import { Prisma, PrismaClient, type User } from '../generated/prisma/client.js';
 import { normalizeEmail } from './dto/contact-fields.js';
 import type { ProfileSource } from './profile.js';
@@ -206,12 +207,6 @@ export class UsersRepository {
   }
 }
 
-/** True for the unique-index violation Postgres raises on a duplicate live email or phone (a lost race). */
-export function isUniqueViolation(error: unknown): boolean {
-  if (error instanceof Prisma.PrismaClientKnownRequestError) return error.code === 'P2002';
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
-}
-
 /** The partial unique indexes of the migrations that keep email and phone unique among live accounts. */
 const LIVE_UNIQUE_INDEXES = { users_email_lower_live_key: 'email', users_phone_live_key: 'phone' } as const;
 
@@ -219,16 +214,8 @@ export type LiveUniqueField = (typeof LIVE_UNIQUE_INDEXES)[keyof typeof LIVE_UNI
 
 /** Which live-account uniqueness rule a write broke (a lost race), or undefined for any other error. */
 export function violatedLiveUnique(error: unknown): LiveUniqueField | undefined {
-  if (!isUniqueViolation(error)) return undefined;
-  const index = violatedIndexName(error);
-  return index !== undefined && Object.hasOwn(LIVE_UNIQUE_INDEXES, index) ? LIVE_UNIQUE_INDEXES[index as keyof typeof LIVE_UNIQUE_INDEXES] : undefined;
-}
-
-/** Prisma with the pg adapter reports it in meta.driverAdapterError; node-postgres as `constraint`. */
-function violatedIndexName(error: unknown): string | undefined {
-  const candidate = error as { constraint?: unknown; meta?: { driverAdapterError?: { cause?: { constraint?: { index?: unknown } } } } };
-  const index = candidate.meta?.driverAdapterError?.cause?.constraint?.index ?? candidate.constraint;
-  return typeof index === 'string' ? index : undefined;
+  const index = (Object.keys(LIVE_UNIQUE_INDEXES) as (keyof typeof LIVE_UNIQUE_INDEXES)[]).find((name) => isUniqueViolation(error, name));
+  return index && LIVE_UNIQUE_INDEXES[index];
 }
 
 function toAccount({ accounts, ...user }: UserWithAccounts): UserAccount {
@@ -243,9 +230,4 @@ function addressColumns(address: UserAddress | null) {
     addressWard: address?.ward ?? null,
     addressStreet: address?.street ?? null,
   };
-}
-
-/** Prisma's `contains` becomes ILIKE '%' || $1 || '%' without escaping: make `\`, `%` and `_` literal. */
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (character) => `\\${character}`);
 }

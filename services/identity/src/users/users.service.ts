@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@school/auth';
-import { AppError, type PageInfo } from '@school/http';
+import { AppError, type PageInfo, pageInfo, pageWindow } from '@school/http';
 import { uuidv7 } from '@school/messaging';
 import { CredentialsService } from '../credentials/credentials.service.js';
 import { InvitationsService } from '../credentials/invitations.service.js';
@@ -9,7 +9,7 @@ import { SESSION_REVOKE_REASONS } from '../sessions/session-revoke-reason.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import { type AccountControl, isSelfAction, mayRemoveActiveAdmin, removesActiveAdmin } from './account-rules.js';
 import type { CreateUserBody, UpdateUserBody } from './dto/user-body.dto.js';
-import { type ListUsersQuery, UNPAGINATED_CAP } from './dto/list-users.query.js';
+import type { ListUsersQuery } from './dto/list-users.query.js';
 import { type Profile, toProfile } from './profile.js';
 import { type UserChanges, UsersRepository, violatedLiveUnique } from './users.repository.js';
 
@@ -56,13 +56,8 @@ export class UsersService {
   }
 
   async list(query: ListUsersQuery): Promise<{ profiles: Profile[]; page: PageInfo }> {
-    const take = query.pagination ? query.size : UNPAGINATED_CAP;
-    const skip = query.pagination ? (query.page - 1) * query.size : 0;
-    const { accounts, count } = await this.users.list({ search: query.search || undefined, order: query.order, skip, take });
-    return {
-      profiles: accounts.map((account) => toProfile(account.user, account.passwordHash !== null)),
-      page: { count, currentPage: query.pagination ? query.page : 1, totalPage: query.pagination ? Math.ceil(count / query.size) : count > 0 ? 1 : 0 },
-    };
+    const { accounts, count } = await this.users.list({ search: query.search || undefined, order: query.order, ...pageWindow(query) });
+    return { profiles: accounts.map((account) => toProfile(account.user, account.passwordHash !== null)), page: pageInfo(query, count) };
   }
 
   async get(publicId: string): Promise<Profile> {
