@@ -12,6 +12,8 @@ import { EmailVerificationService } from './email-verification/email-verificatio
 import { AdminCredentialsController } from './http/admin-credentials.controller.js';
 import { MobileCredentialsController } from './http/mobile-credentials.controller.js';
 import { InvitationsService } from './invitations.service.js';
+import { MessageRequestsRepository } from './message-requests/message-requests.repository.js';
+import { MessageRequestsWorker } from './message-requests/message-requests.worker.js';
 import { PasswordResetService } from './password-reset/password-reset.service.js';
 import { PhoneVerificationService } from './phone-verification/phone-verification.service.js';
 
@@ -33,6 +35,8 @@ import { PhoneVerificationService } from './phone-verification/phone-verificatio
     InvitationsService,
     EmailVerificationService,
     PhoneVerificationService,
+    MessageRequestsRepository,
+    MessageRequestsWorker,
   ],
   exports: [InvitationsService, CredentialsService],
 })

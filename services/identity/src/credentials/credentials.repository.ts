@@ -8,12 +8,16 @@ export type Tx = Prisma.TransactionClient;
 /** First key of the per-person advisory lock (second key: the user id); any constant no one else uses. */
 const PERSON_CREDENTIALS_LOCK = 0x1d_c3ed;
 
+/** A user id no row has (ids start at 1): the person of a presentation that names no account. */
+export const NOBODY = 0;
+
 export interface NewCredential {
   userId: number;
   purpose: CredentialPurpose;
   tokenHash?: string;
   otpHash?: string;
   target: string;
+  createdAt: Date;
   expiresAt: Date;
 }
 
@@ -36,6 +40,14 @@ export class CredentialsRepository {
     await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(${PERSON_CREDENTIALS_LOCK}::int, ${userId}::int)) AS l`;
   }
 
+  /**
+   * What lockPerson costs, for a presentation that names no account: a shared lock on a key no
+   * person has, so such requests take the same steps without ever waiting for one another.
+   */
+  async lockNobody(tx: Tx): Promise<void> {
+    await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock_shared(${PERSON_CREDENTIALS_LOCK}::int, ${NOBODY}::int)) AS l`;
+  }
+
   findByTokenHash(tokenHash: string, db: Db = this.prisma): Promise<VerificationCredential | null> {
     return db.verificationCredential.findUnique({ where: { tokenHash } });
   }
@@ -50,6 +62,11 @@ export class CredentialsRepository {
       where: { userId, purpose: { in: [...purposes] }, redeemedAt: null, retiredAt: null },
       orderBy: { id: 'desc' },
     });
+  }
+
+  /** How many credentials of these purposes the person was issued at or after `since`, whatever became of them. */
+  countIssuedSince(tx: Tx, userId: number, purposes: readonly CredentialPurpose[], since: Date): Promise<number> {
+    return tx.verificationCredential.count({ where: { userId, purpose: { in: [...purposes] }, createdAt: { gte: since } } });
   }
 
   create(tx: Tx, credential: NewCredential): Promise<VerificationCredential> {
@@ -76,6 +93,14 @@ export class CredentialsRepository {
 
   async recordFailedAttempt(tx: Tx, id: number, attempts: number, retire: boolean, now: Date): Promise<void> {
     await tx.verificationCredential.update({ where: { id }, data: { attempts, ...(retire && { retiredAt: now }) } });
+  }
+
+  /**
+   * Gives the transaction an id, so its commit writes and flushes a commit record as a transaction
+   * that changed a row does: a failed code with no credential to count it on commits at the same cost.
+   */
+  async spendCommitWrite(tx: Tx): Promise<void> {
+    await tx.$queryRaw`SELECT pg_current_xact_id()::text AS xid`;
   }
 
   /** The account if it exists and is not soft-deleted. */
