@@ -176,7 +176,7 @@ describe('public credential routes: phones, the message cap, no account probing'
       record(credentials, 'lockNobody', 'lock');
       record(credentials, 'unfinishedOf', 'live credentials');
       record(credentials, 'recordFailedAttempt', 'write');
-      record(credentials, 'spendCommitWrite', 'write');
+      record(credentials, 'recordNoAttempt', 'write');
 
       const withCode = await createAccount(identity, { phone: uniquePhone(), phoneVerified: true });
       const otp = await resetCodeOf(withCode);

@@ -136,8 +136,7 @@ export class CredentialsService {
    *
    * Contract §4: the answer takes as long whether or not the account exists or holds a live code.
    * `userId` undefined (no such account) takes the same steps against a person no row is: a
-   * transaction, a lock, the lookup, the HMAC, and a commit that flushes as one that counted an
-   * attempt does.
+   * transaction, a lock, the lookup, the HMAC and a commit like that of a counted attempt.
    */
   async redeemByOtp(
     userId: number | undefined,
@@ -154,7 +153,7 @@ export class CredentialsService {
       const credential = candidates.find((candidate) => stateOf(candidate, now) === 'live');
       if (!credential) {
         this.otpHasher.matches(otp, null);
-        await this.repository.spendCommitWrite(tx);
+        await this.repository.recordNoAttempt(tx);
         return false;
       }
       const codeMatches = this.otpHasher.matches(otp, credential.otpHash);
