@@ -20,8 +20,9 @@ import { PhoneVerificationService } from './phone-verification/phone-verificatio
 /**
  * Verification credentials (spec §3.1): forgot/reset, invitations, email and phone verification.
  * Options come from the validated config; a production start without OTP_SECRET fails here, in
- * one line. InvitationsService is exported for creating users (UsersAdminModule), CredentialsService
- * for retention.
+ * one line. Forgot and email-verification resend only take the request; MessageRequestsWorker serves
+ * it off the request's path. InvitationsService is exported for creating users (UsersAdminModule),
+ * CredentialsService for retention.
  */
 @Module({
   imports: [PasswordsModule, SessionsModule, UsersModule],
