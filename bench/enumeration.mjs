@@ -100,11 +100,15 @@ async function waitFor(url, deadlineMs = 30_000) {
   throw new Error(`${url} did not answer within ${deadlineMs / 1000} s`);
 }
 
+// Client ips 10.<run>.x.y: the throttles' counters outlive a run (15 minutes in Redis), so each run
+// takes its own block of 65,536 addresses rather than reusing those of the run before.
+const ipBlock = randomInt(256);
 let client = 0;
 /** One POST from an ip of its own; its latency in ms and its status. */
 async function timedPost(base, path, body) {
   client += 1;
-  const headers = { 'content-type': 'application/json', 'x-forwarded-for': `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client & 255}` };
+  if (client > 0xffff) throw new Error('more requests than client ips in the block');
+  const headers = { 'content-type': 'application/json', 'x-forwarded-for': `10.${ipBlock}.${(client >> 8) & 255}.${client & 255}` };
   const started = performance.now();
   const response = await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
   await response.arrayBuffer();
@@ -192,7 +196,10 @@ async function main() {
   const resetAccounts = emails.slice(2 * half);
   const nobody = (label, index) => `nobody.${label}.${index}.${suffix}@example.com`;
 
-  for (const email of resetAccounts) await timedPost(base, '/api/mobile/auth/password/forgot', { email });
+  for (const email of resetAccounts) {
+    const { status } = await timedPost(base, '/api/mobile/auth/password/forgot', { email });
+    if (status !== 200) throw new Error(`set-up: forgot answered ${status}`);
+  }
   await waitForCredentials(half);
 
   const via = withGateway
@@ -202,9 +209,12 @@ async function main() {
 
   // Warm-up, not counted: first requests compile code paths and open the database pool.
   for (let index = 0; index < warmup; index += 1) {
-    await timedPost(base, '/api/mobile/auth/password/forgot', { email: nobody('warm', index) });
-    await timedPost(base, '/api/mobile/auth/email/verify/resend', { email: nobody('warm', index) });
-    await timedPost(base, '/api/mobile/auth/password/reset', { email: nobody('warm', index), otp: '000000', password: WRONG_PASSWORD });
+    const statuses = [
+      (await timedPost(base, '/api/mobile/auth/password/forgot', { email: nobody('warm', index) })).status,
+      (await timedPost(base, '/api/mobile/auth/email/verify/resend', { email: nobody('warm', index) })).status,
+      (await timedPost(base, '/api/mobile/auth/password/reset', { email: nobody('warm', index), otp: '000000', password: WRONG_PASSWORD })).status,
+    ];
+    if (statuses.join() !== '200,200,400') throw new Error(`warm-up: answers ${statuses.join(', ')} (expected 200, 200, 400)`);
   }
 
   const accuracies = [];

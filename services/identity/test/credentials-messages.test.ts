@@ -169,8 +169,10 @@ describe('public credential routes: phones, the message cap, no account probing'
           return original(...args);
         }) as never);
       };
-      record(users, 'findLiveByEmail', 'find account');
-      record(users, 'findLiveByVerifiedPhone', 'find account');
+      record(credentials, 'accountByEmail', 'find account');
+      record(credentials, 'accountByVerifiedPhone', 'find account');
+      record(users, 'findLiveByEmail', 'users lookup');
+      record(users, 'findLiveByVerifiedPhone', 'users lookup');
       record(credentials, 'transaction', 'transaction');
       record(credentials, 'lockPerson', 'lock');
       record(credentials, 'lockNobody', 'lock');

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaClient } from '../generated/prisma/client.js';
-import type { CredentialPurpose, Prisma, User, VerificationCredential } from '../generated/prisma/client.js';
+import { SERVICES } from '@school/config';
+import { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import type { CredentialPurpose, User, VerificationCredential } from '../generated/prisma/client.js';
+import { normalizeEmail } from '../users/dto/contact-fields.js';
 
 type Db = PrismaClient | Prisma.TransactionClient;
 export type Tx = Prisma.TransactionClient;
@@ -13,6 +15,27 @@ export const NOBODY = 0;
 
 /** A credential id no row has (ids start at 1). */
 const NO_CREDENTIAL = 0;
+
+// Raw SQL names identity's own schema (contract §1), as the client does.
+const users = Prisma.raw(`"${SERVICES.identity.schema}".users`);
+
+/**
+ * The live accounts an address names, as one row whatever the answer: `matches` of them (0, 1, or
+ * more should a phone ever be shared), the first one's id, phone and whether its phone is verified.
+ */
+export interface AccountMatch {
+  matches: number;
+  id: number | null;
+  phone: string | null;
+  phoneVerified: boolean;
+}
+
+interface AccountMatchRow {
+  matches: number;
+  id: number | null;
+  phone: string | null;
+  phone_verified: boolean | null;
+}
 
 export interface NewCredential {
   userId: number;
@@ -118,6 +141,27 @@ export class CredentialsRepository {
     await tx.$executeRaw`SET LOCAL synchronous_commit TO off`;
   }
 
+  /**
+   * The live account of an email, for a code presented with it. An aggregate, so it answers one
+   * row of one shape whether or not the account exists: the lookup costs the same (contract §4).
+   */
+  async accountByEmail(email: string): Promise<AccountMatch> {
+    return toMatch(
+      await this.prisma.$queryRaw<AccountMatchRow[]>`
+        SELECT count(u.id)::int AS matches, min(u.id) AS id, min(u.phone) AS phone, bool_or(u.phone_verified_at IS NOT NULL) AS phone_verified
+          FROM ${users} u WHERE u.email = ${normalizeEmail(email)} AND u.deleted_at IS NULL`,
+    );
+  }
+
+  /** The live accounts whose verified phone this is, as accountByEmail answers. */
+  async accountByVerifiedPhone(phone: string): Promise<AccountMatch> {
+    return toMatch(
+      await this.prisma.$queryRaw<AccountMatchRow[]>`
+        SELECT count(u.id)::int AS matches, min(u.id) AS id, min(u.phone) AS phone, bool_or(u.phone_verified_at IS NOT NULL) AS phone_verified
+          FROM ${users} u WHERE u.phone = ${phone} AND u.deleted_at IS NULL AND u.phone_verified_at IS NOT NULL`,
+    );
+  }
+
   /** The account if it exists and is not soft-deleted. */
   findLiveUser(userId: number, db: Db = this.prisma): Promise<User | null> {
     return db.user.findFirst({ where: { id: userId, deletedAt: null } });
@@ -143,4 +187,8 @@ export class CredentialsRepository {
     });
     return count;
   }
+}
+
+function toMatch([row]: AccountMatchRow[]): AccountMatch {
+  return { matches: row?.matches ?? 0, id: row?.id ?? null, phone: row?.phone ?? null, phoneVerified: row?.phone_verified === true };
 }

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '@school/http';
 import { EVENT_TYPES, Outbox } from '@school/messaging';
-import type { User } from '../../generated/prisma/client.js';
 import { PasswordHasher } from '../../passwords/password-hasher.js';
 import { ProviderAccountsRepository } from '../../passwords/provider-accounts.repository.js';
 import { SESSION_REVOKE_REASONS } from '../../sessions/session-revoke-reason.js';
@@ -9,7 +8,7 @@ import { SessionsService } from '../../sessions/sessions.service.js';
 import { UsersRepository } from '../../users/users.repository.js';
 import { CredentialPurpose } from '../credential-state.js';
 import { CREDENTIALS_OPTIONS, type CredentialsOptions } from '../credentials.config.js';
-import type { Tx } from '../credentials.repository.js';
+import { CredentialsRepository, type Tx } from '../credentials.repository.js';
 import { CredentialsService, type Redeemed } from '../credentials.service.js';
 import type { ForgotPasswordRequest } from '../dto/forgot-password.dto.js';
 import type { ResetPasswordCommand } from '../dto/reset-password.dto.js';
@@ -25,6 +24,7 @@ import { MessageRequestsRepository } from '../message-requests/message-requests.
 export class PasswordResetService {
   constructor(
     private readonly credentials: CredentialsService,
+    private readonly repository: CredentialsRepository,
     private readonly requests: MessageRequestsRepository,
     private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
@@ -78,7 +78,7 @@ export class PasswordResetService {
     const done =
       command.branch === 'token'
         ? await this.credentials.redeemByToken(command.token, 'resetByToken', complete)
-        : await this.credentials.redeemByOtp((await this.accountOf(command.email, command.phone))?.id, command.otp, 'resetByOtp', complete);
+        : await this.credentials.redeemByOtp(await this.accountOf(command.email, command.phone), command.otp, 'resetByOtp', complete);
     if (!done) throw new AppError('AUTH_VERIFICATION_CODE_INVALID');
   }
 
@@ -87,11 +87,11 @@ export class PasswordResetService {
    * must name the same account, its phone verified. Nobody otherwise, and the code is then refused
    * after the same work as a wrong one.
    */
-  private async accountOf(email: string | undefined, phone: string | undefined): Promise<User | null> {
-    if (email === undefined) return this.users.findLiveByVerifiedPhone(phone!);
-    const user = await this.users.findLiveByEmail(email);
-    if (user && phone !== undefined && (user.phone !== phone || user.phoneVerifiedAt === null)) return null;
-    return user;
+  private async accountOf(email: string | undefined, phone: string | undefined): Promise<number | undefined> {
+    const account = email !== undefined ? await this.repository.accountByEmail(email) : await this.repository.accountByVerifiedPhone(phone!);
+    if (account.matches !== 1 || account.id === null) return undefined;
+    if (email !== undefined && phone !== undefined && (account.phone !== phone || !account.phoneVerified)) return undefined;
+    return account.id;
   }
 
   /**
