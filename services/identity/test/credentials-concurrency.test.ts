@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/messaging';
-import type { User } from '../src/generated/prisma/client.js';
-import { createAccount, invite, lastEventOf, OTHER_STRONG_PASSWORD, STRONG_PASSWORD, tokenOf } from './credentials-support/fixtures.js';
+import { EmailVerificationService } from '../src/credentials/email-verification/email-verification.service.js';
+import { PasswordResetService } from '../src/credentials/password-reset/password-reset.service.js';
+import { PrismaClient, type User } from '../src/generated/prisma/client.js';
+import { createAccount, invite, lastEventOf, OTHER_STRONG_PASSWORD, serveMessageRequests, STRONG_PASSWORD, tokenOf } from './credentials-support/fixtures.js';
 import { startIdentity, type IdentityUnderTest } from './credentials-support/identity-app.js';
 
 const RESET = '/api/auth/password/reset';
@@ -22,6 +24,7 @@ describe('credential redemption under concurrency', () => {
 
   async function forgot(user: User) {
     expect((await post('/api/auth/password/forgot', { email: user.email })).status).toBe(200);
+    await serveMessageRequests(identity);
     const event = await lastEventOf(identity, EVENT_TYPES.passwordResetRequested, user.publicId);
     if (event.delivery.channel !== 'email') throw new Error('expected an email delivery');
     return { token: tokenOf(event.delivery.resetUrl), otp: event.otp };
@@ -69,11 +72,25 @@ describe('credential redemption under concurrency', () => {
     expect((await post(RESET, { email: user.email, otp, password: OTHER_STRONG_PASSWORD })).status).toBe(400);
   });
 
-  it('never leaves two live resets after simultaneous forgot requests', async () => {
+  it('never leaves two live resets, nor sends more than five messages an hour, when replicas serve requests for one account at once', async () => {
     const user = await createAccount(identity);
-    await Promise.all(Array.from({ length: 6 }, () => post('/api/auth/password/forgot', { email: user.email })));
+    const passwordReset = identity.app.get(PasswordResetService);
+    const emailVerification = identity.app.get(EmailVerificationService);
+    const prisma = identity.app.get(PrismaClient);
+    // What the workers of several replicas do when each claims one of the person's requests.
+    await Promise.all(
+      Array.from({ length: 12 }, (_, index) =>
+        prisma.$transaction((tx) => (index % 2 === 0 ? passwordReset.sendReset(tx, { by: 'email', email: user.email }) : emailVerification.sendLink(tx, user.email))),
+      ),
+    );
     const credentials = await credentialsOf(user);
-    expect(credentials).toHaveLength(6);
-    expect(credentials.filter((credential) => credential.retiredAt === null)).toHaveLength(1);
+    expect(credentials).toHaveLength(5);
+    const live = credentials.filter((credential) => credential.retiredAt === null);
+    expect(live.filter((credential) => credential.purpose === 'password_reset').length).toBeLessThanOrEqual(1);
+    expect(live.filter((credential) => credential.purpose === 'email_verification').length).toBeLessThanOrEqual(1);
+    const messages = await identity.prisma.outboxEvent.count({
+      where: { type: { in: [EVENT_TYPES.passwordResetRequested, EVENT_TYPES.emailVerificationRequested] }, payload: { path: ['userId'], equals: user.publicId } },
+    });
+    expect(messages).toBe(5);
   });
 });

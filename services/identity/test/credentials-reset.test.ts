@@ -13,6 +13,7 @@ import {
   logIn,
   OTHER_STRONG_PASSWORD,
   signIn,
+  serveMessageRequests,
   STRONG_PASSWORD,
   tokenOf,
   uniqueEmail,
@@ -47,6 +48,7 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
   async function forgotByEmail(user: User, prefix = ADMIN) {
     const answer = await post(`${prefix}/password/forgot`, { email: user.email });
     expect(answer.status).toBe(200);
+    await serveMessageRequests(identity);
     const event = await lastEventOf(identity, EVENT_TYPES.passwordResetRequested, user.publicId);
     if (event.delivery.channel !== 'email') throw new Error('expected an email delivery');
     return { token: tokenOf(event.delivery.resetUrl), otp: event.otp, event };
@@ -55,6 +57,7 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
   async function forgotByPhone(user: User) {
     const answer = await post(`${ADMIN}/password/forgot`, { phone: user.phone });
     expect(answer.status).toBe(200);
+    await serveMessageRequests(identity);
     const event = await lastEventOf(identity, EVENT_TYPES.passwordResetRequested, user.publicId);
     return { otp: event.otp, event };
   }
@@ -90,6 +93,7 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
       expect(unknown).toEqual(known);
       expect(unknownPhone).toEqual(known);
       expect(known.body).toEqual({ message: expect.any(String), data: null, errorCode: null });
+      await serveMessageRequests(identity);
       expect(await identity.prisma.outboxEvent.count()).toBe(eventsBefore + 1);
       expect(await identity.prisma.verificationCredential.count()).toBe(credentialsBefore + 1);
     });
@@ -132,8 +136,8 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
       expect(new Date(event.expiresAt)).toEqual(credential!.expiresAt);
     });
 
-    it('sends only the code, by SMS, to a phone', async () => {
-      const user = await createAccount(identity, { phone: uniquePhone() });
+    it('sends only the code, by SMS, to a verified phone', async () => {
+      const user = await createAccount(identity, { phone: uniquePhone(), phoneVerified: true });
       const { event } = await forgotByPhone(user);
       expect(event.delivery).toEqual({ channel: 'sms', phone: user.phone });
       expect(JSON.stringify(event)).not.toContain('token=');
@@ -161,6 +165,7 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
 
       for (const user of [banned, deleted]) {
         expect(await post(`${ADMIN}/password/forgot`, { email: user.email })).toEqual(known);
+        await serveMessageRequests(identity);
         expect(await credentialsOf(user)).toEqual([]);
         expect(await eventsOf(identity, EVENT_TYPES.passwordResetRequested, user.publicId)).toEqual([]);
       }
@@ -308,6 +313,7 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
     it('does not take an email-verification link', async () => {
       const user = await createAccount(identity);
       await post(`${ADMIN}/email/verify/resend`, { email: user.email });
+      await serveMessageRequests(identity);
       const link = (await lastEventOf(identity, EVENT_TYPES.emailVerificationRequested, user.publicId)).verifyUrl;
       expectInvalidCode(await post(`${ADMIN}/password/reset`, { token: tokenOf(link), password: OTHER_STRONG_PASSWORD }));
     });
@@ -328,19 +334,18 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
       expect(await eventsOf(identity, EVENT_TYPES.passwordChanged, user.publicId)).toHaveLength(1);
     });
 
-    it('takes the code with the phone after a forgot by phone, and emails the holder', async () => {
-      const user = await createAccount(identity, { phone: uniquePhone() });
+    it('takes the code with the verified phone after a forgot by phone, and emails the holder', async () => {
+      const user = await createAccount(identity, { phone: uniquePhone(), phoneVerified: true });
       const { otp } = await forgotByPhone(user);
       expect((await post(`${MOBILE}/password/reset`, { phone: user.phone, otp, password: OTHER_STRONG_PASSWORD })).status).toBe(200);
       expect(await passwordIs(user, OTHER_STRONG_PASSWORD)).toBe(true);
       const after = await identity.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
-      expect(after.phoneVerifiedAt).not.toBeNull();
       expect(after.emailVerifiedAt).toBeNull();
       expect(await lastEventOf(identity, EVENT_TYPES.passwordChanged, user.publicId)).toMatchObject({ email: user.email });
     });
 
     it('refuses an email and a phone that name different accounts', async () => {
-      const user = await createAccount(identity, { phone: uniquePhone() });
+      const user = await createAccount(identity, { phone: uniquePhone(), phoneVerified: true });
       const { otp } = await forgotByEmail(user);
       expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, phone: uniquePhone(), otp, password: OTHER_STRONG_PASSWORD }));
       expect((await post(`${ADMIN}/password/reset`, { email: user.email, phone: user.phone, otp, password: OTHER_STRONG_PASSWORD })).status).toBe(200);

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/messaging';
 import type { User } from '../src/generated/prisma/client.js';
-import { advanceClock, createAccount, eventsOf, lastEventOf, signIn, tokenOf, uniqueEmail, uniquePhone } from './credentials-support/fixtures.js';
+import { advanceClock, createAccount, eventsOf, lastEventOf, serveMessageRequests, signIn, tokenOf, uniqueEmail, uniquePhone } from './credentials-support/fixtures.js';
 import { startIdentity, type HttpAnswer, type IdentityUnderTest } from './credentials-support/identity-app.js';
 
 const ADMIN = '/api/auth';
@@ -38,6 +38,7 @@ describe('email and phone verification', () => {
   describe('email', () => {
     async function resend(user: User, prefix = ADMIN): Promise<string> {
       expect((await post(`${prefix}/email/verify/resend`, { email: user.email })).status).toBe(200);
+      await serveMessageRequests(identity);
       return tokenOf((await lastEventOf(identity, EVENT_TYPES.emailVerificationRequested, user.publicId)).verifyUrl);
     }
 
@@ -50,6 +51,7 @@ describe('email and phone verification', () => {
       );
       for (const answer of answers) expect(answer).toEqual(answers[0]);
       expect(answers[0]).toEqual({ status: 200, body: { message: expect.any(String), data: null, errorCode: null } });
+      await serveMessageRequests(identity);
 
       expect(await eventsOf(identity, EVENT_TYPES.emailVerificationRequested, unverified.publicId)).toHaveLength(1);
       expect(await eventsOf(identity, EVENT_TYPES.emailVerificationRequested, verified.publicId)).toEqual([]);
@@ -88,6 +90,7 @@ describe('email and phone verification', () => {
       expectInvalidCode(await post(`${ADMIN}/email/verify/confirm`, { token: 'x'.repeat(43) }));
       const user = await createAccount(identity);
       await post(`${ADMIN}/password/forgot`, { email: user.email });
+      await serveMessageRequests(identity);
       const event = await lastEventOf(identity, EVENT_TYPES.passwordResetRequested, user.publicId);
       if (event.delivery.channel !== 'email') throw new Error('expected an email delivery');
       expectInvalidCode(await post(`${ADMIN}/email/verify/confirm`, { token: tokenOf(event.delivery.resetUrl) }));

@@ -6,6 +6,8 @@ import {
   CredentialPurpose,
   expiryOf,
   MAX_OTP_ATTEMPTS,
+  mayMessage,
+  messageWindowStart,
   retiredOnAccountClosed,
   retiredOnIssue,
   retiredOnRedeem,
@@ -91,5 +93,14 @@ describe('credential state (spec §3.1)', () => {
     expect(expiryOf('phone_verification', now, lifetimes)).toEqual(later(15 * 60_000));
     expect(expiryOf('email_verification', now, lifetimes)).toEqual(later(24 * 3_600_000));
     expect(expiryOf('password_reset', now, { ...lifetimes, otpMinutes: 5 })).toEqual(later(5 * 60_000));
+  });
+
+  it('lets five reset or verification messages a sliding hour go to a person (contract §4); invitations and phone codes are not capped', () => {
+    expect(mayMessage('password_reset', 4)).toBe(true);
+    expect(mayMessage('password_reset', 5)).toBe(false);
+    expect(mayMessage('email_verification', 5)).toBe(false);
+    expect(mayMessage('account_invite', 50)).toBe(true);
+    expect(mayMessage('phone_verification', 50)).toBe(true);
+    expect(messageWindowStart(now)).toEqual(later(-3_600_000));
   });
 });

@@ -85,6 +85,29 @@ export function afterFailedAttempt(attemptsSoFar: number): { attempts: number; r
   return { attempts, retire: attempts >= MAX_OTP_ATTEMPTS };
 }
 
+/**
+ * Contract §4: at most five reset or verification messages requested through the public routes
+ * (forgot, email-verification resend) go to one account per hour; invitations and phone
+ * verification (an authenticated route) do not count. Each such message is one credential of these
+ * purposes, so the credentials issued in the last hour are the count.
+ */
+export const MESSAGE_CAP = {
+  messages: 5,
+  windowMs: 60 * 60_000,
+  purposes: [CredentialPurpose.password_reset, CredentialPurpose.email_verification],
+} as const satisfies { messages: number; windowMs: number; purposes: readonly CredentialPurpose[] };
+
+/** Whether one more message of `purpose` may go to a person who was sent `sentInWindow` within the window. */
+export function mayMessage(purpose: CredentialPurpose, sentInWindow: number): boolean {
+  const counted: readonly CredentialPurpose[] = MESSAGE_CAP.purposes;
+  return !counted.includes(purpose) || sentInWindow < MESSAGE_CAP.messages;
+}
+
+/** The start of the cap's window ending at `now`. */
+export function messageWindowStart(now: Date): Date {
+  return new Date(now.getTime() - MESSAGE_CAP.windowMs);
+}
+
 export interface CredentialLifetimes {
   /** OTP_TTL_MINUTES (spec §8: 15 minutes by default): password resets and phone codes. */
   otpMinutes: number;

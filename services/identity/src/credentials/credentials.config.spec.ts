@@ -10,7 +10,12 @@ describe('credentials configuration', () => {
       otpSecret: DEV_OTP_SECRET,
       lifetimes: { otpMinutes: 15, inviteDays: 7, emailVerificationHours: 24 },
       publicBaseUrl: 'http://localhost:3000',
+      messageRequestsIntervalMs: 1_000,
     });
+  });
+
+  it('takes MESSAGE_REQUESTS_INTERVAL_MS', () => {
+    expect(credentialsOptionsOf(configOf({ MESSAGE_REQUESTS_INTERVAL_MS: '250' })).messageRequestsIntervalMs).toBe(250);
   });
 
   it('takes OTP_TTL_MINUTES, INVITE_TTL_DAYS and EMAIL_VERIFICATION_TTL_HOURS', () => {

@@ -10,13 +10,15 @@ export const DEV_OTP_SECRET = 'dev-only-otp-secret-change-me-in-production';
 /**
  * OTP_SECRET keys the HMAC under which one-time codes are stored. OTP_TTL_MINUTES (reset and phone
  * codes, spec §8: 15), INVITE_TTL_DAYS (spec §8: 7) and EMAIL_VERIFICATION_TTL_HOURS (24) are the
- * lifetimes of the credentials.
+ * lifetimes of the credentials. MESSAGE_REQUESTS_INTERVAL_MS (1000) is how often the worker deals
+ * with the forgot and resend requests the public routes took.
  */
 export const credentialsEnv = {
   OTP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   OTP_TTL_MINUTES: whole(15, 24 * 60),
   INVITE_TTL_DAYS: whole(7, 90),
   EMAIL_VERIFICATION_TTL_HOURS: whole(24, 24 * 30),
+  MESSAGE_REQUESTS_INTERVAL_MS: whole(1_000, 60_000),
 };
 
 type CredentialsEnv = z.infer<z.ZodObject<typeof credentialsEnv>> & { NODE_ENV: string; PUBLIC_BASE_URL: string };
@@ -26,6 +28,7 @@ export interface CredentialsOptions {
   lifetimes: CredentialLifetimes;
   /** PUBLIC_BASE_URL: the host of the links in emails (contract §1). */
   publicBaseUrl: string;
+  messageRequestsIntervalMs: number;
 }
 
 /** The development secret is public (it is in this file): a production identity needs one of its own. */
@@ -44,6 +47,7 @@ export function credentialsOptionsOf(config: CredentialsEnv): CredentialsOptions
       emailVerificationHours: config.EMAIL_VERIFICATION_TTL_HOURS,
     },
     publicBaseUrl: config.PUBLIC_BASE_URL,
+    messageRequestsIntervalMs: config.MESSAGE_REQUESTS_INTERVAL_MS,
   };
 }
 

@@ -12,15 +12,18 @@ import { EmailVerificationService } from './email-verification/email-verificatio
 import { AdminCredentialsController } from './http/admin-credentials.controller.js';
 import { MobileCredentialsController } from './http/mobile-credentials.controller.js';
 import { InvitationsService } from './invitations.service.js';
+import { MessageRequestsRepository } from './message-requests/message-requests.repository.js';
+import { MessageRequestsWorker } from './message-requests/message-requests.worker.js';
 import { PasswordResetService } from './password-reset/password-reset.service.js';
 import { PhoneVerificationService } from './phone-verification/phone-verification.service.js';
 
 /**
  * Verification credentials (spec §3.1): forgot/reset, invitations, email and phone verification.
  * Options come from the validated config (a production start without OTP_SECRET is refused by
- * the config rules, before anything is wired). InvitationsService is exported for creating users
- * (UsersAdminModule), CredentialsService for retention and for retiring the credentials of a
- * banned or deleted account.
+ * the config rules, before anything is wired). Forgot and email-verification resend only take the
+ * request; MessageRequestsWorker serves it off the request's path. InvitationsService is exported
+ * for creating users (UsersAdminModule), CredentialsService for retention and for retiring the
+ * credentials of a banned or deleted account.
  */
 @Module({
   imports: [PasswordsModule, SessionsModule, UsersModule],
@@ -34,6 +37,8 @@ import { PhoneVerificationService } from './phone-verification/phone-verificatio
     InvitationsService,
     EmailVerificationService,
     PhoneVerificationService,
+    MessageRequestsRepository,
+    MessageRequestsWorker,
   ],
   exports: [InvitationsService, CredentialsService],
 })

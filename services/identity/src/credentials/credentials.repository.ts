@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaClient } from '../generated/prisma/client.js';
-import type { CredentialPurpose, Prisma, User, VerificationCredential } from '../generated/prisma/client.js';
+import { SERVICES } from '@school/config';
+import { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import type { CredentialPurpose, User, VerificationCredential } from '../generated/prisma/client.js';
+import { normalizeEmail } from '../users/dto/contact-fields.js';
 
 type Db = PrismaClient | Prisma.TransactionClient;
 export type Tx = Prisma.TransactionClient;
@@ -8,12 +10,40 @@ export type Tx = Prisma.TransactionClient;
 /** First key of the per-person advisory lock (second key: the user id); any constant no one else uses. */
 const PERSON_CREDENTIALS_LOCK = 0x1d_c3ed;
 
+/** A user id no row has (ids start at 1): the person of a presentation that names no account. */
+export const NOBODY = 0;
+
+/** A credential id no row has (ids start at 1). */
+const NO_CREDENTIAL = 0;
+
+// Raw SQL names identity's own schema (contract §1), as the client does.
+const users = Prisma.raw(`"${SERVICES.identity.schema}".users`);
+
+/**
+ * The live accounts an address names, as one row whatever the answer: `matches` of them (0, 1, or
+ * more should a phone ever be shared), the first one's id, phone and whether its phone is verified.
+ */
+export interface AccountMatch {
+  matches: number;
+  id: number | null;
+  phone: string | null;
+  phoneVerified: boolean;
+}
+
+interface AccountMatchRow {
+  matches: number;
+  id: number | null;
+  phone: string | null;
+  phone_verified: boolean | null;
+}
+
 export interface NewCredential {
   userId: number;
   purpose: CredentialPurpose;
   tokenHash?: string;
   otpHash?: string;
   target: string;
+  createdAt: Date;
   expiresAt: Date;
 }
 
@@ -36,6 +66,14 @@ export class CredentialsRepository {
     await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(${PERSON_CREDENTIALS_LOCK}::int, ${userId}::int)) AS l`;
   }
 
+  /**
+   * What lockPerson costs, for a presentation that names no account: a shared lock on a key no
+   * person has, so such requests take the same steps without ever waiting for one another.
+   */
+  async lockNobody(tx: Tx): Promise<void> {
+    await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock_shared(${PERSON_CREDENTIALS_LOCK}::int, ${NOBODY}::int)) AS l`;
+  }
+
   findByTokenHash(tokenHash: string, db: Db = this.prisma): Promise<VerificationCredential | null> {
     return db.verificationCredential.findUnique({ where: { tokenHash } });
   }
@@ -50,6 +88,11 @@ export class CredentialsRepository {
       where: { userId, purpose: { in: [...purposes] }, redeemedAt: null, retiredAt: null },
       orderBy: { id: 'desc' },
     });
+  }
+
+  /** How many credentials of these purposes the person was issued at or after `since`, whatever became of them. */
+  countIssuedSince(tx: Tx, userId: number, purposes: readonly CredentialPurpose[], since: Date): Promise<number> {
+    return tx.verificationCredential.count({ where: { userId, purpose: { in: [...purposes] }, createdAt: { gte: since } } });
   }
 
   create(tx: Tx, credential: NewCredential): Promise<VerificationCredential> {
@@ -75,7 +118,48 @@ export class CredentialsRepository {
   }
 
   async recordFailedAttempt(tx: Tx, id: number, attempts: number, retire: boolean, now: Date): Promise<void> {
-    await tx.verificationCredential.update({ where: { id }, data: { attempts, ...(retire && { retiredAt: now }) } });
+    await this.commitWithoutFlushWait(tx);
+    await tx.verificationCredential.updateMany({ where: { id }, data: { attempts, ...(retire && { retiredAt: now }) } });
+  }
+
+  /**
+   * What recordFailedAttempt costs, for a failed code with no credential to count it on: the same
+   * statement, matching no row, and the same commit (contract §4: the answer takes as long either way).
+   */
+  async recordNoAttempt(tx: Tx): Promise<void> {
+    await this.commitWithoutFlushWait(tx);
+    await tx.verificationCredential.updateMany({ where: { id: NO_CREDENTIAL }, data: { attempts: 0 } });
+  }
+
+  /**
+   * A failed attempt's transaction commits without waiting for its WAL flush: otherwise the flush
+   * (milliseconds) would tell a counted attempt, so an existing account, from a code for nobody. The
+   * count is visible to the next attempt at once; only a database crash within the WAL writer's
+   * delay (about 200 ms) could forget it.
+   */
+  private async commitWithoutFlushWait(tx: Tx): Promise<void> {
+    await tx.$executeRaw`SET LOCAL synchronous_commit TO off`;
+  }
+
+  /**
+   * The live account of an email, for a code presented with it. An aggregate, so it answers one
+   * row of one shape whether or not the account exists: the lookup costs the same (contract §4).
+   */
+  async accountByEmail(email: string): Promise<AccountMatch> {
+    return toMatch(
+      await this.prisma.$queryRaw<AccountMatchRow[]>`
+        SELECT count(u.id)::int AS matches, min(u.id) AS id, min(u.phone) AS phone, bool_or(u.phone_verified_at IS NOT NULL) AS phone_verified
+          FROM ${users} u WHERE u.email = ${normalizeEmail(email)} AND u.deleted_at IS NULL`,
+    );
+  }
+
+  /** The live accounts whose verified phone this is, as accountByEmail answers. */
+  async accountByVerifiedPhone(phone: string): Promise<AccountMatch> {
+    return toMatch(
+      await this.prisma.$queryRaw<AccountMatchRow[]>`
+        SELECT count(u.id)::int AS matches, min(u.id) AS id, min(u.phone) AS phone, bool_or(u.phone_verified_at IS NOT NULL) AS phone_verified
+          FROM ${users} u WHERE u.phone = ${phone} AND u.deleted_at IS NULL AND u.phone_verified_at IS NOT NULL`,
+    );
   }
 
   /** The account if it exists and is not soft-deleted. */
@@ -103,4 +187,8 @@ export class CredentialsRepository {
     });
     return count;
   }
+}
+
+function toMatch([row]: AccountMatchRow[]): AccountMatch {
+  return { matches: row?.matches ?? 0, id: row?.id ?? null, phone: row?.phone ?? null, phoneVerified: row?.phone_verified === true };
 }

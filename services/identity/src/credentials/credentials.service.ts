@@ -7,6 +7,9 @@ import {
   afterFailedAttempt,
   canRedeem,
   expiryOf,
+  MESSAGE_CAP,
+  mayMessage,
+  messageWindowStart,
   type Redemption,
   REDEMPTIONS,
   redeemsPurpose,
@@ -16,7 +19,7 @@ import {
   stateOf,
 } from './credential-state.js';
 import { CREDENTIALS_OPTIONS, type CredentialsOptions } from './credentials.config.js';
-import { CredentialsRepository, type Tx } from './credentials.repository.js';
+import { CredentialsRepository, NOBODY, type Tx } from './credentials.repository.js';
 
 /** The secrets of a new credential, in clear and hashed; the clear ones live only until they are put in an outbox event. */
 export interface PreparedSecrets {
@@ -84,14 +87,31 @@ export class CredentialsService {
    * the caller's transaction.
    */
   async issue(tx: Tx, user: Pick<User, 'id'>, purpose: CredentialPurpose, target: string, secrets: PreparedSecrets): Promise<IssuedCredential> {
-    const now = this.clock.now();
     await this.repository.lockPerson(tx, user.id);
+    return this.issueLocked(tx, user, purpose, target, secrets, this.clock.now());
+  }
+
+  /**
+   * issue() for a message a public route asked for (forgot, email-verification resend): null, and
+   * nothing issued, once the person was sent MESSAGE_CAP.messages of them within the hour. The count
+   * and the issue run under the person's lock, so parallel requests on any replica cannot overshoot.
+   */
+  async issueMessage(tx: Tx, user: Pick<User, 'id'>, purpose: CredentialPurpose, target: string, secrets: PreparedSecrets): Promise<IssuedCredential | null> {
+    await this.repository.lockPerson(tx, user.id);
+    const now = this.clock.now();
+    const sent = await this.repository.countIssuedSince(tx, user.id, MESSAGE_CAP.purposes, messageWindowStart(now));
+    if (!mayMessage(purpose, sent)) return null;
+    return this.issueLocked(tx, user, purpose, target, secrets, now);
+  }
+
+  private async issueLocked(tx: Tx, user: Pick<User, 'id'>, purpose: CredentialPurpose, target: string, secrets: PreparedSecrets, now: Date): Promise<IssuedCredential> {
     await this.repository.retireUnfinished(tx, user.id, retiredOnIssue(purpose), now);
     const expiresAt = expiryOf(purpose, now, this.options.lifetimes);
     await this.repository.create(tx, {
       userId: user.id,
       purpose,
       target,
+      createdAt: now,
       expiresAt,
       ...(secrets.tokenHash !== undefined && { tokenHash: secrets.tokenHash }),
       ...(secrets.otpHash !== undefined && { otpHash: secrets.otpHash }),
@@ -123,8 +143,11 @@ export class CredentialsService {
   /**
    * Checks a code against the person's live credential of the redemption's purpose (the newest;
    * issuing retires the earlier ones). A wrong code, or a right code for another target, counts an
-   * attempt against that credential; the fifth retires it, link included. `userId` undefined (no
-   * such account) still spends the HMAC, so the answer takes as long.
+   * attempt against that credential; the fifth retires it, link included.
+   *
+   * Contract §4: the answer takes as long whether or not the account exists or holds a live code.
+   * `userId` undefined (no such account) takes the same steps against a person no row is: a
+   * transaction, a lock, the lookup, the HMAC and a commit like that of a counted attempt.
    */
   async redeemByOtp(
     userId: number | undefined,
@@ -133,17 +156,15 @@ export class CredentialsService {
     effects: RedemptionEffects,
     target?: string,
   ): Promise<boolean> {
-    if (userId === undefined) {
-      this.otpHasher.matches(otp, null);
-      return false;
-    }
     return this.repository.transaction(async (tx) => {
-      await this.repository.lockPerson(tx, userId);
+      if (userId === undefined) await this.repository.lockNobody(tx);
+      else await this.repository.lockPerson(tx, userId);
       const now = this.clock.now();
-      const candidates = await this.repository.unfinishedOf(userId, REDEMPTIONS[redemption].purposes, tx);
+      const candidates = await this.repository.unfinishedOf(userId ?? NOBODY, REDEMPTIONS[redemption].purposes, tx);
       const credential = candidates.find((candidate) => stateOf(candidate, now) === 'live');
       if (!credential) {
         this.otpHasher.matches(otp, null);
+        await this.repository.recordNoAttempt(tx);
         return false;
       }
       const codeMatches = this.otpHasher.matches(otp, credential.otpHash);

@@ -89,8 +89,18 @@ export class UsersRepository {
     return db.user.findFirst({ where: { email: normalizeEmail(email), deletedAt: null } });
   }
 
+  /** The live account holding this phone, verified or not (phones are unique among live accounts). */
   findLiveByPhone(phone: string, db: Db = this.prisma): Promise<User | null> {
-    return db.user.findFirst({ where: { phone, deletedAt: null }, orderBy: { id: 'asc' } });
+    return db.user.findFirst({ where: { phone, deletedAt: null } });
+  }
+
+  /**
+   * The live account whose verified phone this is (contract §4: forgot and reset by phone act only
+   * on a verified phone). Should two live accounts ever hold it verified, neither: never a guess.
+   */
+  async findLiveByVerifiedPhone(phone: string, db: Db = this.prisma): Promise<User | null> {
+    const users = await db.user.findMany({ where: { phone, deletedAt: null, phoneVerifiedAt: { not: null } }, take: 2 });
+    return users.length === 1 ? users[0]! : null;
   }
 
   /** A malformed publicId names nobody (and must not reach Postgres, which would refuse the uuid cast). */

@@ -3,6 +3,7 @@ import { jest } from '@jest/globals';
 import { EVENT_TYPES, type EventPayload, type EventType } from '@school/messaging';
 import { Clock } from '../../src/credentials/clock.js';
 import { InvitationsService } from '../../src/credentials/invitations.service.js';
+import { MessageRequestsWorker } from '../../src/credentials/message-requests/message-requests.worker.js';
 import { PrismaClient, type Role, type User } from '../../src/generated/prisma/client.js';
 import { PasswordHasher } from '../../src/passwords/password-hasher.js';
 import type { IdentityUnderTest } from './identity-app.js';
@@ -16,6 +17,7 @@ export interface NewAccount {
   password?: string | null;
   banned?: boolean;
   emailVerified?: boolean;
+  phoneVerified?: boolean;
 }
 
 /** A unique email per call, so tests of one suite never share an account. */
@@ -38,6 +40,7 @@ export async function createAccount(identity: IdentityUnderTest, account: NewAcc
       phone: account.phone ?? null,
       banned: account.banned ?? false,
       emailVerifiedAt: account.emailVerified ? new Date() : null,
+      phoneVerifiedAt: account.phoneVerified ? new Date() : null,
     },
   });
   if (account.password !== null) {
@@ -64,6 +67,14 @@ export async function signIn(identity: IdentityUnderTest, user: User, password =
 export async function invite(identity: IdentityUnderTest, user: User): Promise<void> {
   // The app's own client, as the users service would use it.
   await identity.app.get(PrismaClient).$transaction((tx) => identity.app.get(InvitationsService).issue(tx, user));
+}
+
+/**
+ * Serves now the forgot and resend requests the routes took (the worker's own schedule would do it
+ * within MESSAGE_REQUESTS_INTERVAL_MS); resolves once they are served.
+ */
+export function serveMessageRequests(identity: IdentityUnderTest): Promise<void> {
+  return identity.app.get(MessageRequestsWorker).drain();
 }
 
 /** Events the flows recorded in the outbox for `userId` (publicId), oldest first. */

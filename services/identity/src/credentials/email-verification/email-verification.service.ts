@@ -4,37 +4,46 @@ import { EVENT_TYPES, Outbox } from '@school/messaging';
 import { UsersRepository } from '../../users/users.repository.js';
 import { CredentialPurpose } from '../credential-state.js';
 import { CREDENTIALS_OPTIONS, type CredentialsOptions } from '../credentials.config.js';
-import { CredentialsRepository } from '../credentials.repository.js';
+import type { Tx } from '../credentials.repository.js';
 import { CredentialsService } from '../credentials.service.js';
 import { LINK_PATHS, linkTo } from '../links.js';
+import { MessageRequestsRepository } from '../message-requests/message-requests.repository.js';
 
 /** Email verification: a link (EMAIL_VERIFICATION_TTL_HOURS) proving the account's mailbox. */
 @Injectable()
 export class EmailVerificationService {
   constructor(
     private readonly credentials: CredentialsService,
-    private readonly repository: CredentialsRepository,
+    private readonly requests: MessageRequestsRepository,
     private readonly users: UsersRepository,
     private readonly outbox: Outbox,
     @Inject(CREDENTIALS_OPTIONS) private readonly options: CredentialsOptions,
   ) {}
 
   /**
-   * For a live, unverified account that is not banned: a new link replacing the earlier one, and
-   * its email. For anything else nothing, and the caller answers the same (no account probing).
+   * Takes the request and nothing more: the same single write whether or not an account matches
+   * (contract §4). MessageRequestsWorker serves it later with sendLink.
    */
   async resend(email: string): Promise<void> {
-    const user = await this.users.findLiveByEmail(email);
+    await this.requests.add({ purpose: CredentialPurpose.email_verification, by: 'email', email });
+  }
+
+  /**
+   * Serves a resend request, in the worker's transaction. For a live, unverified account that is
+   * not banned and not yet at the hourly message cap: a new link replacing the earlier one, and its
+   * email. For anything else nothing.
+   */
+  async sendLink(tx: Tx, email: string): Promise<void> {
+    const user = await this.users.findLiveByEmail(email, tx);
     if (!user || user.banned || user.emailVerifiedAt !== null) return;
-    await this.repository.transaction(async (tx) => {
-      const issued = await this.credentials.issue(tx, user, CredentialPurpose.email_verification, user.email, this.credentials.prepare({ token: true, otp: false }));
-      await this.outbox.record(tx, EVENT_TYPES.emailVerificationRequested, {
-        userId: user.publicId,
-        email: user.email,
-        name: user.name,
-        verifyUrl: linkTo(this.options.publicBaseUrl, LINK_PATHS.emailVerification, issued.token!),
-        expiresAt: issued.expiresAt.toISOString(),
-      });
+    const issued = await this.credentials.issueMessage(tx, user, CredentialPurpose.email_verification, user.email, this.credentials.prepare({ token: true, otp: false }));
+    if (!issued) return;
+    await this.outbox.record(tx, EVENT_TYPES.emailVerificationRequested, {
+      userId: user.publicId,
+      email: user.email,
+      name: user.name,
+      verifyUrl: linkTo(this.options.publicBaseUrl, LINK_PATHS.emailVerification, issued.token!),
+      expiresAt: issued.expiresAt.toISOString(),
     });
   }
 

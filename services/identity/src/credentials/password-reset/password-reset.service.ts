@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '@school/http';
 import { EVENT_TYPES, Outbox } from '@school/messaging';
-import type { User } from '../../generated/prisma/client.js';
 import { PasswordHasher } from '../../passwords/password-hasher.js';
 import { ProviderAccountsRepository } from '../../passwords/provider-accounts.repository.js';
 import { SESSION_REVOKE_REASONS } from '../../sessions/session-revoke-reason.js';
@@ -9,21 +8,24 @@ import { SessionsService } from '../../sessions/sessions.service.js';
 import { UsersRepository } from '../../users/users.repository.js';
 import { CredentialPurpose } from '../credential-state.js';
 import { CREDENTIALS_OPTIONS, type CredentialsOptions } from '../credentials.config.js';
-import { CredentialsRepository } from '../credentials.repository.js';
+import { CredentialsRepository, type Tx } from '../credentials.repository.js';
 import { CredentialsService, type Redeemed } from '../credentials.service.js';
 import type { ForgotPasswordRequest } from '../dto/forgot-password.dto.js';
 import type { ResetPasswordCommand } from '../dto/reset-password.dto.js';
 import { LINK_PATHS, linkTo } from '../links.js';
+import { MessageRequestsRepository } from '../message-requests/message-requests.repository.js';
 
 /**
  * Forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4). Forgot never tells whether an
- * account exists; reset redeems a reset or an invitation by link token, or a reset by code.
+ * account exists, by its answer or by its time: the route only takes the request, served later off
+ * the request's path. Reset redeems a reset or an invitation by link token, or a reset by code.
  */
 @Injectable()
 export class PasswordResetService {
   constructor(
     private readonly credentials: CredentialsService,
     private readonly repository: CredentialsRepository,
+    private readonly requests: MessageRequestsRepository,
     private readonly users: UsersRepository,
     private readonly hasher: PasswordHasher,
     private readonly accounts: ProviderAccountsRepository,
@@ -33,29 +35,36 @@ export class PasswordResetService {
   ) {}
 
   /**
-   * For a live account that is not banned: a password_reset credential holding a link token and a
-   * code, replacing the person's earlier reset, and the message carrying them (email: link and code
-   * in one message; phone: the code by SMS), in one transaction. For anything else: nothing, and the
-   * caller answers the same.
+   * Takes the request and nothing more: the same single write whether or not an account matches,
+   * so the answer takes as long either way (contract §4). MessageRequestsWorker serves it later
+   * with sendReset.
    */
   async forgot(request: ForgotPasswordRequest): Promise<void> {
-    const user = request.by === 'email' ? await this.users.findLiveByEmail(request.email) : await this.users.findLiveByPhone(request.phone);
-    // Drawn and hashed whether or not there is an account, so both answers cost the same work up to here.
-    const secrets = this.credentials.prepare({ token: true, otp: true });
+    await this.requests.add({ purpose: CredentialPurpose.password_reset, ...request });
+  }
+
+  /**
+   * Serves a forgot request, in the worker's transaction. For a live account that is not banned,
+   * found by its email or by its verified phone (contract §4: never an unverified one), and not yet
+   * at the hourly message cap: a password_reset credential holding a link token and a code,
+   * replacing the person's earlier reset, and the message carrying them (email: link and code in one
+   * message; phone: the code by SMS). For anything else: nothing.
+   */
+  async sendReset(tx: Tx, request: ForgotPasswordRequest): Promise<void> {
+    const user = request.by === 'email' ? await this.users.findLiveByEmail(request.email, tx) : await this.users.findLiveByVerifiedPhone(request.phone, tx);
     if (!user || user.banned) return;
     const target = request.by === 'email' ? user.email : request.phone;
-    await this.repository.transaction(async (tx) => {
-      const issued = await this.credentials.issue(tx, user, CredentialPurpose.password_reset, target, secrets);
-      await this.outbox.record(tx, EVENT_TYPES.passwordResetRequested, {
-        userId: user.publicId,
-        name: user.name,
-        otp: issued.otp!,
-        expiresAt: issued.expiresAt.toISOString(),
-        delivery:
-          request.by === 'email'
-            ? { channel: 'email', email: user.email, resetUrl: linkTo(this.options.publicBaseUrl, LINK_PATHS.passwordReset, issued.token!) }
-            : { channel: 'sms', phone: target },
-      });
+    const issued = await this.credentials.issueMessage(tx, user, CredentialPurpose.password_reset, target, this.credentials.prepare({ token: true, otp: true }));
+    if (!issued) return;
+    await this.outbox.record(tx, EVENT_TYPES.passwordResetRequested, {
+      userId: user.publicId,
+      name: user.name,
+      otp: issued.otp!,
+      expiresAt: issued.expiresAt.toISOString(),
+      delivery:
+        request.by === 'email'
+          ? { channel: 'email', email: user.email, resetUrl: linkTo(this.options.publicBaseUrl, LINK_PATHS.passwordReset, issued.token!) }
+          : { channel: 'sms', phone: target },
     });
   }
 
@@ -69,15 +78,20 @@ export class PasswordResetService {
     const done =
       command.branch === 'token'
         ? await this.credentials.redeemByToken(command.token, 'resetByToken', complete)
-        : await this.credentials.redeemByOtp((await this.accountOf(command.email, command.phone))?.id, command.otp, 'resetByOtp', complete);
+        : await this.credentials.redeemByOtp(await this.accountOf(command.email, command.phone), command.otp, 'resetByOtp', complete);
     if (!done) throw new AppError('AUTH_VERIFICATION_CODE_INVALID');
   }
 
-  /** Whose code it is: the account of the email, or of the phone; both sent must name the same account. */
-  private async accountOf(email: string | undefined, phone: string | undefined): Promise<User | null> {
-    const user = email !== undefined ? await this.users.findLiveByEmail(email) : await this.users.findLiveByPhone(phone!);
-    if (user && email !== undefined && phone !== undefined && user.phone !== phone) return null;
-    return user;
+  /**
+   * Whose code it is: the account of the email, or of the verified phone (contract §4); both sent
+   * must name the same account, its phone verified. Nobody otherwise, and the code is then refused
+   * after the same work as a wrong one.
+   */
+  private async accountOf(email: string | undefined, phone: string | undefined): Promise<number | undefined> {
+    const account = email !== undefined ? await this.repository.accountByEmail(email) : await this.repository.accountByVerifiedPhone(phone!);
+    if (account.matches !== 1 || account.id === null) return undefined;
+    if (email !== undefined && phone !== undefined && (account.phone !== phone || !account.phoneVerified)) return undefined;
+    return account.id;
   }
 
   /**
