@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/messaging';
 import { hashingConcurrency, PasswordHasher } from '../src/passwords/password-hasher.js';
-import { createAccount, lastEventOf, OTHER_STRONG_PASSWORD, signIn, STRONG_PASSWORD, tokenOf, uniqueEmail } from './credentials-support/fixtures.js';
+import { createAccount, lastEventOf, OTHER_STRONG_PASSWORD, serveMessageRequests, signIn, STRONG_PASSWORD, tokenOf, uniqueEmail } from './credentials-support/fixtures.js';
 import { startIdentity, type IdentityUnderTest } from './credentials-support/identity-app.js';
 
 interface RawAnswer {
@@ -57,6 +57,7 @@ describe('password hashing under load: a full queue answers 503 SERVICE_UNAVAILA
     const customer = await createAccount(identity);
     const accessToken = await signIn(identity, staff);
     expect((await post('/api/mobile/auth/password/forgot', { email: customer.email })).status).toBe(200);
+    await serveMessageRequests(identity);
     const event = await lastEventOf(identity, EVENT_TYPES.passwordResetRequested, customer.publicId);
     if (event.delivery.channel !== 'email') throw new Error('expected an email delivery');
     const resetToken = tokenOf(event.delivery.resetUrl);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/messaging';
 import type { User } from '../src/generated/prisma/client.js';
-import { createAccount, invite, lastEventOf, logIn, OTHER_STRONG_PASSWORD, signIn, STRONG_PASSWORD, tokenOf } from './credentials-support/fixtures.js';
+import { createAccount, invite, lastEventOf, logIn, OTHER_STRONG_PASSWORD, serveMessageRequests, signIn, STRONG_PASSWORD, tokenOf } from './credentials-support/fixtures.js';
 import { startIdentity, type IdentityUnderTest } from './credentials-support/identity-app.js';
 
 const SELF_ACTION = { message: 'You cannot ban or delete your own account', data: null, errorCode: 'USER_SELF_ACTION' };
@@ -120,6 +120,7 @@ describe('account control (contract §6): self actions, the last admin, credenti
 
     async function forgot(user: User): Promise<{ token: string; otp: string }> {
       expect((await identity.request('POST', '/api/mobile/auth/password/forgot', { email: user.email })).status).toBe(200);
+      await serveMessageRequests(identity);
       const event = await lastEventOf(identity, EVENT_TYPES.passwordResetRequested, user.publicId);
       if (event.delivery.channel !== 'email') throw new Error('expected an email delivery');
       return { token: tokenOf(event.delivery.resetUrl), otp: event.otp };
