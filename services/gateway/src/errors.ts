@@ -15,11 +15,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     throw new AppError('NOT_FOUND');
   });
 
-  // An over-long URL is refused whether or not it names a route.
-  app.addHook('onRequest', checkRequestHead);
-
-  // Answer 404 before any body is read or parsed.
+  // Answer 404 before any body is read or parsed; an over-long URL is refused whether or not it names a route.
   app.addHook('onRequest', async (request) => {
+    checkRequestHead(request);
     if (request.is404) throw new AppError('NOT_FOUND');
   });
 }

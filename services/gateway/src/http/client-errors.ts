@@ -64,8 +64,7 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
         ? validationFailed([{ field: 'path', message: 'Malformed percent-encoding' }])
         : error;
   const { status, body, headers } = toErrorResponse(mapped);
-  reply
-    .code(status)
-    .headers({ ...SECURITY_HEADERS, ...headers, [REQUEST_ID_HEADER]: request.id })
-    .send(body);
+  reply.code(status).headers({ ...SECURITY_HEADERS, ...headers, [REQUEST_ID_HEADER]: request.id });
+  if (!request.raw.complete) reply.header('connection', 'close');
+  reply.send(body);
 }

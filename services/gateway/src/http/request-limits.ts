@@ -8,8 +8,8 @@ import { AppError, validationFailed } from '@school/http';
  */
 export const MAX_URL_LENGTH = 2048;
 
-/** Checks of the request line and headers that come before routing decisions (404) are answered. */
-export async function checkRequestHead(request: FastifyRequest): Promise<void> {
+/** Checks of the request line and headers, made before a route's own answer (404 included). */
+export function checkRequestHead(request: FastifyRequest): void {
   if ((request.raw.url?.length ?? 0) > MAX_URL_LENGTH) throw new AppError('URI_TOO_LONG');
   // Node answers a missing Host with an empty 400 of its own; the gateway answers it in the envelope.
   if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
