@@ -2,7 +2,6 @@ import httpProxy from '@fastify/http-proxy';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '@school/auth';
 import type { ServiceName } from '@school/config';
-import type { Readable } from 'node:stream';
 import { authenticateHook } from '../auth/authenticate.hook.js';
 import { bodyDeadlineHook } from '../body/body-deadline.js';
 import { createUpstreamAgent, proxyOptions, type UpstreamOptions } from '../proxy/upstream.js';
@@ -12,7 +11,6 @@ import type { Throttle } from '../throttle/throttle.js';
 import { ROUTE_TABLE, type GatewayRoute } from './route-table.js';
 
 type RequestHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-type PreParsingHook = (request: FastifyRequest, reply: FastifyReply, payload: Readable) => Promise<Readable>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -57,7 +55,7 @@ export async function registerTableRoutes(app: FastifyInstance, deps: RouteDepen
     if (route.stream) onRequest.push(trackStream);
     options.onRequest = onRequest;
     options.preValidation = preValidation;
-    if (route.body.kind === 'json') options.preParsing = [bodyDeadline as PreParsingHook];
+    if (route.body.kind === 'json') options.preParsing = [bodyDeadline];
   });
 
   const agent = createUpstreamAgent(deps.upstream);
