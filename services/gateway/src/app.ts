@@ -11,7 +11,10 @@ import { mebibytes } from './body/body-limits.js';
 import { upstreamUrl, type GatewayConfig } from './config.js';
 import { registerErrorHandling } from './errors.js';
 import { registerHealthRoutes } from './health/health.routes.js';
-import { REQUEST_ID_HEADER, requestId } from './request/request-id.js';
+import { answerClientError, answerFrameworkError } from './http/client-errors.js';
+import { MAX_URL_LENGTH } from './http/request-limits.js';
+import { registerResponseHeaders } from './http/response-headers.js';
+import { requestId } from './request/request-id.js';
 import { registerTableRoutes } from './routes/register-routes.js';
 import { Throttle } from './throttle/throttle.js';
 
@@ -52,16 +55,19 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
     exposeHeadRoutes: false,
     // Requests arriving on open connections while closing get the envelope (onRequest below), not Fastify's body.
     return503OnClosing: false,
+    ...connectionLimits(config),
+    // The one URL limit is MAX_URL_LENGTH; the router must not refuse a shorter parameter on its own.
+    routerOptions: { maxParamLength: MAX_URL_LENGTH },
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
   });
 
+  registerResponseHeaders(app);
   registerErrorHandling(app);
   app.addHook('onRequest', async (_request, reply) => {
     if (!closing) return;
     reply.header('connection', 'close');
     throw new AppError('SERVICE_UNAVAILABLE');
-  });
-  app.addHook('onSend', async (request, reply) => {
-    reply.header(REQUEST_ID_HEADER, request.id);
   });
 
   registerBodyParsers(app, { adminUploadMaxFileBytes: mebibytes(config.UPLOAD_MAX_FILE_SIZE_MB) });
@@ -75,7 +81,8 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
     authenticator,
     throttle,
     upstreams,
-    upstream: { trustProxy: config.TRUST_PROXY, timeoutMs: config.UPSTREAM_TIMEOUT_MS },
+    upstream: { trustedProxies: config.TRUST_PROXY, timeoutMs: config.UPSTREAM_TIMEOUT_MS },
+    bodyTimeoutMs: config.REQUEST_BODY_TIMEOUT_MS,
     onStream: (reply) => {
       streams.add(reply);
       reply.raw.once('close', () => streams.delete(reply));
@@ -100,6 +107,27 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
     else redis.disconnect();
   });
   return app;
+}
+
+/**
+ * Node's own clocks, counted from a request's first byte: the headers within HEADERS_TIMEOUT_MS,
+ * the whole request within UPLOAD_BODY_TIMEOUT_MS (the longest any route allows; JSON routes are
+ * cut sooner, see bodyDeadlineHook); an idle kept-alive connection closes after KEEP_ALIVE_TIMEOUT_MS.
+ * A request past its time gets 408 REQUEST_TIMEOUT from answerClientError.
+ */
+function connectionLimits(config: GatewayConfig) {
+  const headersTimeout = Math.min(config.HEADERS_TIMEOUT_MS, config.UPLOAD_BODY_TIMEOUT_MS);
+  return {
+    requestTimeout: config.UPLOAD_BODY_TIMEOUT_MS,
+    keepAliveTimeout: config.KEEP_ALIVE_TIMEOUT_MS,
+    http: {
+      headersTimeout,
+      // Node looks for expired requests this often (30 s by default, too coarse for a 15 s limit).
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 4))),
+      // A request without Host gets the envelope from checkRequestHead, not Node's empty 400.
+      requireHostHeader: false,
+    },
+  };
 }
 
 function trackUnusedConnections(server: Server): Set<Socket> {

@@ -20,12 +20,41 @@ export const gatewayEnv = {
   ...redisEnv,
   ...jwtEnv,
   ...upstreamEnv,
-  /** Trust `X-Forwarded-For` / `X-Forwarded-Proto` from the peer (only behind a proxy that sets them). */
-  TRUST_PROXY: env.flag(false),
+  /**
+   * How many proxies in front of the gateway append to `X-Forwarded-For` (contract §4). 0 (also
+   * unset, `false`, `no`): the client ip is the socket address. `true`/`yes` mean 1.
+   */
+  TRUST_PROXY: trustedProxyCount(),
   UPLOAD_MAX_FILE_SIZE_MB: z.coerce.number().int().positive().default(50),
   /** Longest wait for an upstream's response headers (and between two body chunks); streams are exempt. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  /** A request body (JSON routes) not received whole this long after its headers: 408 REQUEST_TIMEOUT (contract §3). */
+  REQUEST_BODY_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  /** The same for upload routes, counted from the request's first byte (contract §3: 10 minutes). */
+  UPLOAD_BODY_TIMEOUT_MS: z.coerce.number().int().positive().default(10 * 60_000),
+  /** Request line and headers not received whole this long after the first byte: 408, connection closed. */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  /**
+   * An idle connection between two requests is closed after this long. Above the 60 s idle timeout
+   * of common load balancers, so the balancer closes first and never reuses a connection being closed.
+   */
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().positive().default(65_000),
 };
+
+function trustedProxyCount() {
+  return z
+    .string()
+    .trim()
+    .toLowerCase()
+    .default('0')
+    .transform((value, context) => {
+      if (value === '' || value === 'false' || value === 'no') return 0;
+      if (value === 'true' || value === 'yes') return 1;
+      if (/^\d{1,2}$/.test(value)) return Number(value);
+      context.addIssue({ code: 'custom', message: 'must be the number of trusted proxies (0-99), true or false' });
+      return z.NEVER;
+    });
+}
 
 export type GatewayConfig = z.infer<z.ZodObject<typeof gatewayEnv>>;
 

@@ -1,14 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, toErrorResponse } from '@school/http';
+import { checkRequestHead } from './http/request-limits.js';
 
 /** Every answer the gateway makes itself on failure is the envelope of contract §3; never a stack. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const response = toErrorResponse(error);
     if (response.unexpected) request.log.error({ err: error }, 'unexpected error');
-    // The rest of a refused body (an upload cut at its cap, a request refused before its body was
-    // read) is not worth reading: close the connection once the answer is out.
-    if (!request.raw.complete) reply.header('connection', 'close');
     reply.code(response.status).headers(response.headers).send(response.body);
   });
 
@@ -17,8 +15,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     throw new AppError('NOT_FOUND');
   });
 
-  // Answer 404 before any body is read or parsed.
+  // Answer 404 before any body is read or parsed; an over-long URL is refused whether or not it names a route.
   app.addHook('onRequest', async (request) => {
+    checkRequestHead(request);
     if (request.is404) throw new AppError('NOT_FOUND');
   });
 }

@@ -113,25 +113,86 @@ describe('gateway throttling in Redis', () => {
   });
 });
 
-describe('gateway throttling behind a trusted proxy', () => {
-  it('keys on the first X-Forwarded-For entry only when TRUST_PROXY is set', async () => {
-    const trusting = await startTestGateway({ env: { TRUST_PROXY: 'true' } });
-    const direct = await startTestGateway({ fakes: trusting.fakes, issuer: trusting.issuer });
-    try {
-      const forgot = (target: TestGateway, forwardedFor: string) => () =>
-        post(target, '/api/auth/password/forgot', { email: 'a@b.c' }, { 'x-forwarded-for': forwardedFor });
-      expect(await statuses(times(5, (index) => forgot(trusting, `10.0.0.1, 10.9.9.${index}`)))).toEqual(times(5, () => 200));
-      expect((await forgot(trusting, '10.0.0.1')()).status).toBe(429);
-      expect((await forgot(trusting, '10.0.0.2, 10.0.0.1')()).status).toBe(200);
-      expect(trusting.fakes.identity.received.at(-1)?.headers['x-forwarded-for']).toBe('10.0.0.2, 10.0.0.1, 127.0.0.1');
+describe('gateway throttling per client ip', () => {
+  let gateway: TestGateway;
+  // One proxy in front: each test speaks from its own address, so counts never mix between tests.
+  const from = (ip: string) => ({ 'x-forwarded-for': ip });
+  const uniqueIp = () => `10.${randomBytes(3).join('.')}`;
 
-      // Without TRUST_PROXY a client cannot escape its limit by inventing addresses.
-      expect(await statuses(times(5, (index) => forgot(direct, `10.1.1.${index}`)))).toEqual(times(5, () => 200));
-      expect((await forgot(direct, '10.1.1.99')()).status).toBe(429);
-      expect(trusting.fakes.identity.received.at(-1)?.headers['x-forwarded-for']).toBe('127.0.0.1');
+  beforeAll(async () => {
+    gateway = await startTestGateway({ env: { TRUST_PROXY: '1' } });
+  });
+  afterAll(() => gateway.close());
+
+  it('limits login to 100 per minute per ip whatever the email, both surfaces counting together', async () => {
+    const ip = uniqueIp();
+    const login = (path: string, address = from(ip)) => post(gateway, path, { email: `spray-${unique()}@example.com`, password: 'x' }, address);
+    const first = await Promise.all(times(100, (index) => login(index % 2 ? '/api/auth/login/email' : '/api/mobile/auth/login/email')));
+    expect(first.map((response) => response.status)).toEqual(times(100, () => 200));
+    await expectRateLimited(await login('/api/auth/login/email'), 60);
+    await expectRateLimited(await login('/api/mobile/auth/login/email'), 60);
+    expect((await login('/api/auth/login/email', from(uniqueIp()))).status).toBe(200);
+    expect(gateway.fakes.identity.received).toHaveLength(101);
+  });
+
+  it('limits email-verify resend to 5 per 15 minutes per ip across both surfaces', async () => {
+    const ip = uniqueIp();
+    const resend = (path: string, address = from(ip)) => () => post(gateway, path, { email: `r-${unique()}@example.com` }, address);
+    expect(
+      await statuses([
+        ...times(3, () => resend('/api/auth/email/verify/resend')),
+        ...times(2, () => resend('/api/mobile/auth/email/verify/resend')),
+      ]),
+    ).toEqual(times(5, () => 200));
+    await expectRateLimited(await resend('/api/auth/email/verify/resend')(), 900);
+    await expectRateLimited(await resend('/api/mobile/auth/email/verify/resend')(), 900);
+    expect((await resend('/api/auth/email/verify/resend', from(uniqueIp()))()).status).toBe(200);
+  });
+});
+
+describe('gateway client ip behind trusted proxies (contract §4)', () => {
+  const forgot = (target: TestGateway, forwardedFor?: string) => () =>
+    post(target, '/api/auth/password/forgot', { email: 'a@b.c' }, forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor });
+  const lastForwardedFor = (target: TestGateway) => target.fakes.identity.received.at(-1)?.headers['x-forwarded-for'];
+
+  it('keys on the entry the trusted proxy wrote: a forged leftmost entry changes nothing', async () => {
+    // `true` still means one proxy.
+    const gateway = await startTestGateway({ env: { TRUST_PROXY: 'true' } });
+    try {
+      expect(await statuses(times(5, (index) => forgot(gateway, `10.9.9.${index}, 10.0.0.1`)))).toEqual(times(5, () => 200));
+      expect(lastForwardedFor(gateway)).toBe('10.0.0.1, 127.0.0.1');
+      expect((await forgot(gateway, '203.0.113.77, 10.0.0.1')()).status).toBe(429);
+      expect((await forgot(gateway, '10.0.0.1, 10.0.0.2')()).status).toBe(200);
+      expect(lastForwardedFor(gateway)).toBe('10.0.0.2, 127.0.0.1');
     } finally {
-      await direct.close();
-      await trusting.close();
+      await gateway.close();
+    }
+  });
+
+  it('takes the N-th entry from the right behind N proxies, and the socket address when fewer entries came', async () => {
+    const gateway = await startTestGateway({ env: { TRUST_PROXY: '2' } });
+    try {
+      expect(await statuses(times(5, (index) => forgot(gateway, `forged-${index}, 203.0.113.5, 10.0.0.9`)))).toEqual(times(5, () => 200));
+      expect(lastForwardedFor(gateway)).toBe('203.0.113.5, 10.0.0.9, 127.0.0.1');
+      expect((await forgot(gateway, '203.0.113.5, 10.0.0.8')()).status).toBe(429);
+
+      // One entry for two proxies: it did not come through both, so the entry may be the client's own.
+      expect(await statuses(times(5, (index) => forgot(gateway, `198.51.100.${index}`)))).toEqual(times(5, () => 200));
+      expect(lastForwardedFor(gateway)).toBe('127.0.0.1');
+      expect((await forgot(gateway)()).status).toBe(429);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('ignores X-Forwarded-For without TRUST_PROXY', async () => {
+    const gateway = await startTestGateway();
+    try {
+      expect(await statuses(times(5, (index) => forgot(gateway, `10.1.1.${index}`)))).toEqual(times(5, () => 200));
+      expect((await forgot(gateway, '10.1.1.99')()).status).toBe(429);
+      expect(lastForwardedFor(gateway)).toBe('127.0.0.1');
+    } finally {
+      await gateway.close();
     }
   });
 });

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { propagation } from '@opentelemetry/api';
 import type { FastifyRequest } from 'fastify';
-import { firstListEntry, peerIp } from '../request/client-ip.js';
+import { clientAddress, firstListEntry } from '../request/client-ip.js';
 import { REQUEST_ID_HEADER } from '../request/request-id.js';
 
 /**
@@ -18,7 +18,8 @@ const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authe
 const CALLER_CLAIM = /^(x-(user|auth|principal|session|role|permission|account|internal|client-ip|real-ip|original-forwarded-for|forwarded-(user|email|groups|preferred-username|access-token|host|port|prefix|server))(-.*)?|remote-user|x-remote-user|forwarded|true-client-ip|cf-connecting-ip)$/;
 
 export interface ForwardingOptions {
-  trustProxy: boolean;
+  /** TRUST_PROXY: how many proxies in front of the gateway set the `X-Forwarded-*` headers. */
+  trustedProxies: number;
 }
 
 /** The request headers an upstream service sees. Authorization passes through untouched. */
@@ -34,11 +35,11 @@ export function upstreamRequestHeaders(request: FastifyRequest, incoming: Incomi
   // Without it, the client's trace headers pass through unchanged.
   for (const field of propagation.fields()) delete headers[field];
 
-  const peer = peerIp(request);
-  const forwardedFor = options.trustProxy ? request.headers['x-forwarded-for'] : undefined;
-  headers['x-forwarded-for'] = forwardedFor ? `${forwardedFor}, ${peer}` : peer;
-  headers['x-forwarded-proto'] = (options.trustProxy && firstListEntry(request.headers['x-forwarded-proto'])) || request.protocol;
-  const host = (options.trustProxy && firstListEntry(request.headers['x-forwarded-host'])) || request.headers.host;
+  // Services take the first entry as the client (identity records it on sessions).
+  headers['x-forwarded-for'] = clientAddress(request, options.trustedProxies).forwardedFor;
+  const trustProxy = options.trustedProxies > 0;
+  headers['x-forwarded-proto'] = (trustProxy && firstListEntry(request.headers['x-forwarded-proto'])) || request.protocol;
+  const host = (trustProxy && firstListEntry(request.headers['x-forwarded-host'])) || request.headers.host;
   if (host) headers['x-forwarded-host'] = host;
   headers[REQUEST_ID_HEADER] = request.id;
   return headers;

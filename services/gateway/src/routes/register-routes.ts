@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from '@school/auth';
 import type { ServiceName } from '@school/config';
 import { authenticateHook } from '../auth/authenticate.hook.js';
+import { bodyDeadlineHook } from '../body/body-deadline.js';
 import { createUpstreamAgent, proxyOptions, type UpstreamOptions } from '../proxy/upstream.js';
 import { needsBody, THROTTLE_POLICIES } from '../throttle/policies.js';
 import { throttleHook } from '../throttle/throttle.hook.js';
@@ -23,6 +24,8 @@ export interface RouteDependencies {
   throttle: Throttle;
   upstreams: Record<ServiceName, string>;
   upstream: UpstreamOptions;
+  /** How long a JSON body may take to arrive after its headers. */
+  bodyTimeoutMs: number;
   /** Called with each stream (SSE) response so shutdown can end them. */
   onStream?: (reply: FastifyReply) => void;
 }
@@ -30,12 +33,14 @@ export interface RouteDependencies {
 /**
  * One @fastify/http-proxy registration per table entry, restricted to the entry's method and path.
  * Order per request: authenticate (jwt routes), throttle (before the body is read, so refused and
- * invalid requests count; after it only for policies keyed on the body), parse the body, forward.
+ * invalid requests count; after it only for policies keyed on the body), parse the body within its
+ * deadline, forward.
  */
 export async function registerTableRoutes(app: FastifyInstance, deps: RouteDependencies): Promise<void> {
   app.decorateRequest('principal', undefined);
   const authenticate = authenticateHook(deps.authenticator);
   const trackStream: RequestHook = async (_request, reply) => deps.onStream?.(reply);
+  const bodyDeadline = bodyDeadlineHook(deps.bodyTimeoutMs);
 
   // http-proxy takes no onRequest option: each entry's hooks join its route as Fastify adds it.
   app.addHook('onRoute', (options) => {
@@ -43,13 +48,14 @@ export async function registerTableRoutes(app: FastifyInstance, deps: RouteDepen
     if (!route) return;
     const onRequest: RequestHook[] = route.auth === 'jwt' ? [authenticate] : [];
     const preValidation: RequestHook[] = [];
-    if (route.throttle) {
-      const hook = throttleHook(deps.throttle, route.throttle, { trustProxy: deps.upstream.trustProxy });
-      (needsBody(THROTTLE_POLICIES[route.throttle]) ? preValidation : onRequest).push(hook);
+    for (const policy of route.throttles ?? []) {
+      const hook = throttleHook(deps.throttle, policy, { trustedProxies: deps.upstream.trustedProxies });
+      (needsBody(THROTTLE_POLICIES[policy]) ? preValidation : onRequest).push(hook);
     }
     if (route.stream) onRequest.push(trackStream);
     options.onRequest = onRequest;
     options.preValidation = preValidation;
+    if (route.body.kind === 'json') options.preParsing = [bodyDeadline];
   });
 
   const agent = createUpstreamAgent(deps.upstream);

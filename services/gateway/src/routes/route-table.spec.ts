@@ -25,28 +25,50 @@ describe('route table', () => {
     for (const route of media.filter((entry) => entry.path.startsWith('/api/'))) {
       const alias = media.find((entry) => key(entry) === `${route.method} ${route.path.slice(4)}`);
       expect(alias).toMatchObject({ upstreamPrefix: '/api', auth: 'jwt', body: route.body, service: 'media' });
-      expect(alias?.throttle).toBe(route.throttle);
+      expect(alias?.throttles).toEqual(route.throttles);
     }
     expect(media.every((route) => route.auth === 'jwt')).toBe(true);
   });
 
   it('puts each throttle policy on the routes the spec and contract name', () => {
-    const throttled = Object.fromEntries(ROUTE_TABLE.filter((route) => route.throttle).map((route) => [key(route), route.throttle]));
+    const throttled = Object.fromEntries(ROUTE_TABLE.filter((route) => route.throttles).map((route) => [key(route), route.throttles]));
     expect(throttled).toEqual({
-      'POST /api/auth/login/email': 'login',
-      'POST /api/mobile/auth/login/email': 'login',
-      'POST /api/auth/password/forgot': 'forgotPassword',
-      'POST /api/mobile/auth/password/forgot': 'forgotPassword',
-      'POST /api/auth/password/reset': 'resetPassword',
-      'POST /api/mobile/auth/password/reset': 'resetPassword',
-      'POST /api/auth/password/set': 'setPassword',
-      'POST /api/mobile/auth/password/set': 'setPassword',
-      'POST /api/mobile/feedback/public': 'guestFeedback',
-      'POST /api/mobile/uploads': 'mobileUpload',
-      'POST /mobile/uploads': 'mobileUpload',
-      'GET /api/mobile/uploads/signed-url/*': 'mobileSignedUrl',
-      'GET /mobile/uploads/signed-url/*': 'mobileSignedUrl',
+      'POST /api/auth/login/email': ['login', 'loginPerIp'],
+      'POST /api/mobile/auth/login/email': ['login', 'loginPerIp'],
+      'POST /api/auth/password/forgot': ['forgotPassword'],
+      'POST /api/mobile/auth/password/forgot': ['forgotPassword'],
+      'POST /api/auth/password/reset': ['resetPassword'],
+      'POST /api/mobile/auth/password/reset': ['resetPassword'],
+      'POST /api/auth/password/set': ['setPassword'],
+      'POST /api/mobile/auth/password/set': ['setPassword'],
+      'POST /api/auth/email/verify/resend': ['emailVerifyResend'],
+      'POST /api/mobile/auth/email/verify/resend': ['emailVerifyResend'],
+      'POST /api/mobile/feedback/public': ['guestFeedback'],
+      'POST /api/mobile/uploads': ['mobileUpload'],
+      'POST /mobile/uploads': ['mobileUpload'],
+      'GET /api/mobile/uploads/signed-url/*': ['mobileSignedUrl'],
+      'GET /mobile/uploads/signed-url/*': ['mobileSignedUrl'],
     });
+  });
+
+  it('marks the routes answering with tokens or a profile as no-store (contract §3)', () => {
+    const noStore = ROUTE_TABLE.filter((route) => route.noStore).map(key);
+    expect(noStore.sort()).toEqual(
+      [
+        'POST /api/auth/login/email',
+        'POST /api/mobile/auth/login/email',
+        'POST /api/auth/refresh',
+        'POST /api/mobile/auth/refresh',
+        'GET /api/auth/me',
+        'GET /api/mobile/auth/me',
+        'GET /api/auth/permissions',
+        'GET /api/users',
+        'POST /api/users',
+        'GET /api/users/:publicId',
+        'PATCH /api/users/:publicId',
+        'DELETE /api/users/:publicId',
+      ].sort(),
+    );
   });
 
   it('streams multipart only on the upload routes and lets only the event stream run without a timeout', () => {

@@ -22,8 +22,11 @@ export interface GatewayRoute {
   path: string;
   service: ServiceName;
   auth: RouteAuth;
-  throttle?: ThrottlePolicyName;
+  /** Each policy counts every request of the route; over any of them, 429. */
+  throttles?: readonly ThrottlePolicyName[];
   body: BodyRule;
+  /** The response carries tokens or a profile (contract §3): `Cache-Control: no-store`. */
+  noStore?: boolean;
   /** Prepended to the path on the way upstream (the `/api`-less upload aliases of contract §2). */
   upstreamPrefix?: string;
   /** A long-lived response (Server-Sent Events): no upstream timeout. */
@@ -31,8 +34,9 @@ export interface GatewayRoute {
 }
 
 interface RouteOptions {
-  throttle?: ThrottlePolicyName;
+  throttles?: readonly ThrottlePolicyName[];
   body?: BodyRule;
+  noStore?: boolean;
   stream?: boolean;
 }
 
@@ -46,7 +50,8 @@ function route(method: HttpMethod, path: string, service: ServiceName, auth: Rou
     service,
     auth,
     body: options.body ?? (method === 'GET' ? NO_BODY : JSON_BODY),
-    ...(options.throttle && { throttle: options.throttle }),
+    ...(options.throttles && { throttles: options.throttles }),
+    ...(options.noStore && { noStore: true }),
     ...(options.stream && { stream: true }),
   };
 }
@@ -59,36 +64,41 @@ function alsoWithoutApiPrefix(routes: GatewayRoute[]): GatewayRoute[] {
   ]);
 }
 
+/** Login counts per ip and email, and per ip whatever the email (contract §4). */
+const LOGIN = { throttles: ['login', 'loginPerIp'], noStore: true } as const;
+/** Token pairs and profiles must not be kept by a browser or proxy cache. */
+const PRIVATE = { noStore: true } as const;
+
 const identity: GatewayRoute[] = [
   // spec §4.1, admin authentication
-  route('POST', '/api/auth/login/email', 'identity', 'public', { throttle: 'login' }),
-  route('POST', '/api/auth/password/forgot', 'identity', 'public', { throttle: 'forgotPassword' }),
-  route('POST', '/api/auth/password/reset', 'identity', 'public', { throttle: 'resetPassword' }),
-  route('POST', '/api/auth/password/set', 'identity', 'jwt', { throttle: 'setPassword' }),
-  route('POST', '/api/auth/email/verify/resend', 'identity', 'public'),
+  route('POST', '/api/auth/login/email', 'identity', 'public', LOGIN),
+  route('POST', '/api/auth/password/forgot', 'identity', 'public', { throttles: ['forgotPassword'] }),
+  route('POST', '/api/auth/password/reset', 'identity', 'public', { throttles: ['resetPassword'] }),
+  route('POST', '/api/auth/password/set', 'identity', 'jwt', { throttles: ['setPassword'] }),
+  route('POST', '/api/auth/email/verify/resend', 'identity', 'public', { throttles: ['emailVerifyResend'] }),
   route('POST', '/api/auth/email/verify/confirm', 'identity', 'public'),
-  route('POST', '/api/auth/refresh', 'identity', 'public'),
-  route('GET', '/api/auth/me', 'identity', 'jwt'),
-  route('GET', '/api/auth/permissions', 'identity', 'jwt'),
+  route('POST', '/api/auth/refresh', 'identity', 'public', PRIVATE),
+  route('GET', '/api/auth/me', 'identity', 'jwt', PRIVATE),
+  route('GET', '/api/auth/permissions', 'identity', 'jwt', PRIVATE),
   route('POST', '/api/auth/phone/verify/request', 'identity', 'jwt'),
   route('POST', '/api/auth/phone/verify/confirm', 'identity', 'jwt'),
   route('DELETE', '/api/auth/logout', 'identity', 'jwt'),
   // spec §4.2, customer mobile authentication
-  route('POST', '/api/mobile/auth/login/email', 'identity', 'public', { throttle: 'login' }),
-  route('POST', '/api/mobile/auth/refresh', 'identity', 'public'),
-  route('POST', '/api/mobile/auth/password/forgot', 'identity', 'public', { throttle: 'forgotPassword' }),
-  route('POST', '/api/mobile/auth/password/reset', 'identity', 'public', { throttle: 'resetPassword' }),
-  route('POST', '/api/mobile/auth/password/set', 'identity', 'jwt', { throttle: 'setPassword' }),
-  route('POST', '/api/mobile/auth/email/verify/resend', 'identity', 'public'),
+  route('POST', '/api/mobile/auth/login/email', 'identity', 'public', LOGIN),
+  route('POST', '/api/mobile/auth/refresh', 'identity', 'public', PRIVATE),
+  route('POST', '/api/mobile/auth/password/forgot', 'identity', 'public', { throttles: ['forgotPassword'] }),
+  route('POST', '/api/mobile/auth/password/reset', 'identity', 'public', { throttles: ['resetPassword'] }),
+  route('POST', '/api/mobile/auth/password/set', 'identity', 'jwt', { throttles: ['setPassword'] }),
+  route('POST', '/api/mobile/auth/email/verify/resend', 'identity', 'public', { throttles: ['emailVerifyResend'] }),
   route('POST', '/api/mobile/auth/email/verify/confirm', 'identity', 'public'),
-  route('GET', '/api/mobile/auth/me', 'identity', 'jwt'),
+  route('GET', '/api/mobile/auth/me', 'identity', 'jwt', PRIVATE),
   route('DELETE', '/api/mobile/auth/logout', 'identity', 'jwt'),
-  // contract §6, users
-  route('GET', '/api/users', 'identity', 'jwt'),
-  route('POST', '/api/users', 'identity', 'jwt'),
-  route('GET', '/api/users/:publicId', 'identity', 'jwt'),
-  route('PATCH', '/api/users/:publicId', 'identity', 'jwt'),
-  route('DELETE', '/api/users/:publicId', 'identity', 'jwt'),
+  // contract §6, users: profiles and pages of profiles
+  route('GET', '/api/users', 'identity', 'jwt', PRIVATE),
+  route('POST', '/api/users', 'identity', 'jwt', PRIVATE),
+  route('GET', '/api/users/:publicId', 'identity', 'jwt', PRIVATE),
+  route('PATCH', '/api/users/:publicId', 'identity', 'jwt', PRIVATE),
+  route('DELETE', '/api/users/:publicId', 'identity', 'jwt', PRIVATE),
   // contract §4, public keys of the access tokens
   route('GET', '/.well-known/jwks.json', 'identity', 'public'),
 ];
@@ -116,7 +126,7 @@ const referenceData: GatewayRoute[] = [
 const feedback: GatewayRoute[] = [
   // spec §4.3
   route('POST', '/api/mobile/feedback', 'feedback', 'jwt'),
-  route('POST', '/api/mobile/feedback/public', 'feedback', 'public', { throttle: 'guestFeedback' }),
+  route('POST', '/api/mobile/feedback/public', 'feedback', 'public', { throttles: ['guestFeedback'] }),
 ];
 
 const media: GatewayRoute[] = [
@@ -129,10 +139,10 @@ const media: GatewayRoute[] = [
     route('GET', '/api/upload/file/*', 'media', 'jwt'),
     // spec §4.5
     route('POST', '/api/mobile/uploads', 'media', 'jwt', {
-      throttle: 'mobileUpload',
+      throttles: ['mobileUpload'],
       body: { kind: 'upload', surface: 'mobile', maxFiles: 1 },
     }),
-    route('GET', '/api/mobile/uploads/signed-url/*', 'media', 'jwt', { throttle: 'mobileSignedUrl' }),
+    route('GET', '/api/mobile/uploads/signed-url/*', 'media', 'jwt', { throttles: ['mobileSignedUrl'] }),
     route('POST', '/api/mobile/uploads/signed-urls', 'media', 'jwt'),
     route('GET', '/api/mobile/uploads/file/*', 'media', 'jwt'),
   ]),

@@ -11,10 +11,12 @@ const MINUTE = 60_000;
 
 /**
  * Every gateway throttle (spec §4.2, §4.3, §8; contract §4). A policy is one counter per key: the
- * admin and mobile routes of the same operation share it.
+ * admin and mobile routes of the same operation share it. A route may count against several.
  */
 export const THROTTLE_POLICIES = {
   login: { limit: 10, windowMs: MINUTE, key: ['ip', 'email'] },
+  loginPerIp: { limit: 100, windowMs: MINUTE, key: ['ip'] },
+  emailVerifyResend: { limit: 5, windowMs: 15 * MINUTE, key: ['ip'] },
   forgotPassword: { limit: 5, windowMs: 15 * MINUTE, key: ['ip'] },
   resetPassword: { limit: 10, windowMs: 15 * MINUTE, key: ['ip'] },
   setPassword: { limit: 5, windowMs: 15 * MINUTE, key: ['user'] },

@@ -1,0 +1,19 @@
+import { parseConfig } from '@school/config';
+import { gatewayEnv } from './config.js';
+
+describe('gateway configuration', () => {
+  it('reads TRUST_PROXY as the number of trusted proxies, true meaning one', () => {
+    const trusted = (value?: string) => parseConfig(gatewayEnv, value === undefined ? {} : { TRUST_PROXY: value }).TRUST_PROXY;
+    expect([trusted(), trusted(''), trusted('false'), trusted('0'), trusted('true'), trusted('YES'), trusted('1'), trusted('3')]).toEqual([0, 0, 0, 0, 1, 1, 1, 3]);
+    expect(() => trusted('maybe')).toThrow(/TRUST_PROXY/);
+    expect(() => trusted('-1')).toThrow(/TRUST_PROXY/);
+  });
+
+  it('defaults the HTTP timeouts to the contract: 30 s bodies, 10 min uploads', () => {
+    const config = parseConfig(gatewayEnv, {});
+    expect(config.REQUEST_BODY_TIMEOUT_MS).toBe(30_000);
+    expect(config.UPLOAD_BODY_TIMEOUT_MS).toBe(600_000);
+    expect(config.HEADERS_TIMEOUT_MS).toBeLessThanOrEqual(config.REQUEST_BODY_TIMEOUT_MS);
+    expect(config.KEEP_ALIVE_TIMEOUT_MS).toBeGreaterThan(60_000);
+  });
+});

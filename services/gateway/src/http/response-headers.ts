@@ -1,0 +1,25 @@
+import type { FastifyInstance } from 'fastify';
+import { REQUEST_ID_HEADER } from '../request/request-id.js';
+
+/** On every response the gateway sends, its own and proxied ones (contract §3). */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+};
+
+/**
+ * One synchronous hook sets every header the gateway adds, overriding whatever a service sent:
+ * the request id, the security headers, `no-store` on routes that carry tokens or a profile, and
+ * `Connection: close` when the request body was not read whole (refused or cut short: the rest of
+ * it is not worth reading, and a client trickling it must not keep the connection).
+ */
+export function registerResponseHeaders(app: FastifyInstance): void {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    for (const name in SECURITY_HEADERS) reply.header(name, SECURITY_HEADERS[name]);
+    if (request.routeOptions.config.route?.noStore) reply.header('cache-control', 'no-store');
+    if (!request.raw.complete) reply.header('connection', 'close');
+    done(null, payload);
+  });
+}
