@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { withDeadline } from '@school/async';
 import { AppError } from '@school/http';
 
 /** Where revoked sessions live in Redis: `<prefix><sessionId>`. Identity writes, every verifier reads. */
@@ -45,16 +46,10 @@ export class SessionRevocations {
   }
 
   private async call<T>(command: () => Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${this.timeoutMs} ms`)), this.timeoutMs);
-    });
     try {
-      return await Promise.race([command(), timeout]);
+      return await withDeadline(command, this.timeoutMs, 'Redis');
     } catch (error) {
       throw new AppError('SERVICE_UNAVAILABLE', undefined, { cause: error });
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

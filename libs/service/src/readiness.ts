@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { answersWithin } from '@school/async';
 
 export type ReadinessCheck = () => Promise<unknown>;
 
@@ -37,16 +38,5 @@ export class ReadinessRegistry {
 }
 
 async function probe(check: ReadinessCheck): Promise<DependencyStatus> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('readiness check timed out')), CHECK_TIMEOUT_MS);
-  });
-  try {
-    await Promise.race([check(), timeout]);
-    return 'up';
-  } catch {
-    return 'down';
-  } finally {
-    clearTimeout(timer);
-  }
+  return (await answersWithin(check, CHECK_TIMEOUT_MS)) ? 'up' : 'down';
 }

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { answersWithin } from '@school/async';
 import { SERVICE_NAMES, type ServiceName } from '@school/config';
 
 export type DependencyStatus = 'up' | 'down';
@@ -44,16 +45,5 @@ async function serviceReady(baseUrl: string, timeoutMs: number): Promise<void> {
 }
 
 async function probe(check: () => Promise<unknown>, timeoutMs: number): Promise<DependencyStatus> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('readiness check timed out')), timeoutMs);
-  });
-  try {
-    await Promise.race([check(), timeout]);
-    return 'up';
-  } catch {
-    return 'down';
-  } finally {
-    clearTimeout(timer);
-  }
+  return (await answersWithin(check, timeoutMs)) ? 'up' : 'down';
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { withDeadline } from '@school/async';
 import type { Logger } from '@school/telemetry';
 import { MemoryWindows } from './memory-windows.js';
 import { THROTTLE_POLICIES, type ThrottlePolicyName } from './policies.js';
@@ -51,7 +52,7 @@ export class Throttle {
   private async count(key: string, windowMs: number): Promise<WindowCount> {
     if (this.redis.available) {
       try {
-        const counted = await withTimeout(this.redis.hit(key, windowMs), REDIS_TIMEOUT_MS);
+        const counted = await withDeadline(this.redis.hit(key, windowMs), REDIS_TIMEOUT_MS, 'Redis');
         if (!this.redisHealthy) {
           this.redisHealthy = true;
           this.logger.info('Redis is back: throttling is shared across gateway replicas again');
@@ -70,17 +71,5 @@ export class Throttle {
     if (!this.redisHealthy) return;
     this.redisHealthy = false;
     this.logger.warn({ err: error }, 'Redis unreachable: throttling falls back to per-process memory windows');
-  }
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { withDeadline } from '@school/async';
 import type { EventType } from '@school/messaging';
 import { decodeEvent } from './event-decoder.js';
 import { InboxRepository } from './inbox.repository.js';
@@ -57,7 +58,7 @@ export class InboundEventsService implements OnApplicationBootstrap, OnModuleDes
   async handle(type: EventType, body: unknown, messageId: string | undefined): Promise<void> {
     const received = decodeEvent(type, body, messageId);
     const fresh = await this.inbox.once(received.messageId, received.event.type, () =>
-      withTimeout(this.dispatcher.dispatch(received), EFFECTS_TIMEOUT_MS, 'enqueueing the notifications'),
+      withDeadline(this.dispatcher.dispatch(received), EFFECTS_TIMEOUT_MS, 'enqueueing the notifications'),
     );
     if (!fresh) this.logger.debug({ messageId: received.messageId, type: received.event.type, msg: 'duplicate message skipped' });
   }
@@ -69,19 +70,5 @@ export class InboundEventsService implements OnApplicationBootstrap, OnModuleDes
     } catch (error) {
       this.logger.warn({ err: error, msg: 'inbox prune failed' });
     }
-  }
-}
-
-async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -1,0 +1,29 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { answersWithin, DeadlineExceededError, withDeadline } from './deadline.js';
+
+describe('withDeadline', () => {
+  it('settles as the work does when it is in time', async () => {
+    await expect(withDeadline(Promise.resolve(7), 50, 'work')).resolves.toBe(7);
+    await expect(withDeadline(() => Promise.reject(new Error('own failure')), 50, 'work')).rejects.toThrow('own failure');
+  });
+
+  it('rejects with DeadlineExceededError naming the work when it is late', async () => {
+    const late = withDeadline(sleep(200).then(() => 'late'), 20, 'Redis');
+    await expect(late).rejects.toBeInstanceOf(DeadlineExceededError);
+    await expect(late).rejects.toThrow('Redis did not answer within 20 ms');
+  });
+
+  it('leaves no timer behind', async () => {
+    const before = process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    await withDeadline(Promise.resolve(), 60_000, 'quick');
+    expect(process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length).toBe(before);
+  });
+});
+
+describe('answersWithin', () => {
+  it('is true for a check in time, false for a late or failing one', async () => {
+    expect(await answersWithin(() => Promise.resolve(), 50)).toBe(true);
+    expect(await answersWithin(() => sleep(200), 20)).toBe(false);
+    expect(await answersWithin(() => Promise.reject(new Error('down')), 50)).toBe(false);
+  });
+});
