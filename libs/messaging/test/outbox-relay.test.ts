@@ -111,8 +111,20 @@ describe('outbox and relay (real Postgres and RabbitMQ)', () => {
 
     const [row] = await waitFor(async () => ((await db.rows())[0]?.sent_at ? db.rows() : null), { what: 'sent_at' });
     expect(row).toMatchObject({ id, attempts: 0, last_error: null });
-    // No notifier has run on this broker prefix: the relay declared its queue, so the event waits there.
-    expect(await broker.messageCount(broker.names.notifierQueue)).toBe(1);
+  });
+
+  it('does not mark sent an event no queue is bound for: the row keeps the reason and goes out once a consumer declared its queue', async () => {
+    await broker.deleteQueue(tap); // producers declare only the exchange: nothing is bound now
+    const { connection } = startRelay();
+    await connection.waitForConnect();
+    const id = await db.transaction((tx) => outbox.record(tx, EVENT_TYPES.passwordChanged, passwordChanged(1)));
+
+    const failed = await waitFor(async () => (await db.rows()).find((row) => row.attempts >= 1), { what: 'the returned publish' });
+    expect(failed).toMatchObject({ id, sent_at: null, last_error: 'no queue is bound for routing key "identity.password_changed"' });
+    tap = await broker.tap(EVENT_TYPES.passwordChanged);
+    const [message] = await nextMessages(1);
+    expect(message?.properties.messageId).toBe(id);
+    await waitFor(async () => (await db.rows())[0]?.sent_at, { what: 'sent_at once routable' });
   });
 
   it('records nothing when the business transaction rolls back, and refuses an invalid payload', async () => {

@@ -108,8 +108,18 @@ export class AmqpConnection {
 
   /** Quorum queues exist from RabbitMQ 3.8 on; older brokers get classic durable queues. */
   supportsQuorumQueues(): boolean {
+    return this.brokerAtLeast(3, 8);
+  }
+
+  /** Quorum queues with message TTL and at-least-once dead-lettering exist from RabbitMQ 3.10 on. */
+  supportsQuorumRetryQueues(): boolean {
+    return this.brokerAtLeast(3, 10);
+  }
+
+  /** The connected broker's version is at least `major.minor` (assumed when unknown). */
+  private brokerAtLeast(major: number, minor: number): boolean {
     const version = this.manager.connection?.connection.serverProperties?.['version'];
-    return typeof version !== 'string' || supportsQuorum(version);
+    return typeof version !== 'string' || versionAtLeast(version, major, minor);
   }
 
   /** Closes channels and the connection; bounded, because a close during a reconnect wait can stall. */
@@ -138,9 +148,9 @@ export class AmqpConnection {
   }
 }
 
-export function supportsQuorum(version: string): boolean {
-  const [major = 0, minor = 0] = version.split('.').map((part) => Number.parseInt(part, 10));
-  return major > 3 || (major === 3 && minor >= 8);
+export function versionAtLeast(version: string, major: number, minor: number): boolean {
+  const [actualMajor = 0, actualMinor = 0] = version.split('.').map((part) => Number.parseInt(part, 10));
+  return actualMajor > major || (actualMajor === major && actualMinor >= minor);
 }
 
 function describeBroker(url: string): string {
