@@ -42,10 +42,12 @@ const { createServiceApp } = await import('@school/service');
 const { createLogger } = await import('@school/telemetry');
 const { AppModule } = await import(join(root, 'services/notifier/dist/app.module.js'));
 const { notifierEnv } = await import(join(root, 'services/notifier/dist/config.js'));
+const { INBOUND_EVENTS } = await import(join(root, 'services/notifier/dist/inbound/inbound-topology.js'));
+const { startInboundEvents } = await import(join(root, 'services/notifier/dist/inbound/start-inbound-events.js'));
 
 const run = randomBytes(4).toString('hex');
 const prefix = `bench-${run}.`;
-const names = messaging.brokerNames(prefix);
+const names = messaging.consumerTopology(INBOUND_EVENTS.consumer, INBOUND_EVENTS.bindings, { prefix });
 const producerSchema = `bench_producer_${run}`;
 const notifierSchema = `bench_notifier_${run}`;
 const cleanups = [];
@@ -79,7 +81,7 @@ try {
   cleanups.push(() => pool.end());
   await pool.query(`CREATE SCHEMA "${producerSchema}"`);
   cleanups.push(() => pool.query(`DROP SCHEMA IF EXISTS "${producerSchema}" CASCADE`));
-  await pool.query(`SET search_path TO "${producerSchema}"; ${messaging.OUTBOX_MIGRATION_SQL}`);
+  await pool.query(`SET search_path TO "${producerSchema}"; ${messaging.OUTBOX_MIGRATIONS.map((migration) => migration.sql).join('\n')}`);
   await pool.query('RESET search_path');
   cleanups.push(() => pool.query(`DROP SCHEMA IF EXISTS "${notifierSchema}" CASCADE`));
   await applyMigrations({ databaseUrl: DATABASE_URL, schema: notifierSchema, migrationsDir: join(root, 'services/notifier/prisma/migrations') });
@@ -88,11 +90,11 @@ try {
   const channel = await broker.createConfirmChannel();
   cleanups.push(async () => {
     const admin = await broker.createChannel();
-    for (const queue of [names.notifierQueue, names.notifierDeadLetterQueue]) await admin.deleteQueue(queue);
+    for (const queue of [names.queue, names.deadLetterQueue, ...names.retryQueues.map((retry) => retry.name)]) await admin.deleteQueue(queue);
     for (const exchange of [names.exchange, names.deadLetterExchange]) await admin.deleteExchange(exchange);
     await broker.close();
   });
-  await messaging.declareConsumerTopology(channel, names, { bindings: messaging.NOTIFIER_BINDINGS, quorum: true });
+  await messaging.declareConsumerTopology(channel, names, { quorum: true, quorumRetry: true });
 
   const accepted = new Map(); // event id -> time the sink accepted its email
   const sink = new SMTPServer({
@@ -127,7 +129,7 @@ try {
   }
   await channel.waitForConfirms();
   const rawSeconds = (performance.now() - rawStart) / 1000;
-  await channel.purgeQueue(names.notifierQueue);
+  await channel.purgeQueue(names.queue);
 
   // --- e2e: outbox -> relay -> broker -> notifier -> BullMQ -> SMTP ---------------------------
   const config = parseConfig(notifierEnv, {
@@ -144,8 +146,9 @@ try {
     SMTP_URL: `smtp://127.0.0.1:${sink.server.address().port}`,
     EMAIL_CONCURRENCY: '20',
   });
-  const logger = createLogger({ service: 'notifier', level: 'error' });
+  const logger = createLogger({ service: 'notifier', level: process.env.BENCH_LOG_LEVEL ?? 'error' });
   const notifier = await createServiceApp(AppModule.forRoot(config, { databaseSchema: notifierSchema }), { logger });
+  await startInboundEvents(notifier);
   await notifier.listen({ host: '127.0.0.1', port: 0 });
   cleanups.push(async () => {
     const redis = new Redis(REDIS_URL);

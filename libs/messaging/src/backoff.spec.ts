@@ -1,5 +1,5 @@
 import { backoffDelay } from './backoff.js';
-import { supportsQuorum } from './amqp/amqp-connection.js';
+import { versionAtLeast } from './amqp/amqp-connection.js';
 import { uuidv7 } from './outbox/uuid-v7.js';
 
 describe('backoffDelay', () => {
@@ -14,12 +14,13 @@ describe('backoffDelay', () => {
   });
 });
 
-describe('supportsQuorum', () => {
-  it('is true from RabbitMQ 3.8 on', () => {
-    expect(supportsQuorum('3.7.28')).toBe(false);
-    expect(supportsQuorum('3.8.0')).toBe(true);
-    expect(supportsQuorum('3.10.8')).toBe(true);
-    expect(supportsQuorum('4.1.0')).toBe(true);
+describe('versionAtLeast', () => {
+  it('compares a broker version with major.minor (quorum queues from 3.8, their TTL from 3.10)', () => {
+    expect(versionAtLeast('3.7.28', 3, 8)).toBe(false);
+    expect(versionAtLeast('3.8.0', 3, 8)).toBe(true);
+    expect(versionAtLeast('3.9.29', 3, 10)).toBe(false);
+    expect(versionAtLeast('3.10.8', 3, 10)).toBe(true);
+    expect(versionAtLeast('4.1.0', 3, 10)).toBe(true);
   });
 });
 

@@ -1,5 +1,5 @@
 import { type BeforeApplicationShutdown, Controller, type INestApplication, Injectable, Module, type Type, UseFilters } from '@nestjs/common';
-import { ALL_EVENT_TYPES, DeadLetterError, EVENT_TYPES, type IncomingMessage } from '@school/messaging';
+import { ALL_EVENT_TYPES, DeadLetterError, EVENT_TYPES, type ConsumerTopology, type IncomingMessage } from '@school/messaging';
 import { AmqpEventContext, AmqpEventTransport, Ctx, EventErrorFilter, EventPattern, EventTransportModule, MessagingModule, Payload } from '@school/messaging/nest';
 import { TcpProxy, TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { createServiceApp, HealthModule, ReadinessRegistry } from '@school/service';
@@ -7,6 +7,8 @@ import { createLogger } from '@school/telemetry';
 import { delay, waitFor } from './support/wait.js';
 
 const KEY = EVENT_TYPES.passwordChanged;
+const CONSUMER = 'transport-test';
+const RETRY = { delaysMs: [50, 100], maxRetries: 3 };
 
 interface Handled {
   body: unknown;
@@ -51,12 +53,14 @@ class DependenciesProbe implements BeforeApplicationShutdown {
   }
 }
 
-describe('AmqpEventTransport: @EventPattern handlers on the notifier queue (real RabbitMQ, hybrid Nest app)', () => {
+describe('AmqpEventTransport: @EventPattern handlers on a consumer\'s queue (real RabbitMQ, hybrid Nest app)', () => {
   let broker: TestBroker;
+  let topology: ConsumerTopology;
   const cleanups: Array<() => Promise<void>> = [];
 
   beforeEach(async () => {
     broker = await TestBroker.connect(uniqueBrokerPrefix('transport'));
+    topology = broker.consumer(CONSUMER, ALL_EVENT_TYPES, RETRY);
     behaviour = async () => undefined;
   });
 
@@ -71,7 +75,7 @@ describe('AmqpEventTransport: @EventPattern handlers on the notifier queue (real
       imports: [
         HealthModule,
         MessagingModule.forRoot({ url, connectionName: 'transport-test', namePrefix: broker.prefix, reconnect: { initialMs: 100, maxMs: 400 } }),
-        EventTransportModule.forRoot({ prefetch: 5, retry: { initialMs: 50, maxMs: 200 } }),
+        EventTransportModule.forRoot({ consumer: CONSUMER, bindings: ALL_EVENT_TYPES, prefetch: 5, retry: RETRY }),
       ],
       controllers: [controller],
       providers: [DependenciesProbe],
@@ -115,9 +119,9 @@ describe('AmqpEventTransport: @EventPattern handlers on the notifier queue (real
     await waitFor(() => handled.length === 1, { what: 'the message' });
     expect(handled[0]?.body).toEqual({ n: 1 });
     expect(handled[0]?.message).toMatchObject({ messageId: 'm-1', routingKey: KEY, deliveryCount: 1 });
-    await waitFor(async () => (await broker.messageCount(broker.names.notifierQueue)) === 0, { what: 'the ack' });
-    expect(await broker.messageCount(broker.names.notifierDeadLetterQueue)).toBe(0);
-    expect(await broker.isQuorumQueue(broker.names.notifierQueue)).toBe(true);
+    await waitFor(async () => (await broker.messageCount(topology.queue)) === 0, { what: 'the ack' });
+    expect(await broker.messageCount(topology.deadLetterQueue)).toBe(0);
+    expect(await broker.isQuorumQueue(topology.queue)).toBe(true);
   });
 
   it('dead-letters a message with no handler for its key, a body that is not JSON and a DeadLetterError, and goes on', async () => {
@@ -127,7 +131,7 @@ describe('AmqpEventTransport: @EventPattern handlers on the notifier queue (real
       handled.push(event);
     };
     await startApp();
-    await broker.sendToQueue(broker.names.notifierQueue, '{}', { messageId: 'no-handler' }); // routing key = queue name
+    await broker.sendToQueue(topology.queue, '{}', { messageId: 'no-handler' }); // routing key = queue name
     await broker.publish(KEY, 'not json', { messageId: 'not-json' });
     await broker.publish(KEY, '{"poison":true}', { messageId: 'refused' });
     await broker.publish(KEY, '{"ok":true}', { messageId: 'good' });
@@ -135,14 +139,14 @@ describe('AmqpEventTransport: @EventPattern handlers on the notifier queue (real
     await waitFor(() => handled.length === 1, { what: 'the good message' });
     expect(handled[0]?.message.messageId).toBe('good');
     const dead = await waitFor(async () => {
-      const count = await broker.messageCount(broker.names.notifierDeadLetterQueue);
-      return count !== null && count >= 3 ? broker.drain(broker.names.notifierDeadLetterQueue) : null;
+      const count = await broker.messageCount(topology.deadLetterQueue);
+      return count !== null && count >= 3 ? broker.drain(topology.deadLetterQueue) : null;
     }, { what: 'three dead-lettered messages' });
     expect(dead.map((message) => message.properties.messageId).sort()).toEqual(['no-handler', 'not-json', 'refused']);
-    expect(await broker.messageCount(broker.names.notifierQueue)).toBe(0);
+    expect(await broker.messageCount(topology.queue)).toBe(0);
   });
 
-  it('requeues a message whose handler failed for a transient reason, after a backoff, and handles its redelivery', async () => {
+  it('retries a message whose handler failed for a transient reason through the retry queue, and handles it then', async () => {
     const handled = recorder();
     let failures = 2;
     behaviour = async (event) => {
@@ -156,7 +160,7 @@ describe('AmqpEventTransport: @EventPattern handlers on the notifier queue (real
     await broker.publish(KEY, '{}', { messageId: 'retry-me' });
     await waitFor(() => handled.length === 1, { what: 'the redelivered message' });
     expect(handled[0]?.message).toMatchObject({ messageId: 'retry-me', deliveryCount: 3 });
-    expect(await broker.messageCount(broker.names.notifierDeadLetterQueue)).toBe(0);
+    expect(await broker.messageCount(topology.deadLetterQueue)).toBe(0);
   });
 
   it('never acks nor dead-letters on a masked error: without EventErrorFilter a DeadLetterError is retried like any failure', async () => {
@@ -173,7 +177,7 @@ describe('AmqpEventTransport: @EventPattern handlers on the notifier queue (real
     await broker.publish(KEY, '{}', { messageId: 'masked' });
     await waitFor(() => handled.length === 1, { what: 'the redelivered message' });
     expect(handled[0]?.message).toMatchObject({ messageId: 'masked', deliveryCount: 2 });
-    expect(await broker.messageCount(broker.names.notifierDeadLetterQueue)).toBe(0);
+    expect(await broker.messageCount(topology.deadLetterQueue)).toBe(0);
   });
 
   it('refuses to start when a routing key bound to the queue has no handler', async () => {
@@ -229,7 +233,7 @@ describe('AmqpEventTransport: @EventPattern handlers on the notifier queue (real
     await closing;
     expect(handled.map((event) => event.message.messageId)).toEqual(['slow']);
     expect(shutdownSteps).toEqual(['handler done', 'dependencies closing']);
-    expect(await broker.messageCount(broker.names.notifierQueue)).toBe(1); // 'after-stop' waits for the next consumer
-    expect(await broker.messageCount(broker.names.notifierDeadLetterQueue)).toBe(0);
+    expect(await broker.messageCount(topology.queue)).toBe(1); // 'after-stop' waits for the next consumer
+    expect(await broker.messageCount(topology.deadLetterQueue)).toBe(0);
   });
 });

@@ -1,8 +1,22 @@
-import { AmqpConnection, DeadLetterError, EventConsumer, silentLogger, type IncomingMessage, type MessageHandler } from '@school/messaging';
+import {
+  AmqpConnection,
+  DeadLetterError,
+  EventConsumer,
+  RETRY_HEADERS,
+  silentLogger,
+  type ConsumerTopology,
+  type IncomingMessage,
+  type MessageHandler,
+  type RetryPolicy,
+} from '@school/messaging';
 import { TcpProxy, TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { delay, waitFor } from './support/wait.js';
 
 const KEY = 'identity.password_changed';
+const OTHER_KEY = 'feedback.submitted';
+/** Any consumer, not only the notifier: the library names none. */
+const CONSUMER = 'orders';
+const FAST_RETRY: RetryPolicy = { delaysMs: [50, 100], maxRetries: 3 };
 
 describe('event consumer (real RabbitMQ)', () => {
   let broker: TestBroker;
@@ -17,23 +31,26 @@ describe('event consumer (real RabbitMQ)', () => {
     await broker.destroy();
   });
 
-  async function startConsumer(handler: MessageHandler, { url = TEST_AMQP_URL, prefetch = 5 } = {}) {
+  async function startConsumer(handler: MessageHandler, { url = TEST_AMQP_URL, prefetch = 5, retry = FAST_RETRY, bindings = [KEY] } = {}) {
     const connection = new AmqpConnection({ url, name: 'consumer-test', logger: silentLogger, reconnect: { initialMs: 100, maxMs: 400 } });
-    const consumer = new EventConsumer(connection, {
-      names: broker.names,
-      bindings: [KEY],
-      prefetch,
-      handler,
-      logger: silentLogger,
-      retry: { initialMs: 50, maxMs: 200 },
-    });
+    const topology = broker.consumer(CONSUMER, bindings, retry);
+    const consumer = new EventConsumer(connection, { topology, prefetch, handler, logger: silentLogger });
     consumer.start();
     cleanups.push(async () => {
       await consumer.stop();
       await connection.close();
     });
     await waitFor(() => consumer.isConsuming(), { what: 'the subscription' });
-    return { connection, consumer };
+    return { connection, consumer, topology };
+  }
+
+  async function deadLettered(topology: ConsumerTopology, count: number) {
+    const dead: Awaited<ReturnType<TestBroker['drain']>> = [];
+    await waitFor(async () => {
+      dead.push(...(await broker.drain(topology.deadLetterQueue)));
+      return dead.length >= count;
+    }, { what: `${count} dead-lettered message(s)` });
+    return dead;
   }
 
   function recorder() {
@@ -44,21 +61,25 @@ describe('event consumer (real RabbitMQ)', () => {
     return { handled, handler };
   }
 
-  it('declares a durable quorum queue with a dead-letter queue, and acks what the handler accepted', async () => {
+  it('declares its own durable quorum queues from its name (work, retry per delay, dead-letter), and acks what the handler accepted', async () => {
     const { handled, handler } = recorder();
-    await startConsumer(handler);
+    const { topology } = await startConsumer(handler);
+    expect(topology.queue).toBe(`${broker.prefix}orders.events`);
+    expect(topology.deadLetterQueue).toBe(`${broker.prefix}orders.events.dlq`);
+    expect(topology.retryQueues.map((queue) => queue.name)).toEqual([`${broker.prefix}orders.events.retry.50ms`, `${broker.prefix}orders.events.retry.100ms`]);
     await broker.publish(KEY, '{"n":1}', { messageId: 'm-1' });
     await waitFor(() => handled.length === 1, { what: 'the message' });
     expect(handled[0]).toMatchObject({ messageId: 'm-1', routingKey: KEY, deliveryCount: 1 });
-    await waitFor(async () => (await broker.messageCount(broker.names.notifierQueue)) === 0, { what: 'the ack' });
-    expect(await broker.messageCount(broker.names.notifierDeadLetterQueue)).toBe(0);
-    expect(await broker.isQuorumQueue(broker.names.notifierQueue)).toBe(true);
-    expect(await broker.isQuorumQueue(broker.names.notifierDeadLetterQueue)).toBe(true);
+    await waitFor(async () => (await broker.messageCount(topology.queue)) === 0, { what: 'the ack' });
+    expect(await broker.messageCount(topology.deadLetterQueue)).toBe(0);
+    for (const queue of [topology.queue, topology.deadLetterQueue, ...topology.retryQueues.map((retry) => retry.name)]) {
+      expect(await broker.isQuorumQueue(queue)).toBe(true);
+    }
   });
 
   it('dead-letters what the handler refuses and goes on with the next message', async () => {
     const { handled, handler } = recorder();
-    await startConsumer(async (message) => {
+    const { topology } = await startConsumer(async (message) => {
       if (message.body.toString() === 'poison') throw new DeadLetterError('not JSON');
       await handler(message);
     });
@@ -67,34 +88,85 @@ describe('event consumer (real RabbitMQ)', () => {
 
     await waitFor(() => handled.length === 1, { what: 'the good message' });
     expect(handled[0]?.messageId).toBe('good');
-    const [dead] = await waitFor(async () => {
-      const messages = await broker.drain(broker.names.notifierDeadLetterQueue);
-      return messages.length ? messages : null;
-    }, { what: 'the dead-lettered message' });
+    const [dead] = await deadLettered(topology, 1);
     expect(dead?.properties.messageId).toBe('bad');
     expect(dead?.content.toString()).toBe('poison');
   });
 
-  it('hands a message that failed for a transient reason back to the queue and handles it on redelivery', async () => {
+  it('retries a message that failed for a transient reason through the retry queues, keeping its routing key, and handles it then', async () => {
     const { handled, handler } = recorder();
-    let failures = 2;
-    await startConsumer(async (message) => {
-      if (failures > 0) {
-        failures -= 1;
+    const failures: IncomingMessage[] = [];
+    const { topology } = await startConsumer(async (message) => {
+      if (failures.length < 2) {
+        failures.push(message);
         throw new Error('database unavailable');
       }
       await handler(message);
     });
-    await broker.publish(KEY, '{}', { messageId: 'retry-me' });
-    await waitFor(() => handled.length === 1, { what: 'the redelivered message' });
-    expect(handled[0]).toMatchObject({ messageId: 'retry-me', deliveryCount: 3 });
+    await broker.publish(KEY, '{"n":7}', { messageId: 'retry-me', headers: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } });
+    await waitFor(() => handled.length === 1, { what: 'the retried message' });
+    expect(failures.map((message) => message.deliveryCount)).toEqual([1, 2]);
+    expect(handled[0]).toMatchObject({ messageId: 'retry-me', routingKey: KEY, deliveryCount: 3 });
+    expect(handled[0]?.body.toString()).toBe('{"n":7}');
+    expect(handled[0]?.headers).toMatchObject({
+      traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+      [RETRY_HEADERS.count]: 2,
+      [RETRY_HEADERS.lastError]: 'database unavailable',
+    });
+    await waitFor(async () => (await broker.messageCount(topology.queue)) === 0, { what: 'the ack' });
+    expect(await broker.messageCount(topology.deadLetterQueue)).toBe(0);
+  });
+
+  it('dead-letters a message that always fails after the bounded number of retries, with the reason', async () => {
+    const attempts: IncomingMessage[] = [];
+    const { topology } = await startConsumer(async (message) => {
+      attempts.push(message);
+      throw new Error(`still failing (${attempts.length})`);
+    });
+    await broker.publish(KEY, '{}', { messageId: 'hopeless' });
+    const [dead] = await deadLettered(topology, 1);
+    expect(attempts).toHaveLength(1 + FAST_RETRY.maxRetries);
+    expect(attempts.every((message) => message.routingKey === KEY && message.messageId === 'hopeless')).toBe(true);
+    expect(dead?.properties.messageId).toBe('hopeless');
+    expect(dead?.properties.headers).toMatchObject({ [RETRY_HEADERS.count]: 3, [RETRY_HEADERS.routingKey]: KEY, [RETRY_HEADERS.lastError]: 'still failing (3)' });
+    await delay(300);
+    expect(attempts).toHaveLength(1 + FAST_RETRY.maxRetries);
+    for (const queue of [topology.queue, ...topology.retryQueues.map((retry) => retry.name)]) expect(await broker.messageCount(queue)).toBe(0);
+  });
+
+  it('a poisoned event type does not delay the others: its failures wait in the retry queue, not in a prefetch slot', async () => {
+    const { handled, handler } = recorder();
+    const poisoned: IncomingMessage[] = [];
+    // One message in flight at a time, and a retry delay far beyond the time the others may take.
+    const { topology } = await startConsumer(
+      async (message) => {
+        if (message.routingKey === KEY) {
+          poisoned.push(message);
+          throw new Error('this type always fails');
+        }
+        await handler(message);
+      },
+      { prefetch: 1, retry: { delaysMs: [5_000], maxRetries: 1 }, bindings: [KEY, OTHER_KEY] },
+    );
+    await broker.publish(KEY, '{}', { messageId: 'poison' });
+    for (let i = 0; i < 20; i += 1) await broker.publish(OTHER_KEY, '{}', { messageId: `other-${i}` });
+    const started = Date.now();
+    await waitFor(() => handled.length === 20, { what: 'the 20 other events', timeoutMs: 4_000 });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(handled.map((message) => message.messageId)).toEqual(Array.from({ length: 20 }, (_, i) => `other-${i}`));
+    expect(poisoned).toHaveLength(1);
+    expect(await broker.messageCount(topology.retryQueues[0]?.name ?? '')).toBe(1);
+    // After its delay it is tried once more (maxRetries 1) and then dead-lettered.
+    const [dead] = await deadLettered(topology, 1);
+    expect(dead?.properties.messageId).toBe('poison');
+    expect(poisoned).toHaveLength(2);
   });
 
   it('re-subscribes after the connection drops, and re-declares a queue deleted behind its back', async () => {
     const proxy = await TcpProxy.start(TEST_AMQP_URL);
     cleanups.push(() => proxy.close());
     const { handled, handler } = recorder();
-    const { consumer } = await startConsumer(handler, { url: proxy.urlFor(TEST_AMQP_URL) });
+    const { consumer, topology } = await startConsumer(handler, { url: proxy.urlFor(TEST_AMQP_URL) });
 
     await proxy.cut();
     await waitFor(() => !consumer.isConsuming(), { what: 'the drop' });
@@ -105,8 +177,8 @@ describe('event consumer (real RabbitMQ)', () => {
     await waitFor(() => handled.some((m) => m.messageId === 'after-reconnect'), { what: 'a message after the reconnect' });
 
     // The broker cancels consumers of a deleted queue; the consumer reconnects, which re-runs setup.
-    await broker.deleteQueue(broker.names.notifierQueue);
-    await waitFor(async () => consumer.isConsuming() && (await broker.messageCount(broker.names.notifierQueue)) === 0, {
+    await broker.deleteQueue(topology.queue);
+    await waitFor(async () => consumer.isConsuming() && (await broker.messageCount(topology.queue)) === 0, {
       what: 'the queue to be declared again',
       timeoutMs: 15_000,
     });
@@ -120,7 +192,7 @@ describe('event consumer (real RabbitMQ)', () => {
       release = resolve;
     });
     const { handled, handler } = recorder();
-    const { consumer } = await startConsumer(async (message) => {
+    const { consumer, topology } = await startConsumer(async (message) => {
       await gate;
       await handler(message);
     });
@@ -130,6 +202,6 @@ describe('event consumer (real RabbitMQ)', () => {
     release();
     await stopped;
     expect(handled.map((m) => m.messageId)).toEqual(['slow']);
-    expect(await broker.messageCount(broker.names.notifierQueue)).toBe(0);
+    expect(await broker.messageCount(topology.queue)).toBe(0);
   });
 });

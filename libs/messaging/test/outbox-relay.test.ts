@@ -111,8 +111,20 @@ describe('outbox and relay (real Postgres and RabbitMQ)', () => {
 
     const [row] = await waitFor(async () => ((await db.rows())[0]?.sent_at ? db.rows() : null), { what: 'sent_at' });
     expect(row).toMatchObject({ id, attempts: 0, last_error: null });
-    // No notifier has run on this broker prefix: the relay declared its queue, so the event waits there.
-    expect(await broker.messageCount(broker.names.notifierQueue)).toBe(1);
+  });
+
+  it('does not mark sent an event no queue is bound for: the row keeps the reason and goes out once a consumer declared its queue', async () => {
+    await broker.deleteQueue(tap); // producers declare only the exchange: nothing is bound now
+    const { connection } = startRelay();
+    await connection.waitForConnect();
+    const id = await db.transaction((tx) => outbox.record(tx, EVENT_TYPES.passwordChanged, passwordChanged(1)));
+
+    const failed = await waitFor(async () => (await db.rows()).find((row) => row.attempts >= 1), { what: 'the returned publish' });
+    expect(failed).toMatchObject({ id, sent_at: null, last_error: 'no queue is bound for routing key "identity.password_changed"' });
+    tap = await broker.tap(EVENT_TYPES.passwordChanged);
+    const [message] = await nextMessages(1);
+    expect(message?.properties.messageId).toBe(id);
+    await waitFor(async () => (await db.rows())[0]?.sent_at, { what: 'sent_at once routable' });
   });
 
   it('records nothing when the business transaction rolls back, and refuses an invalid payload', async () => {
@@ -205,6 +217,89 @@ describe('outbox and relay (real Postgres and RabbitMQ)', () => {
     const [message] = await nextMessages(1);
     expect(message?.properties.messageId).toBe(id);
     await waitFor(async () => (await db.rows())[0]?.sent_at, { what: 'sent_at after the retry' });
+  });
+
+  it('holds no transaction, no connection and no row lock while it waits for the confirms', async () => {
+    const observed: Array<{ openTransactions: number; relayConnectionsBusy: number; rowLockFree: boolean }> = [];
+    const { connection } = startRelay({
+      wrap: (publisher) => ({
+        publish: async (event) => {
+          const { rows } = await db.pool.query<{ open: number; busy: number }>(
+            `SELECT count(*) FILTER (WHERE xact_start IS NOT NULL)::int AS open, count(*) FILTER (WHERE state <> 'idle')::int AS busy
+               FROM pg_stat_activity WHERE application_name = $1`,
+            [`outbox-relay:${db.schema}`],
+          );
+          const rowLockFree = await db
+            .transaction(async (_tx, client) => {
+              await client.query(`SELECT id FROM "${db.schema}".outbox_events WHERE id = $1 FOR UPDATE NOWAIT`, [event.id]);
+              return true;
+            })
+            .catch(() => false);
+          observed.push({ openTransactions: rows[0]?.open ?? -1, relayConnectionsBusy: rows[0]?.busy ?? -1, rowLockFree });
+          await publisher.publish(event);
+        },
+      }),
+    });
+    await connection.waitForConnect();
+    const id = await db.transaction((tx) => outbox.record(tx, EVENT_TYPES.passwordChanged, passwordChanged(1)));
+    const [message] = await nextMessages(1);
+    expect(message?.properties.messageId).toBe(id);
+    expect(observed).toEqual([{ openTransactions: 0, relayConnectionsBusy: 0, rowLockFree: true }]);
+    await waitFor(async () => (await db.rows())[0]?.sent_at, { what: 'sent_at' });
+  });
+
+  it('parks a row that keeps failing after maxAttempts, with its reason, and goes on with the others', async () => {
+    const { connection, relay } = startRelay({
+      maxAttempts: 3,
+      retry: { initialMs: 20, maxMs: 40 },
+      wrap: (publisher) => ({
+        publish: async (event) => {
+          if (JSON.parse(event.body.toString()).userId === 'user-1') throw new Error('broker said no');
+          await publisher.publish(event);
+        },
+      }),
+    });
+    await connection.waitForConnect();
+    const hopeless = await db.transaction((tx) => outbox.record(tx, EVENT_TYPES.passwordChanged, passwordChanged(1)));
+    const parked = await waitFor(async () => (await db.rows()).find((row) => row.id === hopeless && row.parked_at !== null), { what: 'the parked row' });
+    expect(parked).toMatchObject({ attempts: 3, sent_at: null, last_error: 'broker said no' });
+    expect(relay.stats).toMatchObject({ failed: 3, parked: 1 });
+
+    const fine = await db.transaction((tx) => outbox.record(tx, EVENT_TYPES.passwordChanged, passwordChanged(2)));
+    const [message] = await nextMessages(1);
+    expect(message?.properties.messageId).toBe(fine);
+    await delay(300);
+    expect((await db.rows()).find((row) => row.id === hopeless)).toMatchObject({ attempts: 3, sent_at: null });
+    expect(relay.stats.failed).toBe(3);
+  });
+
+  it('re-sends a row whose relay stalled between publishing and marking once its claim lease ended (at least once)', async () => {
+    let release!: () => void;
+    const stalled = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // Relay A publishes, then never gets to mark the row (as if it died there).
+    const a = startRelay({
+      claimLeaseMs: 500,
+      wrap: (publisher) => ({
+        publish: async (event) => {
+          await publisher.publish(event);
+          await stalled;
+        },
+      }),
+    });
+    await a.connection.waitForConnect();
+    const id = await db.transaction((tx) => outbox.record(tx, EVENT_TYPES.passwordChanged, passwordChanged(1)));
+    const [first] = await nextMessages(1);
+    expect(first?.properties.messageId).toBe(id);
+    expect((await db.rows())[0]?.sent_at).toBeNull();
+
+    const b = startRelay({ claimLeaseMs: 500, pollIntervalMs: 100 });
+    const [again] = await nextMessages(1);
+    expect(again?.properties.messageId).toBe(id);
+    await waitFor(async () => (await db.rows())[0]?.sent_at, { what: 'sent_at from relay B' });
+    expect(b.relay.stats.published).toBe(1);
+    release();
   });
 
   it('prunes rows sent before the retention period, and only those', async () => {

@@ -6,6 +6,7 @@ import { ConfigModule, DatabaseModule, HealthModule, ServiceCoreModule } from '@
 import type { NotifierConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { InboundEventsModule } from './inbound/inbound-events.module.js';
+import { INBOUND_EVENTS } from './inbound/inbound-topology.js';
 import { LiveNotificationsModule } from './live/live-notifications.module.js';
 import { RedisModule } from './redis/redis.module.js';
 
@@ -28,7 +29,7 @@ export class AppModule {
         ...core,
         AuthModule.forRoot({ jwksUrl: config.JWKS_URL, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, redisUrl: config.REDIS_URL }),
         MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'notifier', namePrefix: config.AMQP_NAME_PREFIX }),
-        EventTransportModule.forRoot({ prefetch: config.AMQP_PREFETCH }),
+        EventTransportModule.forRoot({ ...INBOUND_EVENTS, prefetch: config.AMQP_PREFETCH }),
         RedisModule,
         InboundEventsModule.forRoot(schema),
         LiveNotificationsModule,

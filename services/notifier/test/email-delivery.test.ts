@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { EVENT_TYPES, JOB_QUEUES } from '@school/messaging';
+import { EVENT_TYPES, JOB_QUEUES, type ConsumerTopology } from '@school/messaging';
 import { TcpProxy, TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { migratedTestSchema, type MigratedTestSchema } from '@school/testing';
 import { Queue } from 'bullmq';
@@ -12,6 +12,7 @@ import { startNotifier, type NotifierInstance } from './support/notifier-instanc
 import { SmtpSink } from './support/smtp-sink.js';
 import { TestProducer } from './support/test-producer.js';
 import { delay, waitFor } from './support/wait.js';
+import { INBOUND_EVENTS } from '../src/inbound/inbound-topology.js';
 
 const serviceDir = join(import.meta.dirname, '..');
 const SUPPORT_EMAIL = 'shop-inbox@example.com';
@@ -21,6 +22,7 @@ describe('events to email: outbox -> RabbitMQ -> notifier -> BullMQ -> SMTP', ()
   let sink: SmtpSink;
   let proxy: TcpProxy;
   let broker: TestBroker;
+  let inbound: ConsumerTopology;
   let producer: TestProducer;
   let notifier: NotifierInstance;
   let redis: Redis;
@@ -36,6 +38,7 @@ describe('events to email: outbox -> RabbitMQ -> notifier -> BullMQ -> SMTP', ()
     sink = await SmtpSink.start();
     proxy = await TcpProxy.start(TEST_AMQP_URL);
     broker = await TestBroker.connect(prefix);
+    inbound = broker.consumer(INBOUND_EVENTS.consumer, INBOUND_EVENTS.bindings);
     const amqpUrl = proxy.urlFor(TEST_AMQP_URL);
     notifier = await startNotifier(db.schema, {
       AMQP_URL: amqpUrl,
@@ -121,7 +124,7 @@ describe('events to email: outbox -> RabbitMQ -> notifier -> BullMQ -> SMTP', ()
     await broker.publish(EVENT_TYPES.feedbackSubmitted, body, { messageId });
 
     await waitFor(() => sink.matching(mark).length === 1, { what: 'the email' });
-    await waitFor(async () => (await broker.messageCount(broker.names.notifierQueue)) === 0, { what: 'both deliveries acked' });
+    await waitFor(async () => (await broker.messageCount(inbound.queue)) === 0, { what: 'both deliveries acked' });
     await delay(500);
     expect(sink.matching(mark)).toHaveLength(1);
   });
@@ -142,7 +145,7 @@ describe('events to email: outbox -> RabbitMQ -> notifier -> BullMQ -> SMTP', ()
       const id = await producer.record(EVENT_TYPES.feedbackSubmitted, guestFeedback(mark));
       await waitFor(() => sink.matching(mark).length === 1, { what: 'the email after redelivery' });
       await waitFor(() => crashes === 0, { what: 'the simulated crash' });
-      await waitFor(async () => (await broker.messageCount(broker.names.notifierQueue)) === 0, { what: 'the redelivery to be acked' });
+      await waitFor(async () => (await broker.messageCount(inbound.queue)) === 0, { what: 'the redelivery to be acked' });
       await delay(500);
       expect(sink.matching(mark)).toHaveLength(1);
       const job = await emailQueue.getJob(`${id}_email`);
@@ -191,11 +194,11 @@ describe('events to email: outbox -> RabbitMQ -> notifier -> BullMQ -> SMTP', ()
 
   it('dead-letters poison messages with a reason and goes on with the next good message', async () => {
     const mark = marker();
-    const dlq = broker.names.notifierDeadLetterQueue;
+    const dlq = inbound.deadLetterQueue;
     await broker.publish(EVENT_TYPES.feedbackSubmitted, 'this is not json', { messageId: `poison-1-${mark}` });
     await broker.publish(EVENT_TYPES.feedbackSubmitted, JSON.stringify({ ...guestFeedback(mark), category: 'spam' }), { messageId: `poison-2-${mark}` });
     await broker.publish(EVENT_TYPES.feedbackSubmitted, JSON.stringify(guestFeedback(mark))); // no messageId: cannot be deduplicated
-    await broker.sendToQueue(broker.names.notifierQueue, '{}', { messageId: `poison-4-${mark}` }); // unknown routing key
+    await broker.sendToQueue(inbound.queue, '{}', { messageId: `poison-4-${mark}` }); // unknown routing key
     const good = `${mark}-good`;
     await producer.record(EVENT_TYPES.feedbackSubmitted, guestFeedback(good));
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { EVENT_TYPES, JOB_QUEUES } from '@school/messaging';
+import { EVENT_TYPES, JOB_QUEUES, type ConsumerTopology } from '@school/messaging';
 import { TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { migratedTestSchema, quoteIdent, withConnection, type MigratedTestSchema } from '@school/testing';
 import { Queue } from 'bullmq';
@@ -11,12 +11,14 @@ import { guestFeedback } from './support/events.js';
 import { deleteRedisKeys, TEST_REDIS_URL } from './support/redis-cleanup.js';
 import { startNotifier, type NotifierInstance } from './support/notifier-instance.js';
 import { delay, waitFor } from './support/wait.js';
+import { INBOUND_EVENTS } from '../src/inbound/inbound-topology.js';
 
 const serviceDir = join(import.meta.dirname, '..');
 
 describe('notifier shutdown with an event in progress (AMQP event transport)', () => {
   let db: MigratedTestSchema;
   let broker: TestBroker;
+  let queues: ConsumerTopology;
   let notifier: NotifierInstance;
   let redis: Redis;
   let emailQueue: Queue;
@@ -25,6 +27,7 @@ describe('notifier shutdown with an event in progress (AMQP event transport)', (
   beforeAll(async () => {
     db = await migratedTestSchema(serviceDir, 'notifier_shutdown');
     broker = await TestBroker.connect(prefix);
+    queues = broker.consumer(INBOUND_EVENTS.consumer, INBOUND_EVENTS.bindings);
     notifier = await startNotifier(db.schema, {
       AMQP_URL: TEST_AMQP_URL,
       AMQP_NAME_PREFIX: prefix,
@@ -93,7 +96,7 @@ describe('notifier shutdown with an event in progress (AMQP event transport)', (
     expect(inbox.rows.map((row) => row.message_id)).toEqual([messageId]);
     expect(await emailQueue.getJob(`${messageId}_email`)).toBeDefined();
     // Acked: nothing came back to the queue but the message published after consuming stopped.
-    expect(await broker.messageCount(broker.names.notifierQueue)).toBe(1);
-    expect(await broker.messageCount(broker.names.notifierDeadLetterQueue)).toBe(0);
+    expect(await broker.messageCount(queues.queue)).toBe(1);
+    expect(await broker.messageCount(queues.deadLetterQueue)).toBe(0);
   });
 });

@@ -12,12 +12,16 @@ export interface AmqpConnectionOptions {
   reconnect?: Partial<BackoffOptions>;
 }
 
-const DEFAULT_RECONNECT: BackoffOptions = { initialMs: 500, maxMs: 30_000 };
+/**
+ * A broker that comes back is found within about 2 s: each attempt after a refused connect costs
+ * the broker little, and the jitter spreads the replicas out.
+ */
+export const DEFAULT_RECONNECT: BackoffOptions = { initialMs: 500, maxMs: 2_000 };
 const CLOSE_TIMEOUT_MS = 5_000;
 
 /**
  * One AMQP connection (amqp-connection-manager) that reconnects for ever with exponential
- * backoff. Channels created from it re-run their setup callbacks (topology, consumers) on every
+ * backoff capped at a few seconds (DEFAULT_RECONNECT). Channels created from it re-run their setup callbacks (topology, consumers) on every
  * reconnect. Log lines name the broker host, never the credentials of the URL.
  */
 export class AmqpConnection {
@@ -108,8 +112,18 @@ export class AmqpConnection {
 
   /** Quorum queues exist from RabbitMQ 3.8 on; older brokers get classic durable queues. */
   supportsQuorumQueues(): boolean {
+    return this.brokerAtLeast(3, 8);
+  }
+
+  /** Quorum queues with message TTL and at-least-once dead-lettering exist from RabbitMQ 3.10 on. */
+  supportsQuorumRetryQueues(): boolean {
+    return this.brokerAtLeast(3, 10);
+  }
+
+  /** The connected broker's version is at least `major.minor` (assumed when unknown). */
+  private brokerAtLeast(major: number, minor: number): boolean {
     const version = this.manager.connection?.connection.serverProperties?.['version'];
-    return typeof version !== 'string' || supportsQuorum(version);
+    return typeof version !== 'string' || versionAtLeast(version, major, minor);
   }
 
   /** Closes channels and the connection; bounded, because a close during a reconnect wait can stall. */
@@ -138,9 +152,9 @@ export class AmqpConnection {
   }
 }
 
-export function supportsQuorum(version: string): boolean {
-  const [major = 0, minor = 0] = version.split('.').map((part) => Number.parseInt(part, 10));
-  return major > 3 || (major === 3 && minor >= 8);
+export function versionAtLeast(version: string, major: number, minor: number): boolean {
+  const [actualMajor = 0, actualMinor = 0] = version.split('.').map((part) => Number.parseInt(part, 10));
+  return actualMajor > major || (actualMajor === major && actualMinor >= minor);
 }
 
 function describeBroker(url: string): string {

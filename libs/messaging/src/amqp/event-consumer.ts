@@ -1,8 +1,7 @@
-import type { Channel, ChannelWrapper } from 'amqp-connection-manager';
-import type { ConsumeMessage } from 'amqplib';
-import { backoffDelay, sleep, type BackoffOptions } from '../backoff.js';
+import type { ChannelWrapper } from 'amqp-connection-manager';
+import type { ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
 import type { MessagingLogger } from '../logger.js';
-import type { BrokerNames } from '../topology.js';
+import { retryQueueFor, type ConsumerTopology } from '../topology.js';
 import { contextFromHeaders, runInContext } from '../tracing.js';
 import type { AmqpConnection } from './amqp-connection.js';
 import { declareConsumerTopology } from './topology-setup.js';
@@ -10,10 +9,11 @@ import { declareConsumerTopology } from './topology-setup.js';
 /** A delivery as handlers see it. */
 export interface IncomingMessage {
   messageId: string | undefined;
+  /** The routing key it was published with (the event type), also after passing through a retry queue. */
   routingKey: string;
   body: Buffer;
   headers: Record<string, unknown>;
-  /** Deliveries so far, counting this one (quorum queues' `x-delivery-count` + 1). */
+  /** Handling attempts so far, counting this one: retries through the retry queues plus redeliveries. */
   deliveryCount: number;
 }
 
@@ -25,57 +25,62 @@ export class DeadLetterError extends Error {
 export type MessageHandler = (message: IncomingMessage) => Promise<void>;
 
 export interface EventConsumerOptions {
-  names: BrokerNames;
-  bindings: readonly string[];
+  /** The consumer's queue, bindings, retry queues and dead-letter queue (consumerTopology). */
+  topology: ConsumerTopology;
   /** Unacknowledged messages in flight per consumer. */
   prefetch: number;
   handler: MessageHandler;
   logger: MessagingLogger;
-  /** Wait before a failed message is handed back to the queue (grows with its delivery count). */
-  retry?: Partial<BackoffOptions>;
 }
 
-/**
- * Each failed delivery waits before going back, holding its prefetch slot (so only `prefetch`
- * messages burn deliveries at a time). Up to 5 minutes apart, DELIVERY_LIMIT (20) deliveries span
- * roughly 30-60 minutes: a shorter database or Redis outage dead-letters nothing.
- */
-const DEFAULT_RETRY: BackoffOptions = { initialMs: 1_000, maxMs: 300_000 };
+/** Headers a retried message carries (the retry queue dead-letters it with the work queue's name as routing key). */
+export const RETRY_HEADERS = {
+  /** Retries so far. */
+  count: 'retry-count',
+  /** The routing key it was first published with. */
+  routingKey: 'retry-routing-key',
+  /** Why the last attempt failed (truncated), for whoever reads the dead-letter queue. */
+  lastError: 'retry-last-error',
+} as const;
+
+/** Headers the broker sets on a delivery; a retry is a new message and starts without them. */
+const BROKER_HEADERS = /^x-(death|first-death-|last-death-|delivery-count)/;
+const LAST_ERROR_MAX_LENGTH = 500;
 
 /**
- * Consumes the notifier queue with manual acknowledgements (lesson 1): a message is acked only
+ * Consumes one consumer's queue with manual acknowledgements (lesson 1): a message is acked only
  * after the handler has committed its effects. Topology, prefetch and the subscription are set up
  * in the channel's setup callback, so they are re-created after every reconnect (lesson 4).
  *
  * Outcomes: handler resolves -> ack; DeadLetterError -> reject without requeue (dead-letter queue,
- * reason logged); any other error -> requeued after a backoff, until the queue's delivery limit
- * dead-letters it. A malformed message therefore never crashes the consumer nor blocks the queue.
+ * reason logged); any other error -> at once a copy goes to the retry queue of its attempt (TTL,
+ * then back to the work queue) and, once the broker confirmed the copy, the delivery is acked; after
+ * `retry.maxRetries` retries the next failure dead-letters it. A failing message therefore never
+ * holds a prefetch slot, and a malformed one never crashes the consumer nor blocks the queue.
  */
 export class EventConsumer {
   private wrapper: ChannelWrapper | undefined;
-  private subscription: { channel: Channel; consumerTag: string } | undefined;
+  private subscription: { channel: ConfirmChannel; consumerTag: string } | undefined;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly stopping = new AbortController();
-  private readonly retry: BackoffOptions;
 
   constructor(
     private readonly connection: AmqpConnection,
     private readonly options: EventConsumerOptions,
-  ) {
-    this.retry = { ...DEFAULT_RETRY, ...options.retry };
-  }
+  ) {}
 
   /** Subscribes now if connected, otherwise as soon as the connection comes up. */
   start(): void {
     if (this.wrapper) return;
-    const { names, logger } = this.options;
+    const { topology, logger } = this.options;
     this.wrapper = this.connection.createChannel({
-      name: 'event-consumer',
-      confirm: false,
-      setup: (channel: Channel) => this.subscribe(channel),
+      name: `${topology.consumer}-event-consumer`,
+      // Confirms: a retry copy must be safely in its retry queue before the delivery is acked.
+      confirm: true,
+      setup: (channel: ConfirmChannel) => this.subscribe(channel),
     });
     this.wrapper.on('error', (error: Error) => {
-      logger.error({ err: error, queue: names.notifierQueue }, 'AMQP consumer setup failed; reconnecting');
+      logger.error({ err: error, queue: topology.queue }, 'AMQP consumer setup failed; reconnecting');
       this.connection.recover();
     });
   }
@@ -96,18 +101,21 @@ export class EventConsumer {
     await this.wrapper?.close().catch(() => undefined);
   }
 
-  private async subscribe(channel: Channel): Promise<void> {
-    const { names, bindings, prefetch } = this.options;
+  private async subscribe(channel: ConfirmChannel): Promise<void> {
+    const { topology, prefetch } = this.options;
     this.subscription = undefined;
     channel.on('error', (error: Error) => {
       if (this.subscription?.channel === channel) this.subscription = undefined;
-      this.options.logger.warn({ err: error, queue: names.notifierQueue }, 'AMQP consumer channel closed by the broker; reconnecting');
+      this.options.logger.warn({ err: error, queue: topology.queue }, 'AMQP consumer channel closed by the broker; reconnecting');
       this.connection.recover();
     });
-    await declareConsumerTopology(channel, names, { bindings, quorum: this.connection.supportsQuorumQueues() });
+    await declareConsumerTopology(channel, topology, {
+      quorum: this.connection.supportsQuorumQueues(),
+      quorumRetry: this.connection.supportsQuorumRetryQueues(),
+    });
     await channel.prefetch(prefetch);
     const { consumerTag } = await channel.consume(
-      names.notifierQueue,
+      topology.queue,
       (message) => (message ? this.dispatch(channel, message) : this.onCancelledByBroker(channel)),
       { noAck: false },
     );
@@ -115,14 +123,14 @@ export class EventConsumer {
   }
 
   /** The broker cancelled us (queue deleted, node lost): reconnect, which re-declares and re-subscribes. */
-  private onCancelledByBroker(channel: Channel): void {
+  private onCancelledByBroker(channel: ConfirmChannel): void {
     if (this.subscription?.channel === channel) this.subscription = undefined;
     if (this.stopping.signal.aborted) return;
-    this.options.logger.warn({ queue: this.options.names.notifierQueue }, 'AMQP consumer cancelled by the broker; re-subscribing');
+    this.options.logger.warn({ queue: this.options.topology.queue }, 'AMQP consumer cancelled by the broker; re-subscribing');
     this.connection.recover();
   }
 
-  private dispatch(channel: Channel, message: ConsumeMessage): void {
+  private dispatch(channel: ConfirmChannel, message: ConsumeMessage): void {
     if (this.stopping.signal.aborted) {
       settle(() => channel.nack(message, false, true));
       return;
@@ -131,9 +139,9 @@ export class EventConsumer {
     this.inFlight.add(work);
   }
 
-  private async process(channel: Channel, raw: ConsumeMessage): Promise<void> {
-    const { logger, handler } = this.options;
-    const message = toIncoming(raw);
+  private async process(channel: ConfirmChannel, raw: ConsumeMessage): Promise<void> {
+    const { logger, handler, topology } = this.options;
+    const message = toIncoming(raw, topology);
     const fields = { messageId: message.messageId, routingKey: message.routingKey, deliveryCount: message.deliveryCount };
     try {
       await runInContext(contextFromHeaders(message.headers), () => handler(message));
@@ -144,23 +152,75 @@ export class EventConsumer {
         settle(() => channel.nack(raw, false, false));
         return;
       }
-      const delayMs = backoffDelay(message.deliveryCount - 1, this.retry);
-      logger.error({ ...fields, err: error, delayMs }, 'message handling failed; it will be redelivered');
-      await sleep(delayMs, this.stopping.signal);
-      settle(() => channel.nack(raw, false, true));
+      const retries = retryCount(message.headers);
+      if (retries >= topology.retry.maxRetries) {
+        logger.error({ ...fields, err: error, retries }, 'message handling failed after its last retry; dead-lettered');
+        settle(() => channel.nack(raw, false, false));
+        return;
+      }
+      const retryQueue = retryQueueFor(topology, retries);
+      logger.warn({ ...fields, err: error, retries, retryQueue }, 'message handling failed; it will be retried');
+      try {
+        await publishConfirmed(channel, retryQueue, raw.content, retryProperties(raw, message, retries + 1, error));
+        settle(() => channel.ack(raw));
+      } catch (publishError) {
+        // No copy is safely in the retry queue: hand the delivery back (bounded by DELIVERY_LIMIT).
+        logger.error({ ...fields, err: publishError, retryQueue }, 'message could not be moved to its retry queue; requeued');
+        settle(() => channel.nack(raw, false, true));
+      }
     }
   }
 }
 
-function toIncoming(raw: ConsumeMessage): IncomingMessage {
+function retryCount(headers: Record<string, unknown>): number {
+  const value = Number(headers[RETRY_HEADERS.count] ?? 0);
+  return Number.isInteger(value) && value > 0 ? value : 0;
+}
+
+/** The retry copy: same body and properties, the broker's headers dropped, the retry headers set. */
+function retryProperties(raw: ConsumeMessage, message: IncomingMessage, retries: number, error: unknown): Options.Publish {
+  const { properties } = raw;
+  const headers = Object.fromEntries(Object.entries(message.headers).filter(([name]) => !BROKER_HEADERS.test(name)));
+  return {
+    persistent: true,
+    ...(properties.contentType && { contentType: properties.contentType as string }),
+    ...(properties.contentEncoding && { contentEncoding: properties.contentEncoding as string }),
+    ...(properties.messageId && { messageId: properties.messageId as string }),
+    ...(properties.correlationId && { correlationId: properties.correlationId as string }),
+    ...(properties.type && { type: properties.type as string }),
+    ...(properties.timestamp && { timestamp: properties.timestamp as number }),
+    headers: {
+      ...headers,
+      [RETRY_HEADERS.count]: retries,
+      [RETRY_HEADERS.routingKey]: message.routingKey,
+      [RETRY_HEADERS.lastError]: (error instanceof Error ? error.message : String(error)).slice(0, LAST_ERROR_MAX_LENGTH),
+    },
+  };
+}
+
+/** Publishes through the default exchange straight into `queue` and waits for the broker's confirm. */
+function publishConfirmed(channel: ConfirmChannel, queue: string, content: Buffer, options: Options.Publish): Promise<void> {
+  return new Promise((resolve, reject) => {
+    try {
+      channel.sendToQueue(queue, content, options, (error) => (error ? reject(error instanceof Error ? error : new Error('retry copy nacked by the broker')) : resolve()));
+    } catch (error) {
+      reject(error);
+    }
+  });
+}
+
+function toIncoming(raw: ConsumeMessage, topology: ConsumerTopology): IncomingMessage {
   const headers = (raw.properties.headers ?? {}) as Record<string, unknown>;
-  const previous = Number(headers['x-delivery-count'] ?? (raw.fields.redelivered ? 1 : 0));
+  const redeliveries = Number(headers['x-delivery-count'] ?? (raw.fields.redelivered ? 1 : 0));
+  // Back from a retry queue, the routing key is the work queue's name; the first one travels in a header.
+  const original = headers[RETRY_HEADERS.routingKey];
+  const routingKey = raw.fields.routingKey === topology.queue && typeof original === 'string' ? original : raw.fields.routingKey;
   return {
     messageId: typeof raw.properties.messageId === 'string' && raw.properties.messageId !== '' ? raw.properties.messageId : undefined,
-    routingKey: raw.fields.routingKey,
+    routingKey,
     body: raw.content,
     headers,
-    deliveryCount: (Number.isFinite(previous) ? previous : 0) + 1,
+    deliveryCount: retryCount(headers) + (Number.isFinite(redeliveries) ? redeliveries : 0) + 1,
   };
 }
 

@@ -1,9 +1,10 @@
 import type { Channel, ChannelWrapper } from 'amqp-connection-manager';
+import type { Message } from 'amqplib';
 import type { MessagingLogger } from '../logger.js';
 import { silentLogger } from '../logger.js';
-import { NOTIFIER_BINDINGS, type BrokerNames } from '../topology.js';
+import type { BrokerNames } from '../topology.js';
 import type { AmqpConnection } from './amqp-connection.js';
-import { declareConsumerTopology } from './topology-setup.js';
+import { declareEventsExchange } from './topology-setup.js';
 
 export interface OutgoingEvent {
   /** Becomes the AMQP `messageId`: the outbox row id, the notifier's deduplication key. */
@@ -18,7 +19,7 @@ export interface OutgoingEvent {
 }
 
 export interface EventPublisherOptions {
-  names: BrokerNames;
+  names: Pick<BrokerNames, 'exchange'>;
   /** A publish not confirmed by the broker within this time fails (and is retried by the caller). */
   confirmTimeoutMs?: number;
   logger?: MessagingLogger;
@@ -28,12 +29,15 @@ export interface EventPublisherOptions {
  * Publishes to the `events` topic exchange on a confirm channel: persistent, JSON, `messageId`,
  * `traceparent` header. `publish` resolves only once the broker has confirmed the message.
  *
- * Its setup declares the whole topology, the notifier's queue included: a message the exchange
- * cannot route is confirmed and dropped, so a producer started before any notifier ever ran
- * would otherwise lose its first events. Declaring is idempotent (same arguments everywhere).
+ * Its setup declares only the exchange: each consumer declares its own queue. Events are published
+ * `mandatory`, so one that no queue is bound for (no consumer of its type has ever run) comes back
+ * from the broker and `publish` rejects with UnroutableEventError: the outbox keeps the row and
+ * retries it, rather than the broker confirming and dropping it.
  */
 export class EventPublisher {
   private readonly channel: ChannelWrapper;
+  /** Message ids the broker returned as unroutable; the return always precedes the confirm. */
+  private readonly returned = new Set<string>();
   private readonly exchange: string;
   private readonly confirmTimeoutMs: number;
 
@@ -51,7 +55,11 @@ export class EventPublisher {
           logger.warn({ err: error, exchange: this.exchange }, 'AMQP publisher channel closed by the broker; reconnecting');
           connection.recover();
         });
-        await declareConsumerTopology(channel, options.names, { bindings: NOTIFIER_BINDINGS, quorum: connection.supportsQuorumQueues() });
+        channel.on('return', (message: Message) => {
+          const id = message.properties.messageId as unknown;
+          if (typeof id === 'string') this.returned.add(id);
+        });
+        await declareEventsExchange(channel, options.names);
       },
     });
     // A failed setup (e.g. the exchange exists with other settings) leaves the channel closed until
@@ -63,8 +71,10 @@ export class EventPublisher {
   }
 
   async publish(event: OutgoingEvent): Promise<void> {
+    this.returned.delete(event.id);
     await this.channel.publish(this.exchange, event.type, event.body, {
       persistent: true,
+      mandatory: true,
       contentType: 'application/json',
       contentEncoding: 'utf-8',
       messageId: event.id,
@@ -73,9 +83,19 @@ export class EventPublisher {
       headers: event.traceparent ? { traceparent: event.traceparent } : {},
       timeout: this.confirmTimeoutMs,
     });
+    if (this.returned.delete(event.id)) throw new UnroutableEventError(event.type);
   }
 
   async close(): Promise<void> {
     await this.channel.close().catch(() => undefined);
+  }
+}
+
+/** The broker had no queue bound for the event's type: no consumer of it has declared its queue yet. */
+export class UnroutableEventError extends Error {
+  override readonly name = 'UnroutableEventError';
+
+  constructor(readonly eventType: string) {
+    super(`no queue is bound for routing key "${eventType}"`);
   }
 }

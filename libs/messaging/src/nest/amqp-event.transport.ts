@@ -16,14 +16,14 @@ export class AmqpEventContext extends BaseRpcContext<[IncomingMessage]> {
 export type AmqpEventTransportOptions = Omit<EventConsumerOptions, 'handler'>;
 
 /**
- * A `@nestjs/microservices` transport for the notifier's queue, in place of `Transport.RMQ`
+ * A `@nestjs/microservices` transport for one consumer's queue, in place of `Transport.RMQ`
  * (whose defaults are unsafe, lesson 1). The consuming is EventConsumer's: topology, prefetch and
  * the subscription in the channel's setup callback (re-created on every reconnect), manual acks.
  *
  * Each delivery goes to the `@EventPattern` handler of its routing key, with the JSON body as
  * `@Payload()` and an AmqpEventContext as `@Ctx()`. Outcomes: the handler resolves -> ack; no
  * handler for the key, a body that is not JSON, or a DeadLetterError -> dead-letter queue, reason
- * logged; any other error -> requeued after a backoff. Handlers' errors reach the transport only
+ * logged; any other error -> retried through the retry queues, then dead-lettered. Handlers' errors reach the transport only
  * through EventErrorFilter (Nest's default filter replaces them with a generic error, which is
  * then treated as transient).
  */
@@ -46,9 +46,10 @@ export class AmqpEventTransport extends Server implements CustomTransportStrateg
    * when a routing key bound to the queue has no handler: its messages would all be dead-lettered.
    */
   listen(callback: (error?: Error) => void): void {
-    const unhandled = this.options.bindings.filter((key) => !this.handlerFor(key));
+    const { topology } = this.options;
+    const unhandled = topology.bindings.filter((key) => !this.handlerFor(key));
     if (unhandled.length > 0) {
-      callback(new Error(`no @EventPattern handler for routing key(s) bound to ${this.options.names.notifierQueue}: ${unhandled.join(', ')}`));
+      callback(new Error(`no @EventPattern handler for routing key(s) bound to ${topology.queue}: ${unhandled.join(', ')}`));
       return;
     }
     this.consumer.start();

@@ -1,17 +1,21 @@
 import { type DynamicModule, Injectable, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { ReadinessRegistry } from '@school/service';
 import { AmqpConnection } from '../amqp/amqp-connection.js';
-import type { BackoffOptions } from '../backoff.js';
-import { NOTIFIER_BINDINGS, type BrokerNames } from '../topology.js';
+import type { EventType } from '../events/event-types.js';
+import { consumerTopology, type BrokerNames, type RetryPolicy } from '../topology.js';
 import { AmqpEventTransport } from './amqp-event.transport.js';
 import { BROKER_NAMES } from './messaging.module.js';
 import { nestMessagingLogger } from './nest-logger.js';
 
 export interface EventTransportModuleOptions {
+  /** The consuming service's name: its queues are `<consumer>.events`, `.events.dlq`, `.events.retry.<ms>ms`. */
+  consumer: string;
+  /** The event types it consumes, bound to its queue; each needs an `@EventPattern` handler. */
+  bindings: readonly EventType[];
   /** Unacknowledged messages in flight at once. */
   prefetch: number;
-  /** Wait before a failed message goes back to the queue (tests shorten it). */
-  retry?: Partial<BackoffOptions>;
+  /** Retry delays and bound (tests shorten them); DEFAULT_RETRY_POLICY otherwise. */
+  retry?: RetryPolicy;
 }
 
 @Injectable()
@@ -38,10 +42,11 @@ class EventTransportLifecycle implements OnModuleInit, OnModuleDestroy {
 }
 
 /**
- * For the consuming service (needs MessagingModule): provides the AmqpEventTransport of the
- * notifier's queue, reported by /health/ready as `event-consumer`. The service hosts it with
- * `app.connectMicroservice({ strategy: app.get(AmqpEventTransport) })` and
- * `app.startAllMicroservices()`; its `@EventPattern` controllers then receive the events.
+ * For a consuming service (needs MessagingModule): provides the AmqpEventTransport of its own
+ * queue, declared from `consumer` and `bindings` (consumerTopology), reported by /health/ready as
+ * `event-consumer`. The service hosts it with `app.connectMicroservice({ strategy:
+ * app.get(AmqpEventTransport) })` and `app.startAllMicroservices()`; its `@EventPattern`
+ * controllers then receive the events.
  */
 @Module({})
 export class EventTransportModule {
@@ -53,11 +58,9 @@ export class EventTransportModule {
           provide: AmqpEventTransport,
           useFactory: (connection: AmqpConnection, names: BrokerNames) =>
             new AmqpEventTransport(connection, {
-              names,
-              bindings: NOTIFIER_BINDINGS,
+              topology: consumerTopology(options.consumer, options.bindings, { prefix: names.prefix, ...(options.retry && { retry: options.retry }) }),
               prefetch: options.prefetch,
               logger: nestMessagingLogger('EventConsumer'),
-              ...(options.retry && { retry: options.retry }),
             }),
           inject: [AmqpConnection, BROKER_NAMES],
         },

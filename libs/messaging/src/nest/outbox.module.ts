@@ -12,8 +12,8 @@ export interface OutboxModuleOptions {
   databaseUrl: string;
   /** The service's own schema (contract §1), holding `outbox_events`. */
   schema: string;
-  /** Relay tuning (batch size, poll interval, retry backoff, retention). */
-  relay?: Pick<OutboxRelayOptions, 'batchSize' | 'pollIntervalMs' | 'retry' | 'retentionMs' | 'pruneIntervalMs'>;
+  /** Relay tuning (batch size, poll interval, retry backoff and attempt cap, claim lease, retention). */
+  relay?: Pick<OutboxRelayOptions, 'batchSize' | 'pollIntervalMs' | 'retry' | 'retentionMs' | 'pruneIntervalMs' | 'claimLeaseMs' | 'maxAttempts'>;
 }
 
 const OUTBOX_PUBLISHER = Symbol('OUTBOX_PUBLISHER');

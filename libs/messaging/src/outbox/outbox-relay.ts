@@ -23,8 +23,15 @@ export interface OutboxRelayOptions {
   publisher: ConfirmedPublisher;
   broker: BrokerLink;
   logger: MessagingLogger;
-  /** Rows claimed and published per transaction. */
+  /** Rows claimed and published per batch. */
   batchSize?: number;
+  /**
+   * How long a claimed row is reserved for this relay: beyond the publisher's confirm timeout, so
+   * only a relay that died re-sends (after this long).
+   */
+  claimLeaseMs?: number;
+  /** A row whose publish failed this many times is parked with its reason (left for an operator). */
+  maxAttempts?: number;
   /** Safety net only: NOTIFY wakes the relay at commit; this catches anything missed. */
   pollIntervalMs?: number;
   /** Delay before a row whose publish failed is tried again, growing with its attempts. */
@@ -37,10 +44,14 @@ export interface OutboxRelayOptions {
 export interface RelayStats {
   published: number;
   failed: number;
+  parked: number;
 }
 
 const DEFAULTS = {
   batchSize: 100,
+  claimLeaseMs: 30_000,
+  /** With the retry backoff below (1 s doubling to 60 s), about 15 minutes of failures. */
+  maxAttempts: 20,
   pollIntervalMs: 5_000,
   retry: { initialMs: 1_000, maxMs: 60_000 },
   retentionMs: 7 * 24 * 3600_000,
@@ -56,16 +67,20 @@ const LISTEN_RETRY: BackoffOptions = { initialMs: 500, maxMs: 15_000 };
  * - Wakes at once when a transaction that recorded events commits (LISTEN on the channel the
  *   table's insert trigger NOTIFYs), when the broker (re)connects, when a failed row becomes due,
  *   and on a slow safety poll; drains in batches until nothing is due.
- * - Claims rows with `FOR UPDATE SKIP LOCKED` inside a transaction held until the batch's confirms
- *   are in, so several replicas share the table and a crash simply releases the rows.
- * - A row whose publish fails (no confirm, nack, timeout) gets `attempts + 1`, its error and an
- *   `available_at` pushed back by an exponential backoff. While the broker is down no row is
- *   touched: business writes go on and events wait in the table.
+ * - Claims a batch in one short statement (`FOR UPDATE SKIP LOCKED`, `available_at` pushed one lease
+ *   ahead), publishes it and waits for the confirms holding no transaction nor connection, then
+ *   marks the outcome in a second short statement. Several replicas share the table; a relay that
+ *   dies between publishing and marking leaves its rows to be re-sent when the lease ends, which
+ *   the consumers' inbox absorbs (at least once).
+ * - A row whose publish fails (no confirm, nack, timeout, no queue bound) gets `attempts + 1`, its
+ *   error and an `available_at` pushed back by an exponential backoff; after `maxAttempts` it is
+ *   parked (`parked_at`, reason in `last_error`) and no longer tried. While the broker is down no
+ *   row is touched: business writes go on and events wait in the table.
  * - Prunes rows sent longer ago than the retention period.
  * - `stop()` finishes the batch in flight (publish, confirm, mark) before closing its pool.
  */
 export class OutboxRelay {
-  readonly stats: RelayStats = { published: 0, failed: 0 };
+  readonly stats: RelayStats = { published: 0, failed: 0, parked: 0 };
   private readonly pool: pg.Pool;
   private readonly store: OutboxStore;
   private readonly settings: typeof DEFAULTS;
@@ -85,13 +100,15 @@ export class OutboxRelay {
   constructor(private readonly options: OutboxRelayOptions) {
     this.settings = {
       batchSize: options.batchSize ?? DEFAULTS.batchSize,
+      claimLeaseMs: options.claimLeaseMs ?? DEFAULTS.claimLeaseMs,
+      maxAttempts: options.maxAttempts ?? DEFAULTS.maxAttempts,
       pollIntervalMs: options.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
       retry: { ...DEFAULTS.retry, ...options.retry },
       retentionMs: options.retentionMs ?? DEFAULTS.retentionMs,
       pruneIntervalMs: options.pruneIntervalMs ?? DEFAULTS.pruneIntervalMs,
     };
     this.store = new OutboxStore(options.schema);
-    this.pool = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
+    this.pool = new pg.Pool({ connectionString: options.databaseUrl, max: 2, application_name: `outbox-relay:${options.schema}` });
     this.pool.on('error', (error) => options.logger.warn({ err: error }, 'outbox relay: idle database connection failed'));
   }
 
@@ -156,38 +173,31 @@ export class OutboxRelay {
   }
 
   private async relayBatch(): Promise<number> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const rows = await this.store.claimDue(client, this.settings.batchSize);
-      if (rows.length > 0) {
-        const outcomes = await Promise.allSettled(rows.map((row) => this.options.publisher.publish(toOutgoing(row))));
-        const sent: string[] = [];
-        const failed: FailedPublish[] = [];
-        outcomes.forEach((outcome, index) => {
-          const row = rows[index] as PendingEvent;
-          if (outcome.status === 'fulfilled') sent.push(row.id);
-          else failed.push({ id: row.id, error: errorText(outcome.reason), retryInMs: backoffDelay(row.attempts, this.settings.retry) });
-        });
-        await this.store.markSent(client, sent);
-        await this.store.markFailed(client, failed);
-        this.stats.published += sent.length;
-        this.stats.failed += failed.length;
-        if (failed.length > 0) {
-          this.options.logger.warn(
-            { schema: this.options.schema, failed: failed.length, sent: sent.length, error: failed[0]?.error },
-            'outbox relay: publish not confirmed; rows will be retried',
-          );
-        }
-      }
-      await client.query('COMMIT');
-      return rows.length;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
+    const rows = await this.withClient((client) => this.store.claimDue(client, this.settings.batchSize, this.settings.claimLeaseMs));
+    if (rows.length === 0) return 0;
+    const outcomes = await Promise.allSettled(rows.map((row) => this.options.publisher.publish(toOutgoing(row))));
+    const sent: string[] = [];
+    const failed: FailedPublish[] = [];
+    outcomes.forEach((outcome, index) => {
+      const row = rows[index] as PendingEvent;
+      if (outcome.status === 'fulfilled') sent.push(row.id);
+      else failed.push({ id: row.id, error: errorText(outcome.reason), retryInMs: backoffDelay(row.attempts, this.settings.retry) });
+    });
+    const parked = await this.withClient(async (client) => {
+      await this.store.markSent(client, sent);
+      return this.store.markFailed(client, failed, this.settings.maxAttempts);
+    });
+    this.stats.published += sent.length;
+    this.stats.failed += failed.length;
+    this.stats.parked += parked.length;
+    const { logger, schema } = this.options;
+    if (failed.length > parked.length) {
+      logger.warn({ schema, failed: failed.length - parked.length, sent: sent.length, error: failed[0]?.error }, 'outbox relay: publish not confirmed; rows will be retried');
     }
+    for (const row of parked) {
+      logger.error({ schema, id: row.id, type: row.type, attempts: row.attempts, error: row.lastError }, 'outbox relay: event parked after its last failed attempt');
+    }
+    return rows.length;
   }
 
   /** Rows pushed back after a failure are due later: wake exactly then rather than at the next poll. */

@@ -8,9 +8,9 @@ export function outboxChannel(schema: string): string {
 
 /**
  * The migration creating the outbox in a service schema (run with `search_path` set to it, as
- * the migration applier does). Identity's and feedback's `*_outbox` migrations are exactly this
- * text; a test keeps them equal. The table matches the `OutboxEvent` Prisma model; the trigger
- * function is not modelled by Prisma (the drift check ignores it).
+ * the migration applier does). The table, with OUTBOX_PARKING_MIGRATION_SQL, matches the
+ * `OutboxEvent` Prisma model; the trigger function is not modelled by Prisma (the drift check
+ * ignores it).
  */
 export const OUTBOX_MIGRATION_SQL = `-- CreateTable
 CREATE TABLE "outbox_events" (
@@ -42,3 +42,20 @@ $$;
 CREATE TRIGGER "outbox_events_notify" AFTER INSERT ON "outbox_events"
     FOR EACH STATEMENT EXECUTE FUNCTION "outbox_events_notify"();
 `;
+
+/**
+ * A row whose publish failed `maxAttempts` times is parked: left alone by the relay, its reason in
+ * `last_error`, until an operator clears `parked_at` (and `attempts`).
+ */
+export const OUTBOX_PARKING_MIGRATION_SQL = `-- AlterTable
+ALTER TABLE "outbox_events" ADD COLUMN "parked_at" TIMESTAMPTZ(3);
+`;
+
+/**
+ * The outbox's migrations in order, as each producing service's `prisma/migrations/<name>/migration.sql`
+ * holds them (a test keeps the copies equal to this text).
+ */
+export const OUTBOX_MIGRATIONS: ReadonlyArray<{ name: string; sql: string }> = [
+  { name: '20261122010000_outbox', sql: OUTBOX_MIGRATION_SQL },
+  { name: '20261123000000_outbox_parking', sql: OUTBOX_PARKING_MIGRATION_SQL },
+];

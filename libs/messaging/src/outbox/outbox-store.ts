@@ -11,6 +11,13 @@ export interface PendingEvent {
   createdAt: Date;
 }
 
+export interface ParkedEvent {
+  id: string;
+  type: string;
+  attempts: number;
+  lastError: string;
+}
+
 export interface FailedPublish {
   id: string;
   error: string;
@@ -28,43 +35,58 @@ export class OutboxStore {
   }
 
   /**
-   * Locks up to `limit` due rows for this transaction; rows locked by another relay replica are
-   * skipped, not waited for, so replicas share the work and never publish the same row at once.
+   * Claims up to `limit` due rows in one short statement (no transaction left open): their
+   * `available_at` moves `leaseMs` ahead, so no relay replica takes them again meanwhile; rows
+   * another replica is claiming at the same moment are skipped, not waited for. A relay that dies
+   * before marking them leaves them to be claimed again when the lease ends (at least once).
    */
-  async claimDue(client: pg.ClientBase, limit: number): Promise<PendingEvent[]> {
+  async claimDue(client: pg.ClientBase, limit: number, leaseMs: number): Promise<PendingEvent[]> {
     const { rows } = await client.query<PendingEvent>(
-      `SELECT id, type, payload, traceparent, attempts, created_at AS "createdAt"
-         FROM ${this.table}
-        WHERE sent_at IS NULL AND available_at <= now()
-        ORDER BY available_at, id
-        LIMIT $1
-        FOR UPDATE SKIP LOCKED`,
-      [limit],
+      `UPDATE ${this.table} AS o
+          SET available_at = now() + $2 * interval '1 millisecond'
+         FROM (SELECT id FROM ${this.table}
+                WHERE sent_at IS NULL AND parked_at IS NULL AND available_at <= now()
+                ORDER BY available_at, id
+                LIMIT $1
+                FOR UPDATE SKIP LOCKED) AS due
+        WHERE o.id = due.id
+        RETURNING o.id, o.type, o.payload, o.traceparent, o.attempts, o.created_at AS "createdAt"`,
+      [limit, leaseMs],
     );
-    return rows;
+    // Ids are UUIDv7: their order is the order the events were recorded in.
+    return rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   async markSent(client: pg.ClientBase, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await client.query(`UPDATE ${this.table} SET sent_at = now(), last_error = NULL WHERE id = ANY($1::uuid[])`, [ids]);
+    await client.query(`UPDATE ${this.table} SET sent_at = now(), last_error = NULL WHERE id = ANY($1::uuid[]) AND sent_at IS NULL`, [ids]);
   }
 
-  async markFailed(client: pg.ClientBase, failures: FailedPublish[]): Promise<void> {
-    if (failures.length === 0) return;
-    await client.query(
+  /**
+   * Counts a failed attempt per row: it is due again after its retry delay, or parked (left alone,
+   * reason kept) once it reached `maxAttempts`. Returns the rows parked now.
+   */
+  async markFailed(client: pg.ClientBase, failures: FailedPublish[], maxAttempts: number): Promise<ParkedEvent[]> {
+    if (failures.length === 0) return [];
+    const { rows } = await client.query<ParkedEvent & { parked: boolean }>(
       `UPDATE ${this.table} AS o
           SET attempts = o.attempts + 1,
               last_error = f.error,
-              available_at = now() + f.retry_ms * interval '1 millisecond'
+              available_at = now() + f.retry_ms * interval '1 millisecond',
+              parked_at = CASE WHEN o.attempts + 1 >= $4 THEN now() END
          FROM unnest($1::uuid[], $2::text[], $3::int[]) AS f(id, error, retry_ms)
-        WHERE o.id = f.id`,
-      [failures.map((f) => f.id), failures.map((f) => f.error.slice(0, ERROR_MAX_LENGTH)), failures.map((f) => f.retryInMs)],
+        WHERE o.id = f.id AND o.sent_at IS NULL
+        RETURNING o.id, o.type, o.attempts, o.last_error AS "lastError", o.parked_at IS NOT NULL AS parked`,
+      [failures.map((f) => f.id), failures.map((f) => f.error.slice(0, ERROR_MAX_LENGTH)), failures.map((f) => f.retryInMs), maxAttempts],
     );
+    return rows.filter((row) => row.parked).map(({ parked: _parked, ...row }) => row);
   }
 
   /** When the earliest pending row becomes due (null when nothing is pending). */
   async nextDueAt(client: pg.ClientBase): Promise<Date | null> {
-    const { rows } = await client.query<{ next: Date | null }>(`SELECT min(available_at) AS next FROM ${this.table} WHERE sent_at IS NULL`);
+    const { rows } = await client.query<{ next: Date | null }>(
+      `SELECT min(available_at) AS next FROM ${this.table} WHERE sent_at IS NULL AND parked_at IS NULL`,
+    );
     return rows[0]?.next ?? null;
   }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { SERVICE_NAMES } from '@school/config';
 import amqplib from 'amqplib';
-import { brokerNames, type BrokerNames } from '../topology.js';
+import { brokerNames, consumerTopology, type BrokerNames, type ConsumerTopology, type RetryPolicy } from '../topology.js';
 
 export const TEST_AMQP_URL = process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672';
 
@@ -11,6 +12,8 @@ export function uniqueBrokerPrefix(label = 'test'): string {
 
 /** Direct broker access for assertions and clean-up (plain amqplib, no reconnects). */
 export class TestBroker {
+  private readonly consumers = new Map<string, ConsumerTopology>();
+
   private constructor(
     private readonly connection: amqplib.ChannelModel,
     private readonly channel: amqplib.ConfirmChannel,
@@ -24,6 +27,16 @@ export class TestBroker {
     channel.on('error', () => undefined);
     connection.on('error', () => undefined);
     return new TestBroker(connection, channel, prefix, brokerNames(prefix));
+  }
+
+  /**
+   * The topology of consumer `name` under this prefix (what its EventTransportModule or
+   * EventConsumer declares with the same arguments); its queues are deleted by destroy().
+   */
+  consumer(name: string, bindings: readonly string[] = [], retry?: RetryPolicy): ConsumerTopology {
+    const topology = consumerTopology(name, bindings, { prefix: this.prefix, ...(retry && { retry }) });
+    this.consumers.set(name, topology);
+    return topology;
   }
 
   /** Publishes straight to the events exchange (bypassing the outbox), waiting for the confirm. */
@@ -91,10 +104,19 @@ export class TestBroker {
     await this.channel.deleteQueue(queue);
   }
 
-  /** Deletes every queue and exchange of the prefix, then disconnects. */
+  /**
+   * Deletes the queues of the prefix, then its exchanges, and disconnects: the queues of every
+   * consumer named through consumer(), and those any service of the topology declares as a
+   * consumer with the default retry policy (deleting a queue that does not exist is a no-op).
+   */
   async destroy(): Promise<void> {
     const { names } = this;
-    for (const queue of [names.notifierQueue, names.notifierDeadLetterQueue]) await this.channel.deleteQueue(queue).catch(() => undefined);
+    for (const service of SERVICE_NAMES) if (!this.consumers.has(service)) this.consumer(service);
+    for (const topology of this.consumers.values()) {
+      for (const queue of [topology.queue, topology.deadLetterQueue, ...topology.retryQueues.map((retry) => retry.name)]) {
+        await this.channel.deleteQueue(queue).catch(() => undefined);
+      }
+    }
     for (const exchange of [names.exchange, names.deadLetterExchange]) await this.channel.deleteExchange(exchange).catch(() => undefined);
     await this.connection.close().catch(() => undefined);
   }

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { OUTBOX_MIGRATION_SQL, type SqlExecutor } from '@school/messaging';
+import { OUTBOX_MIGRATIONS, type SqlExecutor } from '@school/messaging';
 
 export const TEST_DATABASE_URL = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
 
-/** A throw-away schema holding an outbox table created by the same SQL as the services' migrations. */
+/** A throw-away schema holding an outbox table created by the same migrations as the services'. */
 export class OutboxDb {
   private constructor(
     readonly schema: string,
@@ -19,7 +19,7 @@ export class OutboxDb {
       await client.query(`CREATE SCHEMA "${schema}"`);
       await client.query('BEGIN');
       await client.query(`SET LOCAL search_path TO "${schema}"`);
-      await client.query(OUTBOX_MIGRATION_SQL);
+      for (const migration of OUTBOX_MIGRATIONS) await client.query(migration.sql);
       await client.query('COMMIT');
     } finally {
       client.release();
@@ -44,8 +44,8 @@ export class OutboxDb {
     }
   }
 
-  async rows(): Promise<Array<{ id: string; type: string; attempts: number; sent_at: Date | null; last_error: string | null }>> {
-    const { rows } = await this.pool.query(`SELECT id, type, attempts, sent_at, last_error FROM "${this.schema}".outbox_events ORDER BY id`);
+  async rows(): Promise<Array<{ id: string; type: string; attempts: number; sent_at: Date | null; parked_at: Date | null; last_error: string | null }>> {
+    const { rows } = await this.pool.query(`SELECT id, type, attempts, sent_at, parked_at, last_error FROM "${this.schema}".outbox_events ORDER BY id`);
     return rows;
   }
 

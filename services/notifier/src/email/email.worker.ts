@@ -4,6 +4,7 @@ import { APP_CONFIG, ReadinessRegistry } from '@school/service';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { NotifierConfig } from '../config.js';
+import { RedisLinkLog } from '../redis/redis-link-log.js';
 import { REDIS, REDIS_NAMES, type RedisNames } from '../redis/redis.module.js';
 import type { EmailJob } from './email-job.js';
 import { EMAIL_JOB_LOCK_MS, MAILER, type Mailer } from './mailer.js';
@@ -26,6 +27,7 @@ export class EmailWorker implements OnApplicationBootstrap, BeforeApplicationShu
     @Inject(APP_CONFIG) private readonly config: NotifierConfig,
     @Inject(MAILER) private readonly mailer: Mailer,
     private readonly readiness: ReadinessRegistry,
+    private readonly link: RedisLinkLog,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -36,7 +38,7 @@ export class EmailWorker implements OnApplicationBootstrap, BeforeApplicationShu
       lockDuration: EMAIL_JOB_LOCK_MS,
     });
     worker.on('failed', (job, error) => this.onFailed(job, error));
-    worker.on('error', (error) => this.logger.error({ err: error, msg: 'email worker error' }));
+    this.link.track('email-worker', worker);
     this.worker = worker;
     this.readiness.register('email-worker', async () => {
       if (!worker.isRunning()) throw new Error('email worker is not running');

@@ -3,8 +3,12 @@ import { LIVE_NOTIFICATION_CHANNEL } from '@school/messaging';
 import { APP_CONFIG, ReadinessRegistry } from '@school/service';
 import { Redis } from 'ioredis';
 import type { NotifierConfig } from '../config.js';
+import { RedisLinkLog } from './redis-link-log.js';
 
-/** Commands and BullMQ (queue and workers): `maxRetriesPerRequest: null`, as BullMQ requires (lesson 7). */
+/**
+ * Commands and BullMQ (queue and workers): `maxRetriesPerRequest: null`, as BullMQ requires (lesson 7).
+ * Its RedisLinkLog is injectable: every BullMQ queue and worker reports its errors to it.
+ */
 export const REDIS = Symbol('REDIS');
 /** A connection in subscriber mode for live notifications (it can run no other command). */
 export const REDIS_SUBSCRIBER = Symbol('REDIS_SUBSCRIBER');
@@ -21,12 +25,13 @@ export function redisNames(prefix: string): RedisNames {
   return { bullPrefix: `${prefix}bull`, liveChannel: `${prefix}${LIVE_NOTIFICATION_CHANNEL}` };
 }
 
-function connect(url: string, name: string): Redis {
+/** Reconnects on its own; its outages are logged once per state change (RedisLinkLog). */
+function connect(url: string, name: string): { redis: Redis; log: RedisLinkLog } {
   const redis = new Redis(url, { maxRetriesPerRequest: null, connectionName: name });
-  // Reconnects on its own; without a listener ioredis prints every failed attempt.
-  redis.on('error', () => undefined);
-  return redis;
+  return { redis, log: new RedisLinkLog(name, redis) };
 }
+
+const MAIN_CONNECTION = Symbol('MAIN_CONNECTION');
 
 @Injectable()
 class RedisLifecycle implements OnModuleInit, OnApplicationShutdown {
@@ -51,11 +56,13 @@ class RedisLifecycle implements OnModuleInit, OnApplicationShutdown {
 @Global()
 @Module({
   providers: [
-    { provide: REDIS, useFactory: (config: NotifierConfig) => connect(config.REDIS_URL, 'notifier'), inject: [APP_CONFIG] },
-    { provide: REDIS_SUBSCRIBER, useFactory: (config: NotifierConfig) => connect(config.REDIS_URL, 'notifier-live'), inject: [APP_CONFIG] },
+    { provide: MAIN_CONNECTION, useFactory: (config: NotifierConfig) => connect(config.REDIS_URL, 'notifier'), inject: [APP_CONFIG] },
+    { provide: REDIS, useFactory: (main: { redis: Redis }) => main.redis, inject: [MAIN_CONNECTION] },
+    { provide: RedisLinkLog, useFactory: (main: { log: RedisLinkLog }) => main.log, inject: [MAIN_CONNECTION] },
+    { provide: REDIS_SUBSCRIBER, useFactory: (config: NotifierConfig) => connect(config.REDIS_URL, 'notifier-live').redis, inject: [APP_CONFIG] },
     { provide: REDIS_NAMES, useFactory: (config: NotifierConfig) => redisNames(config.REDIS_KEY_PREFIX), inject: [APP_CONFIG] },
     RedisLifecycle,
   ],
-  exports: [REDIS, REDIS_SUBSCRIBER, REDIS_NAMES],
+  exports: [REDIS, REDIS_SUBSCRIBER, REDIS_NAMES, RedisLinkLog],
 })
 export class RedisModule {}

@@ -5,6 +5,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { NotifierConfig } from '../config.js';
 import { notificationJobOptions } from '../email/job-options.js';
+import { RedisLinkLog } from '../redis/redis-link-log.js';
 import { REDIS, REDIS_NAMES, type RedisNames } from '../redis/redis.module.js';
 import type { SmsJob } from './sms-job.js';
 
@@ -13,8 +14,9 @@ import type { SmsJob } from './sms-job.js';
 export class SmsQueue implements BeforeApplicationShutdown {
   readonly queue: Queue<SmsJob>;
 
-  constructor(@Inject(REDIS) redis: Redis, @Inject(REDIS_NAMES) names: RedisNames, @Inject(APP_CONFIG) config: NotifierConfig) {
+  constructor(@Inject(REDIS) redis: Redis, @Inject(REDIS_NAMES) names: RedisNames, @Inject(APP_CONFIG) config: NotifierConfig, link: RedisLinkLog) {
     this.queue = new Queue<SmsJob>(JOB_QUEUES.sendSms, { connection: redis, prefix: names.bullPrefix, defaultJobOptions: notificationJobOptions(config) });
+    link.track('sms-queue', this.queue);
   }
 
   async enqueue(jobId: string, job: SmsJob): Promise<void> {

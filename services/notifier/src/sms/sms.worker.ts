@@ -4,6 +4,7 @@ import { APP_CONFIG, ReadinessRegistry } from '@school/service';
 import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { NotifierConfig } from '../config.js';
+import { RedisLinkLog } from '../redis/redis-link-log.js';
 import { REDIS, REDIS_NAMES, type RedisNames } from '../redis/redis.module.js';
 import { SMS_DRIVER, type SmsDriver } from './sms-driver.js';
 import { smsText, type SmsJob } from './sms-job.js';
@@ -20,6 +21,7 @@ export class SmsWorker implements OnApplicationBootstrap, BeforeApplicationShutd
     @Inject(APP_CONFIG) private readonly config: NotifierConfig,
     @Inject(SMS_DRIVER) private readonly driver: SmsDriver,
     private readonly readiness: ReadinessRegistry,
+    private readonly link: RedisLinkLog,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -34,7 +36,7 @@ export class SmsWorker implements OnApplicationBootstrap, BeforeApplicationShutd
       if (final) this.logger.error({ ...fields, msg: 'SMS not delivered; job kept in the failed set' });
       else this.logger.warn({ ...fields, msg: 'SMS attempt failed; retrying with backoff' });
     });
-    worker.on('error', (error) => this.logger.error({ err: error, msg: 'SMS worker error' }));
+    this.link.track('sms-worker', worker);
     this.worker = worker;
     this.readiness.register('sms-worker', async () => {
       if (!worker.isRunning()) throw new Error('SMS worker is not running');

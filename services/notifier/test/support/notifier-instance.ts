@@ -15,10 +15,18 @@ export interface NotifierInstance {
   close(): Promise<void>;
 }
 
+export interface NotifierLogOptions {
+  /** Receives the replica's pino lines (JSON, one per line) at `level`. */
+  destination: { write(line: string): void };
+  level: string;
+}
+
 /** One notifier replica, wired exactly as main.ts wires it, in the test's own database schema. */
-export async function startNotifier(databaseSchema: string, variables: Record<string, string>): Promise<NotifierInstance> {
+export async function startNotifier(databaseSchema: string, variables: Record<string, string>, log?: NotifierLogOptions): Promise<NotifierInstance> {
   const config = parseConfig(notifierEnv, { ...process.env, NODE_ENV: 'test', PORT: '0', MIGRATE_ON_START: 'false', ...variables });
-  const logger = createLogger({ service: 'notifier', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const logger = log
+    ? createLogger({ service: 'notifier', level: log.level }, log.destination)
+    : createLogger({ service: 'notifier', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const app = await createServiceApp(AppModule.forRoot(config, { databaseSchema }), { logger });
   await startInboundEvents(app);
   await app.listen({ host: '127.0.0.1', port: 0 });

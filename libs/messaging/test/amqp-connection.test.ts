@@ -1,0 +1,39 @@
+import { AmqpConnection, DEFAULT_RECONNECT, silentLogger, type MessagingLogger } from '@school/messaging';
+import { TcpProxy, TEST_AMQP_URL } from '@school/messaging/testing';
+import { delay, waitFor } from './support/wait.js';
+
+/** Records when each connect attempt failed (logged at warn or debug). */
+function attemptRecorder(): { logger: MessagingLogger; failures: number[] } {
+  const failures: number[] = [];
+  const record = (_fields: object, message?: string) => {
+    if (message?.startsWith('AMQP connect failed')) failures.push(Date.now());
+  };
+  return { logger: { ...silentLogger, warn: record, debug: record }, failures };
+}
+
+describe('AMQP connection (real RabbitMQ behind a TCP proxy)', () => {
+  it('with the default settings, retries at most ~2 s apart however long the outage, and reconnects within ~2 s of the broker coming back', async () => {
+    const proxy = await TcpProxy.start(TEST_AMQP_URL);
+    const { logger, failures } = attemptRecorder();
+    const connection = new AmqpConnection({ url: proxy.urlFor(TEST_AMQP_URL), name: 'reconnect-test', logger });
+    try {
+      await connection.waitForConnect();
+      await proxy.cut();
+      await waitFor(() => !connection.isConnected(), { what: 'the drop' });
+      // Long enough for an uncapped doubling backoff (0.5, 1, 2, 4, 8 s...) to exceed the cap.
+      await delay(9_000);
+      await proxy.resume();
+      const resumed = Date.now();
+      await waitFor(() => connection.isConnected(), { what: 'the reconnect', timeoutMs: 20_000 });
+      const recoveryMs = Date.now() - resumed;
+
+      const gaps = failures.slice(1).map((at, index) => at - (failures[index] as number));
+      expect(failures.length).toBeGreaterThanOrEqual(5);
+      expect(Math.max(...gaps)).toBeLessThan(DEFAULT_RECONNECT.maxMs + 500);
+      expect(recoveryMs).toBeLessThan(DEFAULT_RECONNECT.maxMs + 1_000);
+    } finally {
+      await connection.close();
+      await proxy.close();
+    }
+  }, 40_000);
+});
