@@ -81,7 +81,7 @@ try {
   cleanups.push(() => pool.end());
   await pool.query(`CREATE SCHEMA "${producerSchema}"`);
   cleanups.push(() => pool.query(`DROP SCHEMA IF EXISTS "${producerSchema}" CASCADE`));
-  await pool.query(`SET search_path TO "${producerSchema}"; ${messaging.OUTBOX_MIGRATIONS.map((migration) => migration.sql).join('\n')}`);
+  await pool.query(`SET search_path TO "${producerSchema}"; ${messaging.outboxMigrationScripts().join('\n')}`);
   await pool.query('RESET search_path');
   cleanups.push(() => pool.query(`DROP SCHEMA IF EXISTS "${notifierSchema}" CASCADE`));
   await applyMigrations({ databaseUrl: DATABASE_URL, schema: notifierSchema, migrationsDir: join(root, 'services/notifier/prisma/migrations') });

@@ -1,13 +1,66 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { OUTBOX_MIGRATIONS } from '@school/messaging';
+import { applyMigrations, readMigrationFiles } from '@school/prisma';
+import { createTestSchema, schemaDrift, type TestSchema } from '@school/testing';
 
-const services = join(import.meta.dirname, '..', '..', '..', 'services');
-const cases = ['identity', 'feedback'].flatMap((service) => OUTBOX_MIGRATIONS.map((migration) => [service, migration.name, migration.sql] as const));
+const libraryDir = join(import.meta.dirname, '..');
+const servicesDir = join(libraryDir, '..', '..', 'services');
 
-describe('the producing services create the outbox this library expects', () => {
-  it.each(cases)('%s: its %s migration is exactly the library\'s', async (service, name, sql) => {
-    const script = await readFile(join(services, service, 'prisma', 'migrations', name, 'migration.sql'), 'utf8');
-    expect(script).toBe(sql);
+describe('the outbox migrations of this library', () => {
+  it('keep the names and checksums the producing services recorded when they held copies', async () => {
+    // Databases migrated before the outbox moved here hold these rows in _prisma_migrations.
+    const files = await readMigrationFiles(fileURLToPath(OUTBOX_MIGRATIONS));
+    expect(files.map(({ name, checksum }) => ({ name, checksum }))).toEqual([
+      { name: '20261122010000_outbox', checksum: 'ff348c6c1ffa395045e2c6ad1b15c046ee159ddcf96dc32f375bce87938876a2' },
+      { name: '20261123000000_outbox_parking', checksum: '177e7e649be01919ba66370295dabbfdc604d85ea85b06adb46eba1b67ca034c' },
+    ]);
+  });
+
+  describe('applied to a schema', () => {
+    let db: TestSchema;
+
+    beforeAll(async () => {
+      db = await createTestSchema('outbox_drift');
+      await applyMigrations({ databaseUrl: db.databaseUrl, schema: db.schema, migrationsDir: fileURLToPath(OUTBOX_MIGRATIONS) });
+    });
+
+    afterAll(async () => {
+      await db?.drop();
+    });
+
+    it('build exactly the table prisma/outbox.prisma describes', async () => {
+      expect(await schemaDrift({ databaseUrl: db.databaseUrl, schema: db.schema, prismaSchemaPath: join(libraryDir, 'prisma', 'outbox.prisma') })).toEqual([]);
+    });
+  });
+});
+
+describe('the producing services', () => {
+  /** A service produces events when it wires the outbox; it must then apply the outbox's migrations. */
+  async function services(): Promise<{ name: string; produces: boolean; appliesOutbox: boolean; keepsCopies: boolean }[]> {
+    const names = (await readdir(servicesDir, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    return Promise.all(
+      names.map(async (name) => {
+        const source = (path: string) => readFile(join(servicesDir, name, 'src', path), 'utf8').catch(() => '');
+        const migrations = await readdir(join(servicesDir, name, 'prisma', 'migrations')).catch(() => [] as string[]);
+        return {
+          name,
+          produces: (await source('app.module.ts')).includes('OutboxModule.forRoot('),
+          appliesOutbox: /migrations: \[[^\]]*OUTBOX_MIGRATIONS/.test(await source('main.ts')),
+          keepsCopies: migrations.some((folder) => folder.endsWith('_outbox') || folder.endsWith('_outbox_parking')),
+        };
+      }),
+    );
+  }
+
+  it('apply the outbox migrations from here, and no other service does', async () => {
+    const found = await services();
+    expect(found.filter((service) => service.produces).length).toBeGreaterThan(0);
+    for (const service of found) expect({ name: service.name, appliesOutbox: service.appliesOutbox }).toEqual({ name: service.name, appliesOutbox: service.produces });
+  });
+
+  it('keep no copy of them in their own migrations folder', async () => {
+    expect((await services()).filter((service) => service.keepsCopies).map((service) => service.name)).toEqual([]);
   });
 });

@@ -53,6 +53,20 @@ export async function readMigrationFiles(migrationsDir: string): Promise<Migrati
   );
 }
 
+/**
+ * The migrations of several directories as one history, in name order; the same name in two of
+ * them is refused (it would be recorded once and its second script never run).
+ */
+export async function readMigrationDirectories(migrationsDirs: readonly string[]): Promise<MigrationFile[]> {
+  const files = (await Promise.all(migrationsDirs.map((dir) => readMigrationFiles(dir)))).flat();
+  const names = new Set<string>();
+  for (const { name } of files) {
+    if (names.has(name)) throw new Error(`Migration \`${name}\` is in more than one of ${migrationsDirs.join(', ')}`);
+    names.add(name);
+  }
+  return files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
 async function assertLockProvider(path: string): Promise<void> {
   const content = await readFile(path, 'utf8');
   const provider = /^\s*provider\s*=\s*"([^"]*)"/m.exec(content)?.[1];

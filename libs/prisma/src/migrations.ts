@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { readMigrationFiles, scriptMatchesChecksum, type MigrationFile } from './migration-files.js';
+import { readMigrationDirectories, scriptMatchesChecksum, type MigrationFile } from './migration-files.js';
 
 export interface MigrationLogger {
   info(message: string): void;
@@ -10,8 +10,11 @@ export interface ApplyMigrationsOptions {
   databaseUrl: string;
   /** The Postgres schema that receives the tables and its own `_prisma_migrations`. */
   schema: string;
-  /** A Prisma migrations directory (`<timestamp>_<name>/migration.sql` folders). */
-  migrationsDir: string;
+  /**
+   * A Prisma migrations directory (`<timestamp>_<name>/migration.sql` folders), or several: the
+   * service's own and those of the libraries it uses (the outbox's), applied together in name order.
+   */
+  migrationsDir: string | readonly string[];
   logger?: MigrationLogger;
 }
 
@@ -51,7 +54,7 @@ const PRISMA_MIGRATE_LOCK = 72707369;
  * Concurrent callers for one schema are serialised: one applies, the others then find nothing to do.
  */
 export async function applyMigrations(options: ApplyMigrationsOptions): Promise<ApplyMigrationsResult> {
-  const files = await readMigrationFiles(options.migrationsDir);
+  const files = await readMigrationDirectories(typeof options.migrationsDir === 'string' ? [options.migrationsDir] : options.migrationsDir);
   const client = new pg.Client({ connectionString: options.databaseUrl });
   // A dropped connection also fails the query in flight; that rejection is the error reported.
   client.on('error', () => undefined);

@@ -9,7 +9,7 @@ export interface RunServiceOptions extends ServiceAppOptions {
   host: string;
   port: number;
   /** Applied before the app starts; safe when several replicas start at once. */
-  migrations?: { databaseUrl: string; schema: string; migrationsDir: string };
+  migrations?: { databaseUrl: string; schema: string; migrationsDir: string | readonly string[] };
   /** Start-up work after wiring and before listening (seeds, bootstrap accounts). */
   beforeListen?: (app: NestFastifyApplication) => Promise<void>;
 }

@@ -19,8 +19,11 @@ export interface StartServiceOptions<Shape extends z.ZodRawShape> {
   /** Rules over several variables (e.g. secrets required in production), checked with the values. */
   rules?: readonly ConfigRule<z.infer<z.ZodObject<Shape>>>[];
   module: (config: z.infer<z.ZodObject<Shape>>) => DynamicModule;
-  /** `new URL('../prisma/migrations', import.meta.url)` from the service's main module. */
-  migrations: URL;
+  /**
+   * `new URL('../prisma/migrations', import.meta.url)` from the service's main module; a producer of
+   * events adds the outbox's (`[own, OUTBOX_MIGRATIONS]` from `@school/messaging`).
+   */
+  migrations: URL | readonly URL[];
   /** Start-up work after wiring and before listening (e.g. starting a connected microservice). */
   beforeListen?: RunServiceOptions['beforeListen'];
 }
@@ -40,7 +43,7 @@ export async function startService<Shape extends z.ZodRawShape>(options: StartSe
       migrations: {
         databaseUrl: base.DATABASE_URL,
         schema: SERVICES[options.name].schema,
-        migrationsDir: fileURLToPath(options.migrations),
+        migrationsDir: (options.migrations instanceof URL ? [options.migrations] : options.migrations).map((url) => fileURLToPath(url)),
       },
     }),
   });

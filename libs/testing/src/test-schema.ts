@@ -35,16 +35,17 @@ export async function createTestSchema(prefix: string): Promise<TestSchema> {
 
 /**
  * A fresh schema holding a service's tables: its `prisma/migrations` applied by the same code the
- * service runs at start-up. `serviceDir` is the service folder (path or file URL).
+ * service runs at start-up. `serviceDir` is the service folder (path or file URL); a producer's
+ * tests that need the outbox add `[OUTBOX_MIGRATIONS]` as `sharedMigrations`.
  */
-export async function migratedTestSchema(serviceDir: string | URL, prefix = 'svc'): Promise<MigratedTestSchema> {
+export async function migratedTestSchema(serviceDir: string | URL, prefix = 'svc', sharedMigrations: readonly URL[] = []): Promise<MigratedTestSchema> {
   const dir = serviceDir instanceof URL ? fileURLToPath(serviceDir) : serviceDir;
   const testSchema = await createTestSchema(prefix);
   try {
     const { applied } = await applyMigrations({
       databaseUrl: testSchema.databaseUrl,
       schema: testSchema.schema,
-      migrationsDir: join(dir, 'prisma', 'migrations'),
+      migrationsDir: [join(dir, 'prisma', 'migrations'), ...sharedMigrations.map((url) => fileURLToPath(url))],
     });
     return { ...testSchema, applied };
   } catch (error) {

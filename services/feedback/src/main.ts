@@ -1,4 +1,5 @@
 import './instrument.js';
+import { OUTBOX_MIGRATIONS } from '@school/messaging';
 import { startService } from '@school/service';
 import { AppModule } from './app.module.js';
 import { feedbackEnv } from './config.js';
@@ -7,5 +8,5 @@ await startService({
   name: 'feedback',
   env: feedbackEnv,
   module: (config) => AppModule.forRoot(config),
-  migrations: new URL('../prisma/migrations', import.meta.url),
+  migrations: [new URL('../prisma/migrations', import.meta.url), OUTBOX_MIGRATIONS],
 });

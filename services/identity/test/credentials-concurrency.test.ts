@@ -3,7 +3,7 @@ import { EVENT_TYPES } from '@school/messaging';
 import { EmailVerificationService } from '../src/credentials/email-verification/email-verification.service.js';
 import { PasswordResetService } from '../src/credentials/password-reset/password-reset.service.js';
 import { PrismaClient, type User } from '../src/generated/prisma/client.js';
-import { createAccount, invite, lastEventOf, OTHER_STRONG_PASSWORD, serveMessageRequests, STRONG_PASSWORD, tokenOf } from './credentials-support/fixtures.js';
+import { countEventsOf, createAccount, invite, lastEventOf, tokenOf, OTHER_STRONG_PASSWORD, serveMessageRequests, STRONG_PASSWORD } from './credentials-support/fixtures.js';
 import { startIdentity, type IdentityUnderTest } from './credentials-support/identity-app.js';
 
 const RESET = '/api/auth/password/reset';
@@ -36,7 +36,7 @@ describe('credential redemption under concurrency', () => {
     const answers = await Promise.all(Array.from({ length: 8 }, () => post(RESET, { token, password: OTHER_STRONG_PASSWORD })));
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
     expect(answers.filter((answer) => answer.body.errorCode === 'AUTH_VERIFICATION_CODE_INVALID')).toHaveLength(7);
-    const changed = await identity.prisma.outboxEvent.count({ where: { type: EVENT_TYPES.passwordChanged, payload: { path: ['userId'], equals: user.publicId } } });
+    const changed = await countEventsOf(identity, [EVENT_TYPES.passwordChanged], user.publicId);
     expect(changed).toBe(1);
   });
 
@@ -88,9 +88,7 @@ describe('credential redemption under concurrency', () => {
     const live = credentials.filter((credential) => credential.retiredAt === null);
     expect(live.filter((credential) => credential.purpose === 'password_reset').length).toBeLessThanOrEqual(1);
     expect(live.filter((credential) => credential.purpose === 'email_verification').length).toBeLessThanOrEqual(1);
-    const messages = await identity.prisma.outboxEvent.count({
-      where: { type: { in: [EVENT_TYPES.passwordResetRequested, EVENT_TYPES.emailVerificationRequested] }, payload: { path: ['userId'], equals: user.publicId } },
-    });
+    const messages = await countEventsOf(identity, [EVENT_TYPES.passwordResetRequested, EVENT_TYPES.emailVerificationRequested], user.publicId);
     expect(messages).toBe(5);
   });
 });

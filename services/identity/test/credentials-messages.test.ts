@@ -5,15 +5,17 @@ import type { User } from '../src/generated/prisma/client.js';
 import { UsersRepository } from '../src/users/users.repository.js';
 import {
   advanceClock,
+  countEventsOf,
   createAccount,
-  eventsOf,
   invite,
   lastEventOf,
   OTHER_STRONG_PASSWORD,
+  recordedEvents,
   serveMessageRequests,
   STRONG_PASSWORD,
   uniqueEmail,
   uniquePhone,
+  eventsOf,
 } from './credentials-support/fixtures.js';
 import { startIdentity, type HttpAnswer, type IdentityUnderTest } from './credentials-support/identity-app.js';
 
@@ -102,7 +104,7 @@ describe('public credential routes: phones, the message cap, no account probing'
         await serveMessageRequests(identity);
       }
       expect(await messagesTo(user)).toBe(5);
-      expect(await identity.prisma.outboxEvent.count({ where: { type: EVENT_TYPES.invitationCreated, payload: { path: ['userId'], equals: user.publicId } } })).toBe(1);
+      expect(await countEventsOf(identity, [EVENT_TYPES.invitationCreated], user.publicId)).toBe(1);
 
       const sixth = [await post(`${MOBILE}/password/forgot`, { email: user.email }), await post(`${ADMIN}/email/verify/resend`, { email: user.email })];
       await serveMessageRequests(identity);
@@ -133,7 +135,7 @@ describe('public credential routes: phones, the message cap, no account probing'
     const counts = async () => ({
       requests: await identity.prisma.messageRequest.count(),
       credentials: await identity.prisma.verificationCredential.count(),
-      events: await identity.prisma.outboxEvent.count(),
+      events: (await recordedEvents(identity)).length,
     });
 
     it.each([

@@ -7,17 +7,18 @@ import { PasswordHasher } from '../src/passwords/password-hasher.js';
 import {
   advanceClock,
   createAccount,
-  eventsOf,
   invite,
   lastEventOf,
   logIn,
-  OTHER_STRONG_PASSWORD,
-  signIn,
-  serveMessageRequests,
-  STRONG_PASSWORD,
   tokenOf,
+  OTHER_STRONG_PASSWORD,
+  recordedEvents,
+  serveMessageRequests,
+  signIn,
+  STRONG_PASSWORD,
   uniqueEmail,
   uniquePhone,
+  eventsOf,
 } from './credentials-support/fixtures.js';
 import { startIdentity, type IdentityUnderTest } from './credentials-support/identity-app.js';
 
@@ -82,7 +83,7 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
   describe('forgot', () => {
     it('answers an unknown email exactly as a known one, and writes nothing for it', async () => {
       const user = await createAccount(identity);
-      const eventsBefore = await identity.prisma.outboxEvent.count();
+      const eventsBefore = (await recordedEvents(identity)).length;
       const credentialsBefore = await identity.prisma.verificationCredential.count();
 
       const known = await post(`${ADMIN}/password/forgot`, { email: user.email });
@@ -94,7 +95,7 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
       expect(unknownPhone).toEqual(known);
       expect(known.body).toEqual({ message: expect.any(String), data: null, errorCode: null });
       await serveMessageRequests(identity);
-      expect(await identity.prisma.outboxEvent.count()).toBe(eventsBefore + 1);
+      expect((await recordedEvents(identity)).length).toBe(eventsBefore + 1);
       expect(await identity.prisma.verificationCredential.count()).toBe(credentialsBefore + 1);
     });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/messaging';
 import { PERMISSIONS } from '@school/auth';
 import { startIdentity, type IdentityUnderTest } from './credentials-support/identity-app.js';
+import { recordedEvents } from './credentials-support/fixtures.js';
 import {
   accessTokenFor,
   AUTH_PREFIX,
@@ -126,7 +127,7 @@ describe('me, permissions and set password', () => {
       expect((await login(identity, surface, user.email, PASSWORD)).status).toBe(401);
       expect((await login(identity, surface, user.email, NEW_PASSWORD)).status).toBe(200);
 
-      const events = await identity.prisma.outboxEvent.findMany({ where: { type: EVENT_TYPES.passwordChanged } });
+      const events = await recordedEvents(identity, [EVENT_TYPES.passwordChanged]);
       expect(events.map((event) => event.payload)).toContainEqual({ userId: user.publicId, email: user.email, name: 'Test Person', changedAt: expect.any(String) });
     });
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/messaging';
 import { startIdentity, type IdentityUnderTest } from './credentials-support/identity-app.js';
 import { login, me, newAccount, PASSWORD, refresh, signIn, uniqueEmail } from './support/accounts.js';
+import { recordedEvents } from './credentials-support/fixtures.js';
 
 interface ProfileData {
   publicId: string;
@@ -91,7 +92,7 @@ describe('users admin (contract §6)', () => {
       const invites = await identity.prisma.verificationCredential.findMany({ where: { userId: user.id, purpose: 'account_invite' } });
       expect(invites).toHaveLength(1);
       expect(invites[0]!.expiresAt.getTime() - Date.now()).toBeGreaterThan(7 * 86_400_000 - 60_000);
-      const events = await identity.prisma.outboxEvent.findMany({ where: { type: EVENT_TYPES.invitationCreated } });
+      const events = await recordedEvents(identity, [EVENT_TYPES.invitationCreated]);
       expect(events.map((event) => event.payload)).toContainEqual(expect.objectContaining({ userId: profile.publicId, email: email.toLowerCase() }));
       // No password yet: the account cannot log in until the invitation is redeemed.
       expect((await login(identity, 'admin', email, PASSWORD)).status).toBe(401);

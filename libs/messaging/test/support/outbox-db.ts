@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { OUTBOX_MIGRATIONS, type SqlExecutor } from '@school/messaging';
+import { outboxMigrationScripts, type SqlExecutor } from '@school/messaging';
 
 export const TEST_DATABASE_URL = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
 
@@ -19,7 +19,7 @@ export class OutboxDb {
       await client.query(`CREATE SCHEMA "${schema}"`);
       await client.query('BEGIN');
       await client.query(`SET LOCAL search_path TO "${schema}"`);
-      for (const migration of OUTBOX_MIGRATIONS) await client.query(migration.sql);
+      for (const script of outboxMigrationScripts()) await client.query(script);
       await client.query('COMMIT');
     } finally {
       client.release();

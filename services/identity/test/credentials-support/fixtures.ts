@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
-import { EVENT_TYPES, type EventPayload, type EventType } from '@school/messaging';
+import { SERVICES } from '@school/config';
+import { EVENT_TYPES, type EventPayload, type EventType, OUTBOX_TABLE, quoteIdent } from '@school/messaging';
 import { Clock } from '../../src/credentials/clock.js';
 import { InvitationsService } from '../../src/credentials/invitations.service.js';
 import { MessageRequestsWorker } from '../../src/credentials/message-requests/message-requests.worker.js';
@@ -77,11 +78,27 @@ export function serveMessageRequests(identity: IdentityUnderTest): Promise<void>
   return identity.app.get(MessageRequestsWorker).drain();
 }
 
+export interface RecordedEvent {
+  type: string;
+  payload: Record<string, unknown>;
+}
+
+/** The events recorded in identity's outbox (a table of @school/messaging), oldest first; `types` narrows them. */
+export function recordedEvents(identity: IdentityUnderTest, types?: readonly string[]): Promise<RecordedEvent[]> {
+  const table = `${quoteIdent(SERVICES.identity.schema)}.${quoteIdent(OUTBOX_TABLE)}`;
+  return identity.prisma.$queryRawUnsafe(`SELECT type, payload FROM ${table} WHERE $1::text[] IS NULL OR type = ANY($1) ORDER BY id`, types ?? null);
+}
+
+/** How many events of these types the flows recorded for `userId` (publicId). */
+export async function countEventsOf(identity: IdentityUnderTest, types: readonly string[], userPublicId: string): Promise<number> {
+  return (await recordedEvents(identity, types)).filter((event) => event.payload['userId'] === userPublicId).length;
+}
+
 /** Events the flows recorded in the outbox for `userId` (publicId), oldest first. */
 type IdentityEventType = Exclude<EventType, typeof EVENT_TYPES.feedbackSubmitted>;
 
 export async function eventsOf<Type extends IdentityEventType>(identity: IdentityUnderTest, type: Type, userPublicId: string): Promise<EventPayload<Type>[]> {
-  const rows = await identity.prisma.outboxEvent.findMany({ where: { type }, orderBy: { id: 'asc' } });
+  const rows = await recordedEvents(identity, [type]);
   return rows.map((row) => row.payload as EventPayload<Type>).filter((payload) => payload.userId === userPublicId);
 }
 

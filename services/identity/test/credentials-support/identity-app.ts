@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { parseConfig, SERVICES } from '@school/config';
 import { createPrismaClient, applyMigrations } from '@school/prisma';
+import { OUTBOX_MIGRATIONS } from '@school/messaging';
 import { TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { createServiceApp } from '@school/service';
 import { createLogger } from '@school/telemetry';
@@ -55,7 +57,7 @@ export async function startIdentity(env: Record<string, string> = {}): Promise<I
 
   try {
     const schema = SERVICES.identity.schema;
-    await applyMigrations({ databaseUrl: databaseUrl.href, schema, migrationsDir: join(serviceDir, 'prisma', 'migrations') });
+    await applyMigrations({ databaseUrl: databaseUrl.href, schema, migrationsDir: [join(serviceDir, 'prisma', 'migrations'), fileURLToPath(OUTBOX_MIGRATIONS)] });
     const port = await freePort();
     const brokerPrefix = uniqueBrokerPrefix('identity-test');
     const config = parseConfig(identityEnv, {

@@ -1,4 +1,4 @@
-import { AmqpConnection, brokerNames, EventPublisher, Outbox, OUTBOX_MIGRATIONS, OutboxRelay, silentLogger, type EventPayload, type EventType } from '@school/messaging';
+import { AmqpConnection, brokerNames, EventPublisher, Outbox, outboxMigrationScripts, OutboxRelay, silentLogger, type EventPayload, type EventType } from '@school/messaging';
 import { createPrismaClient } from '@school/prisma';
 import { createTestSchema, quoteIdent, withConnection, type TestSchema } from '@school/testing';
 import { PrismaClient } from '../../src/generated/prisma/client.js';
@@ -20,7 +20,7 @@ export class TestProducer {
 
   static async start({ amqpUrl, namePrefix }: { amqpUrl: string; namePrefix: string }): Promise<TestProducer> {
     const db = await createTestSchema('producer');
-    await withConnection(db.databaseUrl, (client) => client.query(`SET search_path TO ${quoteIdent(db.schema)};\n${OUTBOX_MIGRATIONS.map((migration) => migration.sql).join('\n')}`));
+    await withConnection(db.databaseUrl, (client) => client.query(`SET search_path TO ${quoteIdent(db.schema)};\n${outboxMigrationScripts().join('\n')}`));
     const prisma = createPrismaClient(PrismaClient, { databaseUrl: db.databaseUrl, schema: db.schema, maxConnections: 5 });
     const connection = new AmqpConnection({ url: amqpUrl, name: 'test-producer', logger: silentLogger, reconnect: { initialMs: 100, maxMs: 500 } });
     const publisher = new EventPublisher(connection, { names: brokerNames(namePrefix), confirmTimeoutMs: 3_000 });
