@@ -53,7 +53,7 @@ describe('bootstrap admin across restarts and replicas', () => {
   function replica(): AccountCreator {
     const prisma = createPrismaClient(PrismaClient, { databaseUrl: db.databaseUrl, schema: db.schema, maxConnections: 2 });
     clients.push(prisma);
-    return new AccountCreator(new UsersRepository(prisma, new DatabaseSchema(db.schema)), new ProviderAccountsRepository(prisma), new PasswordHasher(), new UnitOfWork(prisma));
+    return new AccountCreator(new UsersRepository(prisma, new DatabaseSchema(db.schema)), new ProviderAccountsRepository(), new PasswordHasher(), new UnitOfWork(prisma));
   }
 
   const admin = { email: 'admin@example.com', name: 'Administrator', password: 'Admin123!' };

@@ -19,7 +19,7 @@ describe('signing key kept in the identity schema', () => {
   async function startReplica(privateKeyPem?: string): Promise<SigningKeyService> {
     const prisma = createPrismaClient(PrismaClient, { databaseUrl: db.databaseUrl, schema: db.schema, maxConnections: 2 });
     clients.push(prisma);
-    const service = new SigningKeyService({ ...options, privateKeyPem }, new SigningKeyRepository(prisma), new UnitOfWork(prisma));
+    const service = new SigningKeyService({ ...options, privateKeyPem }, new SigningKeyRepository(), new UnitOfWork(prisma));
     await service.onModuleInit();
     return service;
   }

@@ -58,7 +58,7 @@ export async function userCreate(argv: string[], target: UserCreateTarget, outpu
   try {
     const creator = new AccountCreator(
       new UsersRepository(prisma, new DatabaseSchema(target.schema)),
-      new ProviderAccountsRepository(prisma),
+      new ProviderAccountsRepository(),
       new PasswordHasher(),
       new UnitOfWork(prisma),
     );

@@ -1,13 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { clientOf, type Transaction } from '@school/service';
-import { type Prisma, PrismaClient } from '../generated/prisma/client.js';
+import type { Prisma } from '../generated/prisma/client.js';
 import type { SigningKeyMaterial } from './signing-key.js';
 
-/** The stored signing key; the only place that touches the signing_keys table. */
+/** The stored signing key; the only place that touches the signing_keys table (always in the caller's transaction). */
 @Injectable()
 export class SigningKeyRepository {
-  constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
-
   /**
    * Serialises key creation across replicas starting at the same time until the transaction ends:
    * the first one creates, the others wait for it and then read its key.

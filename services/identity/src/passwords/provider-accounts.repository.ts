@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { clientOf, type Transaction } from '@school/service';
-import { type Prisma, PrismaClient } from '../generated/prisma/client.js';
+import type { Prisma } from '../generated/prisma/client.js';
 
-/** The EMAIL provider account holding a user's password hash. */
+/** The EMAIL provider account holding a user's password hash, written in the caller's transaction. */
 @Injectable()
 export class ProviderAccountsRepository {
-  constructor(private readonly prisma: PrismaClient) {}
-
   async setPasswordHash(tx: Transaction, userId: number, passwordHash: string): Promise<void> {
     await clientOf<Prisma.TransactionClient>(tx).providerAccount.upsert({
       where: { userId_provider: { userId, provider: 'EMAIL' } },
