@@ -93,23 +93,28 @@ export class InMemoryDatabase {
 const live = (user: User) => user.deletedAt === null;
 
 export function fakeUsersRepository(db: InMemoryDatabase): UsersRepository {
-  const account = (user: User | undefined): UserAccount | null => (user ? { user, passwordHash: db.passwords.get(user.id) ?? null } : null);
+  // Rows come back as copies, as from a database: a later write does not change what was read.
+  const find = (matches: (user: User) => boolean) => {
+    const user = db.users.find((row) => live(row) && matches(row));
+    return user ? { ...user } : null;
+  };
+  const account = (user: User | null): UserAccount | null => (user ? { user, passwordHash: db.passwords.get(user.id) ?? null } : null);
   const fake = {
-    findLiveByEmail: async (email: string) => db.users.find((user) => live(user) && user.email === email.toLowerCase()) ?? null,
-    findLiveByPhone: async (phone: string) => db.users.find((user) => live(user) && user.phone === phone) ?? null,
-    findLiveByVerifiedPhone: async (phone: string) => db.users.find((user) => live(user) && user.phone === phone && user.phoneVerifiedAt !== null) ?? null,
-    findLiveByPublicId: async (publicId: string) => db.users.find((user) => live(user) && user.publicId === publicId) ?? null,
-    findLiveById: async (id: number) => db.users.find((user) => live(user) && user.id === id) ?? null,
-    findLiveAccountByPublicId: async (publicId: string) => account(db.users.find((user) => live(user) && user.publicId === publicId)),
-    findLoginAccount: async (email: string): Promise<LoginAccount | null> => account(db.users.find((user) => live(user) && user.email === email.toLowerCase())),
+    findLiveByEmail: async (email: string) => find((user) => user.email === email.toLowerCase()),
+    findLiveByPhone: async (phone: string) => find((user) => user.phone === phone),
+    findLiveByVerifiedPhone: async (phone: string) => find((user) => user.phone === phone && user.phoneVerifiedAt !== null),
+    findLiveByPublicId: async (publicId: string) => find((user) => user.publicId === publicId.toLowerCase()),
+    findLiveById: async (id: number) => find((user) => user.id === id),
+    findLiveAccountByPublicId: async (publicId: string) => account(find((user) => user.publicId === publicId.toLowerCase())),
+    findLoginAccount: async (email: string): Promise<LoginAccount | null> => account(find((user) => user.email === email.toLowerCase())),
     lockBootstrap: async () => undefined,
     lockActiveAdmins: async () => undefined,
     countActiveAdmins: async () => db.users.filter((user) => live(user) && user.role === 'admin' && !user.banned).length,
     existsLiveAdmin: async () => db.users.some((user) => live(user) && user.role === 'admin'),
-    create: async (user: NewUser) => db.addUser({ publicId: user.publicId, email: user.email.toLowerCase(), name: user.name, role: user.role, phone: user.phone ?? null }),
+    create: async (user: NewUser) => ({ ...db.addUser({ publicId: user.publicId, email: user.email.toLowerCase(), name: user.name, role: user.role, phone: user.phone ?? null }) }),
     update: async (id: number, changes: UserChanges) => {
       const { address: _address, ...columns } = changes;
-      return Object.assign(db.user(id), columns);
+      return { ...Object.assign(db.user(id), columns) };
     },
     softDelete: async (id: number) => {
       db.user(id).deletedAt = new Date();
