@@ -17,6 +17,11 @@ interface CoreConfig {
 
 type PrismaClass = Parameters<typeof DatabaseModule.forRoot>[0];
 
+export interface ServiceCoreOptions {
+  /** The Postgres schema, when not the service's own (a suite of tests in a schema of its own). */
+  schema?: string;
+}
+
 @Injectable()
 class RedisReadiness implements OnModuleInit {
   constructor(
@@ -35,13 +40,13 @@ class RedisReadiness implements OnModuleInit {
  */
 @Module({})
 export class ServiceCoreModule {
-  static forRoot(name: ServiceName, config: CoreConfig, Prisma: PrismaClass): DynamicModule {
+  static forRoot(name: ServiceName, config: CoreConfig, Prisma: PrismaClass, options: ServiceCoreOptions = {}): DynamicModule {
     return {
       module: ServiceCoreModule,
       imports: [
         ConfigModule.forRoot(config),
         HealthModule,
-        DatabaseModule.forRoot(Prisma, { databaseUrl: config.DATABASE_URL, schema: SERVICES[name].schema }),
+        DatabaseModule.forRoot(Prisma, { databaseUrl: config.DATABASE_URL, schema: options.schema ?? SERVICES[name].schema }),
         AuthModule.forRoot({
           jwksUrl: config.JWKS_URL,
           issuer: config.JWT_ISSUER,

@@ -1,15 +1,28 @@
 import { type DynamicModule, Global, Inject, Injectable, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { createPrismaClient, type PrismaConnection } from '@school/prisma';
 import { ReadinessRegistry } from './readiness.js';
+import { PRISMA_CLIENT, type TransactionalClient, UnitOfWork } from './unit-of-work.js';
 
-interface PrismaLike {
+interface PrismaLike extends TransactionalClient {
   $queryRawUnsafe(query: string): Promise<unknown>;
   $disconnect(): Promise<void>;
 }
 
 type PrismaClass<Client extends PrismaLike> = abstract new (...args: never[]) => Client;
 
-export const PRISMA_CLIENT = Symbol('PRISMA_CLIENT');
+/**
+ * The Postgres schema the service owns (contract §1), named once: the Prisma client is bound to it,
+ * and repositories take their raw SQL's schema from here (`Prisma.raw(schema.sql)`), so a test
+ * database and production run the same statements.
+ */
+export class DatabaseSchema {
+  /** The quoted identifier, as raw SQL names the schema: `"identity"`. */
+  readonly sql: string;
+
+  constructor(readonly name: string) {
+    this.sql = `"${name.replace(/"/g, '""')}"`;
+  }
+}
 
 @Injectable()
 class DatabaseLifecycle implements OnModuleInit, OnApplicationShutdown {
@@ -29,7 +42,8 @@ class DatabaseLifecycle implements OnModuleInit, OnApplicationShutdown {
 
 /**
  * The service's own Prisma client, injectable by its generated class (repositories ask for
- * `PrismaClient`), disconnected at shutdown and reported by /health/ready.
+ * `PrismaClient`), disconnected at shutdown and reported by /health/ready; its schema
+ * (DatabaseSchema) and its UnitOfWork.
  */
 @Global()
 @Module({})
@@ -38,8 +52,14 @@ export class DatabaseModule {
     const client = createPrismaClient(Client as unknown as new (options: never) => Client, connection);
     return {
       module: DatabaseModule,
-      providers: [{ provide: PRISMA_CLIENT, useValue: client }, { provide: Client, useValue: client }, DatabaseLifecycle],
-      exports: [PRISMA_CLIENT, Client],
+      providers: [
+        { provide: PRISMA_CLIENT, useValue: client },
+        { provide: Client, useValue: client },
+        { provide: DatabaseSchema, useValue: new DatabaseSchema(connection.schema) },
+        UnitOfWork,
+        DatabaseLifecycle,
+      ],
+      exports: [PRISMA_CLIENT, Client, DatabaseSchema, UnitOfWork],
     };
   }
 }

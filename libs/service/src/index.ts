@@ -7,3 +7,4 @@ export * from './readiness.js';
 export * from './run-service.js';
 export * from './start-service.js';
 export * from './periodic-task.js';
+export * from './unit-of-work.js';

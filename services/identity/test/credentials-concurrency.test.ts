@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/messaging';
+import { UnitOfWork } from '@school/service';
 import { EmailVerificationService } from '../src/credentials/email-verification/email-verification.service.js';
 import { PasswordResetService } from '../src/credentials/password-reset/password-reset.service.js';
-import { PrismaClient, type User } from '../src/generated/prisma/client.js';
-import { countEventsOf, createAccount, invite, lastEventOf, tokenOf, OTHER_STRONG_PASSWORD, serveMessageRequests, STRONG_PASSWORD } from './credentials-support/fixtures.js';
+import type { User } from '../src/generated/prisma/client.js';
+import { countEventsOf, createAccount, invite, lastEventOf, OTHER_STRONG_PASSWORD, serveMessageRequests, STRONG_PASSWORD, tokenOf } from './credentials-support/fixtures.js';
 import { startIdentity, type IdentityUnderTest } from './credentials-support/identity-app.js';
 
 const RESET = '/api/auth/password/reset';
@@ -76,11 +77,11 @@ describe('credential redemption under concurrency', () => {
     const user = await createAccount(identity);
     const passwordReset = identity.app.get(PasswordResetService);
     const emailVerification = identity.app.get(EmailVerificationService);
-    const prisma = identity.app.get(PrismaClient);
+    const unitOfWork = identity.app.get(UnitOfWork);
     // What the workers of several replicas do when each claims one of the person's requests.
     await Promise.all(
       Array.from({ length: 12 }, (_, index) =>
-        prisma.$transaction((tx) => (index % 2 === 0 ? passwordReset.sendReset(tx, { by: 'email', email: user.email }) : emailVerification.sendLink(tx, user.email))),
+        unitOfWork.run((tx) => (index % 2 === 0 ? passwordReset.sendReset(tx, { by: 'email', email: user.email }) : emailVerification.sendLink(tx, user.email))),
       ),
     );
     const credentials = await credentialsOf(user);

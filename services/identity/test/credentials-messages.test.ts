@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { EVENT_TYPES } from '@school/messaging';
+import { UnitOfWork } from '@school/service';
 import { CredentialsRepository } from '../src/credentials/credentials.repository.js';
 import type { User } from '../src/generated/prisma/client.js';
 import { UsersRepository } from '../src/users/users.repository.js';
@@ -175,7 +176,7 @@ describe('public credential routes: phones, the message cap, no account probing'
       record(credentials, 'accountByVerifiedPhone', 'find account');
       record(users, 'findLiveByEmail', 'users lookup');
       record(users, 'findLiveByVerifiedPhone', 'users lookup');
-      record(credentials, 'transaction', 'transaction');
+      record(identity.app.get(UnitOfWork), 'run', 'transaction');
       record(credentials, 'lockPerson', 'lock');
       record(credentials, 'lockNobody', 'lock');
       record(credentials, 'unfinishedOf', 'live credentials');

@@ -1,5 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { EVENT_TYPES } from '@school/messaging';
+import { UnitOfWork } from '@school/service';
 import { OtpHasher } from '../src/credentials/credential-secrets.js';
 import { DEV_OTP_SECRET } from '../src/credentials/credentials.config.js';
 import type { User } from '../src/generated/prisma/client.js';
@@ -384,6 +385,69 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
       const weak = await post(`${ADMIN}/password/reset`, { email: user.email, otp: '000000', password: 'weak' });
       expect(weak.body.errorCode).toBe('VALIDATION_FAILED');
       expect((await credentialsOf(user))[0]!.attempts).toBe(0);
+    });
+  });
+
+  describe('the new password', () => {
+    /** How many transactions were open at each argon2id hash of a new password, while `act` runs. */
+    async function transactionsOpenAtEachHash(act: () => Promise<unknown>): Promise<number[]> {
+      const unitOfWork = identity.app.get(UnitOfWork);
+      const hasher = identity.app.get(PasswordHasher);
+      const run = unitOfWork.run.bind(unitOfWork);
+      const hash = hasher.hash.bind(hasher);
+      let open = 0;
+      const seen: number[] = [];
+      jest.spyOn(unitOfWork, 'run').mockImplementation(((work, options) =>
+        run(async (tx) => {
+          open += 1;
+          try {
+            return await work(tx);
+          } finally {
+            open -= 1;
+          }
+        }, options)) as UnitOfWork['run']);
+      jest.spyOn(hasher, 'hash').mockImplementation((password) => {
+        seen.push(open);
+        return hash(password);
+      });
+      try {
+        await act();
+      } finally {
+        jest.restoreAllMocks();
+      }
+      return seen;
+    }
+
+    it('is hashed before the redeeming transaction opens, by link and by code, and not at all for a wrong code', async () => {
+      const byLink = await createAccount(identity);
+      const { token } = await forgotByEmail(byLink);
+      expect(await transactionsOpenAtEachHash(async () => expect((await post(`${ADMIN}/password/reset`, { token, password: OTHER_STRONG_PASSWORD })).status).toBe(200))).toEqual([0]);
+      expect(await passwordIs(byLink, OTHER_STRONG_PASSWORD)).toBe(true);
+
+      const byCode = await createAccount(identity);
+      const { otp } = await forgotByEmail(byCode);
+      const wrong = otp === '000000' ? '111111' : '000000';
+      expect(await transactionsOpenAtEachHash(async () => expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: byCode.email, otp: wrong, password: OTHER_STRONG_PASSWORD })))).toEqual([]);
+      expect(await transactionsOpenAtEachHash(async () => expect((await post(`${ADMIN}/password/reset`, { email: byCode.email, otp, password: OTHER_STRONG_PASSWORD })).status).toBe(200))).toEqual([0]);
+      expect(await passwordIs(byCode, OTHER_STRONG_PASSWORD)).toBe(true);
+    });
+
+    it('is not stored when the credential was spent while it was being hashed', async () => {
+      const THIRD_PASSWORD = 'Th1rd!pass';
+      const user = await createAccount(identity);
+      const { token, otp } = await forgotByEmail(user);
+      const hasher = identity.app.get(PasswordHasher);
+      const hash = hasher.hash.bind(hasher);
+      // A concurrent redemption by code wins while the link's new password is being hashed.
+      jest.spyOn(hasher, 'hash').mockImplementationOnce(async (password) => {
+        jest.restoreAllMocks();
+        expect((await post(`${ADMIN}/password/reset`, { email: user.email, otp, password: THIRD_PASSWORD })).status).toBe(200);
+        return hash(password);
+      });
+      expectInvalidCode(await post(`${ADMIN}/password/reset`, { token, password: OTHER_STRONG_PASSWORD }));
+      expect(await passwordIs(user, OTHER_STRONG_PASSWORD)).toBe(false);
+      expect(await passwordIs(user, THIRD_PASSWORD)).toBe(true);
+      expect(await eventsOf(identity, EVENT_TYPES.passwordChanged, user.publicId)).toHaveLength(1);
     });
   });
 

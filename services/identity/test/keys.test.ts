@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createPrismaClient } from '@school/prisma';
+import { UnitOfWork } from '@school/service';
 import { migratedTestSchema, type MigratedTestSchema } from '@school/testing';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { generateEd25519Pem } from '../src/keys/signing-key.js';
@@ -18,7 +19,7 @@ describe('signing key kept in the identity schema', () => {
   async function startReplica(privateKeyPem?: string): Promise<SigningKeyService> {
     const prisma = createPrismaClient(PrismaClient, { databaseUrl: db.databaseUrl, schema: db.schema, maxConnections: 2 });
     clients.push(prisma);
-    const service = new SigningKeyService({ ...options, privateKeyPem }, new SigningKeyRepository(prisma));
+    const service = new SigningKeyService({ ...options, privateKeyPem }, new SigningKeyRepository(), new UnitOfWork(prisma));
     await service.onModuleInit();
     return service;
   }

@@ -1,3 +1,4 @@
+import { clientOf, type Transaction } from '@school/service';
 import { EVENT_SCHEMAS, type EventPayload } from '../events/event-payloads.js';
 import type { EventType } from '../events/event-types.js';
 import { currentTraceparent } from '../tracing.js';
@@ -29,10 +30,10 @@ export class Outbox {
    * the transaction back), stamps the active trace context and returns the event id, which
    * becomes the AMQP messageId.
    */
-  async record<Type extends EventType>(tx: SqlExecutor, type: Type, payload: EventPayload<Type>): Promise<string> {
+  async record<Type extends EventType>(tx: Transaction | SqlExecutor, type: Type, payload: EventPayload<Type>): Promise<string> {
     const body = EVENT_SCHEMAS[type].parse(payload);
     const id = uuidv7();
-    await tx.$executeRawUnsafe(this.insert, id, type, JSON.stringify(body), currentTraceparent());
+    await clientOf<SqlExecutor>(tx).$executeRawUnsafe(this.insert, id, type, JSON.stringify(body), currentTraceparent());
     return id;
   }
 }

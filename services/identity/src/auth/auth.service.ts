@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type Permission, permissionsOf, type Principal, type Role } from '@school/auth';
 import { AppError } from '@school/http';
 import { EVENT_TYPES, Outbox } from '@school/messaging';
+import { UnitOfWork } from '@school/service';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { ProviderAccountsRepository } from '../passwords/provider-accounts.repository.js';
 import { SESSION_REVOKE_REASONS } from '../sessions/session-revoke-reason.js';
@@ -31,6 +32,7 @@ export class AuthService {
     private readonly hasher: PasswordHasher,
     private readonly sessions: SessionsService,
     private readonly outbox: Outbox,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
   /**
@@ -77,9 +79,9 @@ export class AuthService {
       if (!(await this.hasher.verify(passwordHash, body.currentPassword))) throw new AppError('AUTH_INVALID_CREDENTIALS');
     }
     const newHash = await this.hasher.hash(body.newPassword);
-    await this.users.transaction(async (tx) => {
-      await this.providerAccounts.setPasswordHash(user.id, newHash, tx);
-      await this.sessions.revokeOtherSessions(user.id, principal.sessionId, SESSION_REVOKE_REASONS.passwordChanged, tx);
+    await this.unitOfWork.run(async (tx) => {
+      await this.providerAccounts.setPasswordHash(tx, user.id, newHash);
+      await this.sessions.revokeOtherSessions(tx, user.id, principal.sessionId, SESSION_REVOKE_REASONS.passwordChanged);
       await this.outbox.record(tx, EVENT_TYPES.passwordChanged, {
         userId: user.publicId,
         email: user.email,

@@ -1,10 +1,11 @@
 import type { Role } from '@school/auth';
 import { AppError } from '@school/http';
 import { uuidv7 } from '@school/messaging';
+import { isUniqueViolation } from '@school/prisma';
+import type { Transaction, UnitOfWork } from '@school/service';
 import type { User } from '../generated/prisma/client.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { ProviderAccountsRepository } from '../passwords/provider-accounts.repository.js';
-import { isUniqueViolation } from '@school/prisma';
 import type { UsersRepository } from '../users/users.repository.js';
 
 /** An account created with its password, by the operator (CLI or bootstrap), not through an invitation. */
@@ -24,13 +25,14 @@ export class AccountCreator {
     private readonly users: UsersRepository,
     private readonly providerAccounts: ProviderAccountsRepository,
     private readonly hasher: PasswordHasher,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
   /** 409 USER_EMAIL_TAKEN when a live account has the email. */
   async create(account: NewAccount): Promise<User> {
     const passwordHash = await this.hasher.hash(account.password);
     try {
-      return await this.users.transaction(async (tx) => {
+      return await this.unitOfWork.run(async (tx) => {
         if (await this.users.findLiveByEmail(account.email, tx)) throw new AppError('USER_EMAIL_TAKEN');
         return this.insert(account, passwordHash, tx);
       });
@@ -47,7 +49,7 @@ export class AccountCreator {
   async ensureAdmin(account: Omit<NewAccount, 'role'>): Promise<EnsureAdminResult> {
     if (await this.users.existsLiveAdmin()) return { outcome: 'exists' };
     const passwordHash = await this.hasher.hash(account.password);
-    return this.users.transaction(async (tx): Promise<EnsureAdminResult> => {
+    return this.unitOfWork.run(async (tx): Promise<EnsureAdminResult> => {
       await this.users.lockBootstrap(tx);
       if (await this.users.existsLiveAdmin(tx)) return { outcome: 'exists' };
       if (await this.users.findLiveByEmail(account.email, tx)) return { outcome: 'email-taken' };
@@ -55,9 +57,9 @@ export class AccountCreator {
     });
   }
 
-  private async insert(account: NewAccount, passwordHash: string, tx: Parameters<UsersRepository['create']>[1]): Promise<User> {
+  private async insert(account: NewAccount, passwordHash: string, tx: Transaction): Promise<User> {
     const user = await this.users.create({ publicId: uuidv7(), email: account.email, name: account.name, role: account.role }, tx);
-    await this.providerAccounts.setPasswordHash(user.id, passwordHash, tx);
+    await this.providerAccounts.setPasswordHash(tx, user.id, passwordHash);
     return user;
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { APP_CONFIG } from '@school/service';
+import { APP_CONFIG, UnitOfWork } from '@school/service';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { ProviderAccountsRepository } from '../passwords/provider-accounts.repository.js';
 import { UsersRepository } from '../users/users.repository.js';
@@ -18,9 +18,10 @@ export class BootstrapAdminService implements OnApplicationBootstrap {
     users: UsersRepository,
     providerAccounts: ProviderAccountsRepository,
     hasher: PasswordHasher,
+    unitOfWork: UnitOfWork,
     @Inject(APP_CONFIG) private readonly config: BootstrapConfig,
   ) {
-    this.creator = new AccountCreator(users, providerAccounts, hasher);
+    this.creator = new AccountCreator(users, providerAccounts, hasher, unitOfWork);
   }
 
   async onApplicationBootstrap(): Promise<void> {

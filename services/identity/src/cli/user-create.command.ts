@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ROLES } from '@school/auth';
 import { AppError, singleLine } from '@school/http';
 import { applyMigrations, createPrismaClient } from '@school/prisma';
+import { DatabaseSchema, UnitOfWork } from '@school/service';
 import { z } from 'zod';
 import { AccountCreator } from '../bootstrap/account-creator.js';
 import { PrismaClient } from '../generated/prisma/client.js';
@@ -55,7 +56,12 @@ export async function userCreate(argv: string[], target: UserCreateTarget, outpu
   }
   const prisma = createPrismaClient(PrismaClient, { databaseUrl: target.databaseUrl, schema: target.schema, maxConnections: 2 });
   try {
-    const creator = new AccountCreator(new UsersRepository(prisma), new ProviderAccountsRepository(prisma), new PasswordHasher());
+    const creator = new AccountCreator(
+      new UsersRepository(prisma, new DatabaseSchema(target.schema)),
+      new ProviderAccountsRepository(),
+      new PasswordHasher(),
+      new UnitOfWork(prisma),
+    );
     const user = await creator.create({ email: input.email, role: input.role, password: input.password, name: input.name ?? input.email.split('@')[0]! });
     output.out(user.publicId);
     return 0;

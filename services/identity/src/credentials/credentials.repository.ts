@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { SERVICES } from '@school/config';
+import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
-import type { CredentialPurpose, User, VerificationCredential } from '../generated/prisma/client.js';
+import type { CredentialPurpose, VerificationCredential } from '../generated/prisma/client.js';
 import { normalizeEmail } from '../users/dto/contact-fields.js';
 
-type Db = PrismaClient | Prisma.TransactionClient;
-export type Tx = Prisma.TransactionClient;
+type Db = Prisma.TransactionClient;
 
 /** First key of the per-person advisory lock (second key: the user id); any constant no one else uses. */
 const PERSON_CREDENTIALS_LOCK = 0x1d_c3ed;
@@ -15,9 +14,6 @@ export const NOBODY = 0;
 
 /** A credential id no row has (ids start at 1). */
 const NO_CREDENTIAL = 0;
-
-// Raw SQL names identity's own schema (contract §1), as the client does.
-const users = Prisma.raw(`"${SERVICES.identity.schema}".users`);
 
 /**
  * The live accounts an address names, as one row whatever the answer: `matches` of them (0, 1, or
@@ -47,13 +43,17 @@ export interface NewCredential {
   expiresAt: Date;
 }
 
-/** Verification credentials, and the verification columns of users they set. */
+/** Verification credentials, and the account lookups a presented code needs (read only). */
 @Injectable()
 export class CredentialsRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  /** The users table, for the account lookups written in SQL. */
+  private readonly users: Prisma.Sql;
 
-  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction(work);
+  constructor(
+    private readonly prisma: PrismaClient,
+    schema: DatabaseSchema,
+  ) {
+    this.users = Prisma.raw(`${schema.sql}.users`);
   }
 
   /**
@@ -62,46 +62,46 @@ export class CredentialsRepository {
    * cannot leave two live resets, and no failed attempt is lost. Statements after the lock see
    * everything the previous holder committed.
    */
-  async lockPerson(tx: Tx, userId: number): Promise<void> {
-    await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(${PERSON_CREDENTIALS_LOCK}::int, ${userId}::int)) AS l`;
+  async lockPerson(tx: Transaction, userId: number): Promise<void> {
+    await this.db(tx).$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(${PERSON_CREDENTIALS_LOCK}::int, ${userId}::int)) AS l`;
   }
 
   /**
    * What lockPerson costs, for a presentation that names no account: a shared lock on a key no
    * person has, so such requests take the same steps without ever waiting for one another.
    */
-  async lockNobody(tx: Tx): Promise<void> {
-    await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock_shared(${PERSON_CREDENTIALS_LOCK}::int, ${NOBODY}::int)) AS l`;
+  async lockNobody(tx: Transaction): Promise<void> {
+    await this.db(tx).$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock_shared(${PERSON_CREDENTIALS_LOCK}::int, ${NOBODY}::int)) AS l`;
   }
 
-  findByTokenHash(tokenHash: string, db: Db = this.prisma): Promise<VerificationCredential | null> {
-    return db.verificationCredential.findUnique({ where: { tokenHash } });
+  findByTokenHash(tokenHash: string, tx?: Transaction): Promise<VerificationCredential | null> {
+    return this.db(tx).verificationCredential.findUnique({ where: { tokenHash } });
   }
 
-  findById(id: number, db: Db = this.prisma): Promise<VerificationCredential | null> {
-    return db.verificationCredential.findUnique({ where: { id } });
+  findById(id: number, tx?: Transaction): Promise<VerificationCredential | null> {
+    return this.db(tx).verificationCredential.findUnique({ where: { id } });
   }
 
   /** The person's credentials of these purposes that are neither redeemed nor retired (expired ones included), newest first. */
-  unfinishedOf(userId: number, purposes: readonly CredentialPurpose[], db: Db = this.prisma): Promise<VerificationCredential[]> {
-    return db.verificationCredential.findMany({
+  unfinishedOf(userId: number, purposes: readonly CredentialPurpose[], tx?: Transaction): Promise<VerificationCredential[]> {
+    return this.db(tx).verificationCredential.findMany({
       where: { userId, purpose: { in: [...purposes] }, redeemedAt: null, retiredAt: null },
       orderBy: { id: 'desc' },
     });
   }
 
   /** How many credentials of these purposes the person was issued at or after `since`, whatever became of them. */
-  countIssuedSince(tx: Tx, userId: number, purposes: readonly CredentialPurpose[], since: Date): Promise<number> {
-    return tx.verificationCredential.count({ where: { userId, purpose: { in: [...purposes] }, createdAt: { gte: since } } });
+  countIssuedSince(tx: Transaction, userId: number, purposes: readonly CredentialPurpose[], since: Date): Promise<number> {
+    return this.db(tx).verificationCredential.count({ where: { userId, purpose: { in: [...purposes] }, createdAt: { gte: since } } });
   }
 
-  create(tx: Tx, credential: NewCredential): Promise<VerificationCredential> {
-    return tx.verificationCredential.create({ data: credential });
+  create(tx: Transaction, credential: NewCredential): Promise<VerificationCredential> {
+    return this.db(tx).verificationCredential.create({ data: credential });
   }
 
   /** Retires the person's credentials of these purposes that are neither redeemed nor retired. */
-  async retireUnfinished(tx: Tx, userId: number, purposes: readonly CredentialPurpose[], now: Date): Promise<number> {
-    const { count } = await tx.verificationCredential.updateMany({
+  async retireUnfinished(tx: Transaction, userId: number, purposes: readonly CredentialPurpose[], now: Date): Promise<number> {
+    const { count } = await this.db(tx).verificationCredential.updateMany({
       where: { userId, purpose: { in: [...purposes] }, redeemedAt: null, retiredAt: null },
       data: { retiredAt: now },
     });
@@ -109,26 +109,26 @@ export class CredentialsRepository {
   }
 
   /** Marks it redeemed only if it is still live: false when someone else got there first. */
-  async redeem(tx: Tx, id: number, now: Date): Promise<boolean> {
-    const { count } = await tx.verificationCredential.updateMany({
+  async redeem(tx: Transaction, id: number, now: Date): Promise<boolean> {
+    const { count } = await this.db(tx).verificationCredential.updateMany({
       where: { id, redeemedAt: null, retiredAt: null, expiresAt: { gt: now } },
       data: { redeemedAt: now },
     });
     return count === 1;
   }
 
-  async recordFailedAttempt(tx: Tx, id: number, attempts: number, retire: boolean, now: Date): Promise<void> {
+  async recordFailedAttempt(tx: Transaction, id: number, attempts: number, retire: boolean, now: Date): Promise<void> {
     await this.commitWithoutFlushWait(tx);
-    await tx.verificationCredential.updateMany({ where: { id }, data: { attempts, ...(retire && { retiredAt: now }) } });
+    await this.db(tx).verificationCredential.updateMany({ where: { id }, data: { attempts, ...(retire && { retiredAt: now }) } });
   }
 
   /**
    * What recordFailedAttempt costs, for a failed code with no credential to count it on: the same
    * statement, matching no row, and the same commit (contract §4: the answer takes as long either way).
    */
-  async recordNoAttempt(tx: Tx): Promise<void> {
+  async recordNoAttempt(tx: Transaction): Promise<void> {
     await this.commitWithoutFlushWait(tx);
-    await tx.verificationCredential.updateMany({ where: { id: NO_CREDENTIAL }, data: { attempts: 0 } });
+    await this.db(tx).verificationCredential.updateMany({ where: { id: NO_CREDENTIAL }, data: { attempts: 0 } });
   }
 
   /**
@@ -137,8 +137,8 @@ export class CredentialsRepository {
    * count is visible to the next attempt at once; only a database crash within the WAL writer's
    * delay (about 200 ms) could forget it.
    */
-  private async commitWithoutFlushWait(tx: Tx): Promise<void> {
-    await tx.$executeRaw`SET LOCAL synchronous_commit TO off`;
+  private async commitWithoutFlushWait(tx: Transaction): Promise<void> {
+    await this.db(tx).$executeRaw`SET LOCAL synchronous_commit TO off`;
   }
 
   /**
@@ -149,7 +149,7 @@ export class CredentialsRepository {
     return toMatch(
       await this.prisma.$queryRaw<AccountMatchRow[]>`
         SELECT count(u.id)::int AS matches, min(u.id) AS id, min(u.phone) AS phone, bool_or(u.phone_verified_at IS NOT NULL) AS phone_verified
-          FROM ${users} u WHERE u.email = ${normalizeEmail(email)} AND u.deleted_at IS NULL`,
+          FROM ${this.users} u WHERE u.email = ${normalizeEmail(email)} AND u.deleted_at IS NULL`,
     );
   }
 
@@ -158,26 +158,8 @@ export class CredentialsRepository {
     return toMatch(
       await this.prisma.$queryRaw<AccountMatchRow[]>`
         SELECT count(u.id)::int AS matches, min(u.id) AS id, min(u.phone) AS phone, bool_or(u.phone_verified_at IS NOT NULL) AS phone_verified
-          FROM ${users} u WHERE u.phone = ${phone} AND u.deleted_at IS NULL AND u.phone_verified_at IS NOT NULL`,
+          FROM ${this.users} u WHERE u.phone = ${phone} AND u.deleted_at IS NULL AND u.phone_verified_at IS NOT NULL`,
     );
-  }
-
-  /** The account if it exists and is not soft-deleted. */
-  findLiveUser(userId: number, db: Db = this.prisma): Promise<User | null> {
-    return db.user.findFirst({ where: { id: userId, deletedAt: null } });
-  }
-
-  async markEmailVerified(tx: Tx, userId: number, now: Date): Promise<void> {
-    await tx.user.updateMany({ where: { id: userId, emailVerifiedAt: null }, data: { emailVerifiedAt: now } });
-  }
-
-  /** The account's phone becomes the verified number. */
-  async setVerifiedPhone(tx: Tx, userId: number, phone: string, now: Date): Promise<void> {
-    await tx.user.update({ where: { id: userId }, data: { phone, phoneVerifiedAt: now } });
-  }
-
-  async markPhoneVerified(tx: Tx, userId: number, now: Date): Promise<void> {
-    await tx.user.updateMany({ where: { id: userId, phoneVerifiedAt: null }, data: { phoneVerifiedAt: now } });
   }
 
   /** Deletes credentials that expired, were redeemed or were retired before `cutoff`. */
@@ -186,6 +168,10 @@ export class CredentialsRepository {
       where: { OR: [{ expiresAt: { lt: cutoff } }, { redeemedAt: { lt: cutoff } }, { retiredAt: { lt: cutoff } }] },
     });
     return count;
+  }
+
+  private db(tx: Transaction | undefined): Db {
+    return clientOf<Db>(tx ?? this.prisma);
   }
 }
 

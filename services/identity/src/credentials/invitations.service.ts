@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EVENT_TYPES, Outbox } from '@school/messaging';
-import type { Prisma, User } from '../generated/prisma/client.js';
+import type { Transaction } from '@school/service';
+import type { User } from '../generated/prisma/client.js';
 import { CredentialPurpose } from './credential-state.js';
 import { CREDENTIALS_OPTIONS, type CredentialsOptions } from './credentials.config.js';
 import { CredentialsService } from './credentials.service.js';
@@ -22,7 +23,7 @@ export class InvitationsService {
    * In the caller's transaction: the invitation, replacing the person's other live account-entry
    * credential, and its email (the link, no code: spec §4.2 rule 5) recorded in the outbox.
    */
-  async issue(tx: Prisma.TransactionClient, user: User): Promise<void> {
+  async issue(tx: Transaction, user: User): Promise<void> {
     const issued = await this.credentials.issue(tx, user, CredentialPurpose.account_invite, user.email, this.credentials.prepare({ token: true, otp: false }));
     await this.outbox.record(tx, EVENT_TYPES.invitationCreated, {
       userId: user.publicId,

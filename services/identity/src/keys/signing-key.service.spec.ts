@@ -5,6 +5,7 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { JwtVerifier } from '@school/auth';
 import { AppError } from '@school/http';
 import { createPrismaClient } from '@school/prisma';
+import { UnitOfWork } from '@school/service';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { KeysModule } from './keys.module.js';
 import { SigningKeyService } from './signing-key.service.js';
@@ -18,8 +19,8 @@ async function startKeysApp(privateKeyPem: string): Promise<{ app: INestApplicat
 
   @Global()
   @Module({
-    providers: [{ provide: PrismaClient, useValue: prisma }],
-    exports: [PrismaClient],
+    providers: [{ provide: PrismaClient, useValue: prisma }, { provide: UnitOfWork, useValue: new UnitOfWork(prisma) }],
+    exports: [PrismaClient, UnitOfWork],
   })
   class PrismaStandIn {}
 

@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { createPrivateKey } from 'node:crypto';
 import type { JSONWebKeySet, JWK } from 'jose';
 import { type AccessTokenClaims, SURFACE_CLAIM } from '@school/auth';
+import { UnitOfWork } from '@school/service';
 import { KEYS_OPTIONS, type KeysModuleOptions } from './keys.options.js';
 import { CompactJwsSigner } from './compact-jws.js';
 import { describePrivateKey, generateEd25519Pem } from './signing-key.js';
@@ -29,14 +30,25 @@ export class SigningKeyService implements OnModuleInit {
   constructor(
     @Inject(KEYS_OPTIONS) private readonly options: KeysModuleOptions,
     private readonly repository: SigningKeyRepository,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
   async onModuleInit(): Promise<void> {
-    const pem =
-      this.options.privateKeyPem ??
-      (await this.repository.findOrCreate(() => describePrivateKey(generateEd25519Pem())));
+    const pem = this.options.privateKeyPem ?? (await this.storedKey());
     const { kid, algorithm, publicJwk } = await describePrivateKey(pem);
     this.key = { kid, publicJwk, signer: new CompactJwsSigner(createPrivateKey(pem), algorithm, kid) };
+  }
+
+  /** The stored key, created first when there is none; replicas starting together store exactly one. */
+  private storedKey(): Promise<string> {
+    return this.unitOfWork.run(async (tx) => {
+      await this.repository.lockKeys(tx);
+      const existing = await this.repository.findFirstPem(tx);
+      if (existing !== null) return existing;
+      const key = await describePrivateKey(generateEd25519Pem());
+      await this.repository.create(tx, key);
+      return key.privateKeyPem;
+    });
   }
 
   get kid(): string {

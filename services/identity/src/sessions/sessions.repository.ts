@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { SERVICES } from '@school/config';
 import { deleteInBatches } from '@school/prisma';
+import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
 import { Prisma, PrismaClient, type Role } from '../generated/prisma/client.js';
 import type { ProfileSource } from '../users/profile.js';
 import type { SessionRevokeReason } from './session-revoke-reason.js';
 import { rolesAdmittedBy, type Surface } from './surface.js';
 
-type Db = PrismaClient | Prisma.TransactionClient;
 
 export interface NewSession {
   id: string;
@@ -62,25 +61,29 @@ interface RotationRow {
   has_password: boolean;
 }
 
-// Login and refresh are hot paths: their statements are written in SQL, naming identity's own schema
-// (contract §1) as the Prisma client and the outbox do.
-const schema = Prisma.raw(`"${SERVICES.identity.schema}"`);
-
 /** Sessions and their refresh tokens; the only place that touches those tables. */
 @Injectable()
 export class SessionsRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  /** Login and refresh are hot paths: their statements are written in SQL, in the service's schema. */
+  private readonly schema: Prisma.Sql;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    schema: DatabaseSchema,
+  ) {
+    this.schema = Prisma.raw(schema.sql);
+  }
 
   /** The session and its first refresh token, in one statement (login is a hot path). */
   async create(session: NewSession): Promise<void> {
     await this.prisma.$executeRaw`
       WITH created AS (
-        INSERT INTO ${schema}.sessions (id, user_id, surface, device_id, device_type, device_name, ip, user_agent, expires_at)
+        INSERT INTO ${this.schema}.sessions (id, user_id, surface, device_id, device_type, device_name, ip, user_agent, expires_at)
         VALUES (${session.id}::uuid, ${session.userId}, ${session.surface}, ${session.deviceId}, ${session.deviceType},
                 ${session.deviceName}, ${session.ip}, ${session.userAgent}, ${session.expiresAt})
         RETURNING id
       )
-      INSERT INTO ${schema}.refresh_tokens (token_hash, session_id) SELECT ${session.refreshTokenHash}, id FROM created`;
+      INSERT INTO ${this.schema}.refresh_tokens (token_hash, session_id) SELECT ${session.refreshTokenHash}, id FROM created`;
   }
 
   /**
@@ -102,22 +105,22 @@ export class SessionsRepository {
                 AND u.deleted_at IS NULL AND u.role::text = ANY(${rolesAdmittedBy(surface)}::text[])) AS live,
                u.id AS user_id, u.public_id::text AS public_id, u.email, u.name, u.phone, u.role::text AS role,
                u.email_verified_at, u.phone_verified_at, u.created_at, (pa.password_hash IS NOT NULL) AS has_password
-          FROM ${schema}.refresh_tokens t
-          JOIN ${schema}.sessions s ON s.id = t.session_id
-          JOIN ${schema}.users u ON u.id = s.user_id
-          LEFT JOIN ${schema}.provider_accounts pa ON pa.user_id = u.id AND pa.provider = 'EMAIL'
+          FROM ${this.schema}.refresh_tokens t
+          JOIN ${this.schema}.sessions s ON s.id = t.session_id
+          JOIN ${this.schema}.users u ON u.id = s.user_id
+          LEFT JOIN ${this.schema}.provider_accounts pa ON pa.user_id = u.id AND pa.provider = 'EMAIL'
          WHERE t.token_hash = ${presentedHash}
       ), spent AS (
-        UPDATE ${schema}.refresh_tokens t SET rotated_at = ${now}
+        UPDATE ${this.schema}.refresh_tokens t SET rotated_at = ${now}
           FROM presented p
          WHERE t.token_hash = p.token_hash AND p.live AND t.rotated_at IS NULL
         RETURNING t.session_id
       ), renewed AS (
-        UPDATE ${schema}.sessions SET rotation_count = rotation_count + 1, last_used_at = ${now}, expires_at = ${expiresAt}
+        UPDATE ${this.schema}.sessions SET rotation_count = rotation_count + 1, last_used_at = ${now}, expires_at = ${expiresAt}
          WHERE id IN (SELECT session_id FROM spent) AND revoked_at IS NULL
         RETURNING id
       ), successor AS (
-        INSERT INTO ${schema}.refresh_tokens (token_hash, session_id, created_at)
+        INSERT INTO ${this.schema}.refresh_tokens (token_hash, session_id, created_at)
         SELECT ${nextHash}, id, ${now} FROM renewed
         RETURNING session_id
       )
@@ -147,8 +150,8 @@ export class SessionsRepository {
   }
 
   /** Revokes one session if it is still live; true when this call revoked it. */
-  async revoke(sessionId: string, reason: SessionRevokeReason, db: Db = this.prisma): Promise<boolean> {
-    const { count } = await db.session.updateMany({
+  async revoke(sessionId: string, reason: SessionRevokeReason): Promise<boolean> {
+    const { count } = await this.prisma.session.updateMany({
       where: { id: sessionId, revokedAt: null },
       data: { revokedAt: new Date(), revokedReason: reason },
     });
@@ -156,7 +159,8 @@ export class SessionsRepository {
   }
 
   /** Revokes every live session of a user (but `keep`), returning their ids. */
-  async revokeAllOfUser(userId: number, reason: SessionRevokeReason, db: Db, keep?: string): Promise<string[]> {
+  async revokeAllOfUser(tx: Transaction, userId: number, reason: SessionRevokeReason, keep?: string): Promise<string[]> {
+    const db = clientOf<Prisma.TransactionClient>(tx);
     const live = await db.session.findMany({
       where: { userId, revokedAt: null, ...(keep !== undefined && { id: { not: keep } }) },
       select: { id: true },
@@ -170,19 +174,14 @@ export class SessionsRepository {
   /** Deletes, `batch` rows per statement, sessions ended (revoked or expired) before `cutoff`, with their refresh tokens. */
   async deleteEndedBefore(cutoff: Date, batch: number): Promise<number> {
     return deleteInBatches(batch, () => this.prisma.$executeRaw`
-      DELETE FROM ${schema}.sessions WHERE id IN (
-        SELECT id FROM ${schema}.sessions WHERE revoked_at < ${cutoff} OR expires_at < ${cutoff} LIMIT ${batch})`);
+      DELETE FROM ${this.schema}.sessions WHERE id IN (
+        SELECT id FROM ${this.schema}.sessions WHERE revoked_at < ${cutoff} OR expires_at < ${cutoff} LIMIT ${batch})`);
   }
 
   /** Deletes, `batch` rows per statement, rotated refresh tokens issued before `cutoff`. */
   async deleteRotatedTokensIssuedBefore(cutoff: Date, batch: number): Promise<number> {
     return deleteInBatches(batch, () => this.prisma.$executeRaw`
-      DELETE FROM ${schema}.refresh_tokens WHERE token_hash IN (
-        SELECT token_hash FROM ${schema}.refresh_tokens WHERE rotated_at IS NOT NULL AND created_at < ${cutoff} LIMIT ${batch})`);
-  }
-
-  /** Runs `work` in a transaction, or in the caller's. */
-  inTransaction<T>(db: Prisma.TransactionClient | undefined, work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
-    return db ? work(db) : this.prisma.$transaction(work);
+      DELETE FROM ${this.schema}.refresh_tokens WHERE token_hash IN (
+        SELECT token_hash FROM ${this.schema}.refresh_tokens WHERE rotated_at IS NOT NULL AND created_at < ${cutoff} LIMIT ${batch})`);
   }
 }

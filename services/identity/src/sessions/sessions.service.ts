@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type Role, SessionRevocations } from '@school/auth';
 import { AppError } from '@school/http';
-import { APP_CONFIG } from '@school/service';
-import type { Prisma } from '../generated/prisma/client.js';
+import { APP_CONFIG, type Transaction } from '@school/service';
 import { SigningKeyService } from '../keys/signing-key.service.js';
 import type { ProfileSource } from '../users/profile.js';
 import { hashRefreshToken, newRefreshToken } from './refresh-token.js';
@@ -129,25 +128,19 @@ export class SessionsService {
   }
 
   /**
-   * Ends every live session of a user (ban, password reset, soft delete, role change), in `tx`
-   * when given. The revocation store is written inside the transaction, before the commit: if it
+   * Ends every live session of a user (ban, password reset, soft delete, role change), in the
+   * caller's transaction. The revocation store is written inside the transaction, before the commit: if it
    * cannot be written the whole change rolls back (503) instead of committing while the access
    * tokens stay valid. Should the transaction roll back later for another reason, the worst case
    * is sessions whose access tokens are refused until they expire: fail closed.
    */
-  async revokeAllForUser(userId: number, reason: SessionRevokeReason, tx?: Prisma.TransactionClient): Promise<void> {
-    await this.repository.inTransaction(tx, async (db) => {
-      const ids = await this.repository.revokeAllOfUser(userId, reason, db);
-      await this.revokeInStore(ids);
-    });
+  async revokeAllForUser(tx: Transaction, userId: number, reason: SessionRevokeReason): Promise<void> {
+    await this.revokeInStore(await this.repository.revokeAllOfUser(tx, userId, reason));
   }
 
   /** As revokeAllForUser, keeping the caller's own session (password change). */
-  async revokeOtherSessions(userId: number, keepSessionId: string, reason: SessionRevokeReason, tx?: Prisma.TransactionClient): Promise<void> {
-    await this.repository.inTransaction(tx, async (db) => {
-      const ids = await this.repository.revokeAllOfUser(userId, reason, db, keepSessionId);
-      await this.revokeInStore(ids);
-    });
+  async revokeOtherSessions(tx: Transaction, userId: number, keepSessionId: string, reason: SessionRevokeReason): Promise<void> {
+    await this.revokeInStore(await this.repository.revokeAllOfUser(tx, userId, reason, keepSessionId));
   }
 
   /**

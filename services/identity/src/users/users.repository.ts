@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { Role } from '@school/auth';
-import { SERVICES } from '@school/config';
 import { escapeLike, isUniqueViolation } from '@school/prisma';
+import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
 import { Prisma, PrismaClient, type User } from '../generated/prisma/client.js';
 import { normalizeEmail } from './dto/contact-fields.js';
 import type { ProfileSource } from './profile.js';
 
-type Db = PrismaClient | Prisma.TransactionClient;
+type Db = Prisma.TransactionClient;
 
 /** A person's address (contract §6); the geography ids are checked against reference data by the caller. */
 export interface UserAddress {
@@ -75,42 +75,47 @@ const WITH_PASSWORD = {
 
 type UserWithAccounts = Prisma.UserGetPayload<{ include: typeof WITH_PASSWORD }>;
 
-// The login lookup is written in SQL, naming identity's own schema (contract §1) as the client does.
-const schema = Prisma.raw(`"${SERVICES.identity.schema}"`);
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Users; "live" means not soft-deleted. The only place that touches the users table. */
 @Injectable()
 export class UsersRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  /** The login lookup is written in SQL, in the service's schema. */
+  private readonly schema: Prisma.Sql;
 
-  findLiveByEmail(email: string, db: Db = this.prisma): Promise<User | null> {
-    return db.user.findFirst({ where: { email: normalizeEmail(email), deletedAt: null } });
+  constructor(
+    private readonly prisma: PrismaClient,
+    schema: DatabaseSchema,
+  ) {
+    this.schema = Prisma.raw(schema.sql);
+  }
+
+  findLiveByEmail(email: string, tx?: Transaction): Promise<User | null> {
+    return this.db(tx).user.findFirst({ where: { email: normalizeEmail(email), deletedAt: null } });
   }
 
   /** The live account holding this phone, verified or not (phones are unique among live accounts). */
-  findLiveByPhone(phone: string, db: Db = this.prisma): Promise<User | null> {
-    return db.user.findFirst({ where: { phone, deletedAt: null } });
+  findLiveByPhone(phone: string, tx?: Transaction): Promise<User | null> {
+    return this.db(tx).user.findFirst({ where: { phone, deletedAt: null } });
   }
 
   /**
    * The live account whose verified phone this is (contract §4: forgot and reset by phone act only
    * on a verified phone). Should two live accounts ever hold it verified, neither: never a guess.
    */
-  async findLiveByVerifiedPhone(phone: string, db: Db = this.prisma): Promise<User | null> {
-    const users = await db.user.findMany({ where: { phone, deletedAt: null, phoneVerifiedAt: { not: null } }, take: 2 });
+  async findLiveByVerifiedPhone(phone: string, tx?: Transaction): Promise<User | null> {
+    const users = await this.db(tx).user.findMany({ where: { phone, deletedAt: null, phoneVerifiedAt: { not: null } }, take: 2 });
     return users.length === 1 ? users[0]! : null;
   }
 
   /** A malformed publicId names nobody (and must not reach Postgres, which would refuse the uuid cast). */
-  async findLiveByPublicId(publicId: string, db: Db = this.prisma): Promise<User | null> {
+  async findLiveByPublicId(publicId: string, tx?: Transaction): Promise<User | null> {
     if (!UUID.test(publicId)) return null;
-    return db.user.findFirst({ where: { publicId: publicId.toLowerCase(), deletedAt: null } });
+    return this.db(tx).user.findFirst({ where: { publicId: publicId.toLowerCase(), deletedAt: null } });
   }
 
-  findLiveById(id: number, db: Db = this.prisma): Promise<User | null> {
-    return db.user.findFirst({ where: { id, deletedAt: null } });
+  findLiveById(id: number, tx?: Transaction): Promise<User | null> {
+    return this.db(tx).user.findFirst({ where: { id, deletedAt: null } });
   }
 
   /**
@@ -121,8 +126,8 @@ export class UsersRepository {
     const [row] = await this.prisma.$queryRaw<LoginRow[]>`
       SELECT u.id, u.public_id::text AS public_id, u.email, u.name, u.phone, u.role::text AS role, u.banned,
              u.email_verified_at, u.phone_verified_at, u.created_at, pa.password_hash
-        FROM ${schema}.users u
-        LEFT JOIN ${schema}.provider_accounts pa ON pa.user_id = u.id AND pa.provider = 'EMAIL'
+        FROM ${this.schema}.users u
+        LEFT JOIN ${this.schema}.provider_accounts pa ON pa.user_id = u.id AND pa.provider = 'EMAIL'
        WHERE u.email = ${normalizeEmail(email)} AND u.deleted_at IS NULL`;
     if (!row) return null;
     return {
@@ -142,23 +147,18 @@ export class UsersRepository {
     };
   }
 
-  async findLiveAccountByPublicId(publicId: string, db: Db = this.prisma): Promise<UserAccount | null> {
+  async findLiveAccountByPublicId(publicId: string, tx?: Transaction): Promise<UserAccount | null> {
     if (!UUID.test(publicId)) return null;
-    const row = await db.user.findFirst({ where: { publicId: publicId.toLowerCase(), deletedAt: null }, include: WITH_PASSWORD });
+    const row = await this.db(tx).user.findFirst({ where: { publicId: publicId.toLowerCase(), deletedAt: null }, include: WITH_PASSWORD });
     return row && toAccount(row);
-  }
-
-  /** Runs `work` in one transaction; the other repositories take its `tx`. */
-  transaction<T>(work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction(work);
   }
 
   /**
    * Serialises bootstrap-admin creation across replicas starting together: a transaction-scoped
    * advisory lock, released at commit.
    */
-  async lockBootstrap(tx: Prisma.TransactionClient): Promise<void> {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('identity.bootstrap_admin'))`;
+  async lockBootstrap(tx: Transaction): Promise<void> {
+    await this.db(tx).$executeRaw`SELECT pg_advisory_xact_lock(hashtext('identity.bootstrap_admin'))`;
   }
 
   /**
@@ -166,22 +166,22 @@ export class UsersRepository {
    * change) until the transaction ends, so the count read after it cannot be stale: of two admins
    * demoting or banning each other at once, the second sees the first's commit.
    */
-  async lockActiveAdmins(tx: Prisma.TransactionClient): Promise<void> {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('identity.active_admins'))`;
+  async lockActiveAdmins(tx: Transaction): Promise<void> {
+    await this.db(tx).$executeRaw`SELECT pg_advisory_xact_lock(hashtext('identity.active_admins'))`;
   }
 
   /** Admins neither banned nor soft-deleted (contract §6). */
-  countActiveAdmins(db: Db = this.prisma): Promise<number> {
-    return db.user.count({ where: { role: 'admin', banned: false, deletedAt: null } });
+  countActiveAdmins(tx?: Transaction): Promise<number> {
+    return this.db(tx).user.count({ where: { role: 'admin', banned: false, deletedAt: null } });
   }
 
-  async existsLiveAdmin(db: Db = this.prisma): Promise<boolean> {
-    return (await db.user.count({ where: { role: 'admin', deletedAt: null } })) > 0;
+  async existsLiveAdmin(tx?: Transaction): Promise<boolean> {
+    return (await this.db(tx).user.count({ where: { role: 'admin', deletedAt: null } })) > 0;
   }
 
   /** Throws a unique violation (see isUniqueViolation) when a live user already has the email. */
-  create(user: NewUser, db: Db = this.prisma): Promise<User> {
-    return db.user.create({
+  create(user: NewUser, tx?: Transaction): Promise<User> {
+    return this.db(tx).user.create({
       data: {
         publicId: user.publicId,
         email: normalizeEmail(user.email),
@@ -193,13 +193,13 @@ export class UsersRepository {
     });
   }
 
-  update(id: number, changes: UserChanges, db: Db = this.prisma): Promise<User> {
+  update(id: number, changes: UserChanges, tx?: Transaction): Promise<User> {
     const { address, ...columns } = changes;
-    return db.user.update({ where: { id }, data: { ...columns, ...(address !== undefined && addressColumns(address)) } });
+    return this.db(tx).user.update({ where: { id }, data: { ...columns, ...(address !== undefined && addressColumns(address)) } });
   }
 
-  async softDelete(id: number, db: Db = this.prisma): Promise<void> {
-    await db.user.update({ where: { id }, data: { deletedAt: new Date() } });
+  async softDelete(id: number, tx?: Transaction): Promise<void> {
+    await this.db(tx).user.update({ where: { id }, data: { deletedAt: new Date() } });
   }
 
   /** Live users matching `search` (name or email, case-insensitive substring, `%` and `_` literal), by id. */
@@ -214,6 +214,10 @@ export class UsersRepository {
       this.prisma.user.count({ where }),
     ]);
     return { accounts: rows.map(toAccount), count };
+  }
+
+  private db(tx: Transaction | undefined): Db {
+    return clientOf<Db>(tx ?? this.prisma);
   }
 }
 

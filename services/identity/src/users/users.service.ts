@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '@school/auth';
 import { AppError, type PageInfo, pageInfo, pageWindow } from '@school/http';
 import { uuidv7 } from '@school/messaging';
+import { type Transaction, UnitOfWork } from '@school/service';
 import { CredentialsService } from '../credentials/credentials.service.js';
 import { InvitationsService } from '../credentials/invitations.service.js';
-import type { Prisma, User } from '../generated/prisma/client.js';
+import type { User } from '../generated/prisma/client.js';
 import { SESSION_REVOKE_REASONS } from '../sessions/session-revoke-reason.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import { type AccountControl, isSelfAction, mayRemoveActiveAdmin, removesActiveAdmin } from './account-rules.js';
@@ -35,6 +36,7 @@ export class UsersService {
     private readonly sessions: SessionsService,
     private readonly invitations: InvitationsService,
     private readonly credentials: CredentialsService,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
   /**
@@ -44,7 +46,7 @@ export class UsersService {
    */
   async create(body: CreateUserBody): Promise<Profile> {
     const user = await this.mappingTaken(() =>
-      this.users.transaction(async (tx) => {
+      this.unitOfWork.run(async (tx) => {
         if (await this.users.findLiveByEmail(body.email, tx)) throw emailTaken();
         if (body.phone !== undefined && (await this.users.findLiveByPhone(body.phone, tx))) throw phoneTaken();
         const created = await this.users.create({ publicId: uuidv7(), email: body.email, name: body.name, role: body.role, phone: body.phone ?? null }, tx);
@@ -76,7 +78,7 @@ export class UsersService {
     const control: AccountControl = { banned: body.banned, role: body.role };
     if (isSelfAction(actor.userId, publicId, control)) throw new AppError('USER_SELF_ACTION');
     return this.mappingTaken(() =>
-      this.users.transaction(async (tx) => {
+      this.unitOfWork.run(async (tx) => {
         if (mayRemoveActiveAdmin(control)) await this.users.lockActiveAdmins(tx);
         const account = await this.users.findLiveAccountByPublicId(publicId, tx);
         if (!account) throw userNotFound();
@@ -95,9 +97,9 @@ export class UsersService {
         };
         const updated = await this.users.update(user.id, changes, tx);
         if (body.banned === true) {
-          await this.sessions.revokeAllForUser(user.id, SESSION_REVOKE_REASONS.ban, tx);
+          await this.sessions.revokeAllForUser(tx, user.id, SESSION_REVOKE_REASONS.ban);
         } else if (body.role !== undefined && body.role !== user.role) {
-          await this.sessions.revokeAllForUser(user.id, SESSION_REVOKE_REASONS.roleChanged, tx);
+          await this.sessions.revokeAllForUser(tx, user.id, SESSION_REVOKE_REASONS.roleChanged);
         }
         return toProfile(updated, account.passwordHash !== null);
       }),
@@ -111,19 +113,19 @@ export class UsersService {
   async remove(actor: Principal, publicId: string): Promise<void> {
     const control: AccountControl = { deleted: true };
     if (isSelfAction(actor.userId, publicId, control)) throw new AppError('USER_SELF_ACTION');
-    await this.users.transaction(async (tx) => {
+    await this.unitOfWork.run(async (tx) => {
       await this.users.lockActiveAdmins(tx);
       const user = await this.users.findLiveByPublicId(publicId, tx);
       if (!user) throw userNotFound();
       await this.refuseLeavingNoActiveAdmin(user, control, tx);
       await this.credentials.retireOnAccountClosed(tx, user.id);
       await this.users.softDelete(user.id, tx);
-      await this.sessions.revokeAllForUser(user.id, SESSION_REVOKE_REASONS.deleted, tx);
+      await this.sessions.revokeAllForUser(tx, user.id, SESSION_REVOKE_REASONS.deleted);
     });
   }
 
   /** Under the active-admins lock: the target may stop being an active admin only if another one remains. */
-  private async refuseLeavingNoActiveAdmin(user: User, control: AccountControl, tx: Prisma.TransactionClient): Promise<void> {
+  private async refuseLeavingNoActiveAdmin(user: User, control: AccountControl, tx: Transaction): Promise<void> {
     if (removesActiveAdmin(user, control) && (await this.users.countActiveAdmins(tx)) <= 1) throw new AppError('USER_LAST_ADMIN');
   }
 

@@ -2,10 +2,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { SERVICES } from '@school/config';
 import { EVENT_TYPES, type EventPayload, type EventType, OUTBOX_TABLE, quoteIdent } from '@school/messaging';
+import { UnitOfWork } from '@school/service';
 import { Clock } from '../../src/credentials/clock.js';
 import { InvitationsService } from '../../src/credentials/invitations.service.js';
 import { MessageRequestsWorker } from '../../src/credentials/message-requests/message-requests.worker.js';
-import { PrismaClient, type Role, type User } from '../../src/generated/prisma/client.js';
+import type { Role, User } from '../../src/generated/prisma/client.js';
 import { PasswordHasher } from '../../src/passwords/password-hasher.js';
 import type { IdentityUnderTest } from './identity-app.js';
 
@@ -66,8 +67,7 @@ export async function signIn(identity: IdentityUnderTest, user: User, password =
 
 /** The invitation POST /api/users sends, issued the same way (InvitationsService in a transaction). */
 export async function invite(identity: IdentityUnderTest, user: User): Promise<void> {
-  // The app's own client, as the users service would use it.
-  await identity.app.get(PrismaClient).$transaction((tx) => identity.app.get(InvitationsService).issue(tx, user));
+  await identity.app.get(UnitOfWork).run((tx) => identity.app.get(InvitationsService).issue(tx, user));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Role } from '@school/auth';
+import { UnitOfWork } from '@school/service';
 import { AccountCreator } from '../../src/bootstrap/account-creator.js';
 import type { User } from '../../src/generated/prisma/client.js';
 import { SigningKeyService } from '../../src/keys/signing-key.service.js';
@@ -39,7 +40,12 @@ export async function newAccount(identity: IdentityUnderTest, options: AccountOp
   let user =
     options.password === null
       ? await users.create({ publicId: randomUUID(), email, name: 'Test Person', role })
-      : await new AccountCreator(users, identity.app.get(ProviderAccountsRepository, { strict: false }), identity.app.get(PasswordHasher, { strict: false })).create({
+      : await new AccountCreator(
+          users,
+          identity.app.get(ProviderAccountsRepository, { strict: false }),
+          identity.app.get(PasswordHasher, { strict: false }),
+          identity.app.get(UnitOfWork),
+        ).create({
           email,
           name: 'Test Person',
           role,

@@ -1,8 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { DatabaseSchema } from '@school/service';
 import { PrismaClient } from '../generated/prisma/client.js';
-
-/** The Postgres schema of the notifier's tables (raw SQL is not schema-qualified by the adapter). */
-export const DATABASE_SCHEMA = Symbol('DATABASE_SCHEMA');
 
 /** The inbox (`processed_messages`): the only place the notifier touches Prisma. */
 @Injectable()
@@ -11,10 +9,10 @@ export class InboxRepository {
 
   constructor(
     private readonly prisma: PrismaClient,
-    @Inject(DATABASE_SCHEMA) schema: string,
+    schema: DatabaseSchema,
   ) {
     // Raw SQL: about twice the throughput of createMany({ skipDuplicates }) inside an interactive transaction.
-    this.insertIfAbsent = `INSERT INTO "${schema.replace(/"/g, '""')}"."processed_messages" (message_id, event_type) VALUES ($1, $2) ON CONFLICT (message_id) DO NOTHING`;
+    this.insertIfAbsent = `INSERT INTO ${schema.sql}."processed_messages" (message_id, event_type) VALUES ($1, $2) ON CONFLICT (message_id) DO NOTHING`;
   }
 
   /**

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '@school/http';
 import { EVENT_TYPES, Outbox } from '@school/messaging';
+import type { Transaction } from '@school/service';
 import { UsersRepository } from '../../users/users.repository.js';
 import { CredentialPurpose } from '../credential-state.js';
 import { CREDENTIALS_OPTIONS, type CredentialsOptions } from '../credentials.config.js';
-import type { Tx } from '../credentials.repository.js';
 import { CredentialsService } from '../credentials.service.js';
 import { LINK_PATHS, linkTo } from '../links.js';
 import { MessageRequestsRepository } from '../message-requests/message-requests.repository.js';
@@ -33,7 +33,7 @@ export class EmailVerificationService {
    * not banned and not yet at the hourly message cap: a new link replacing the earlier one, and its
    * email. For anything else nothing.
    */
-  async sendLink(tx: Tx, email: string): Promise<void> {
+  async sendLink(tx: Transaction, email: string): Promise<void> {
     const user = await this.users.findLiveByEmail(email, tx);
     if (!user || user.banned || user.emailVerifiedAt !== null) return;
     const issued = await this.credentials.issueMessage(tx, user, CredentialPurpose.email_verification, user.email, this.credentials.prepare({ token: true, otp: false }));

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { SERVICES } from '@school/config';
+import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
 import { Prisma, PrismaClient } from '../../generated/prisma/client.js';
-import type { Tx } from '../credentials.repository.js';
 import { CredentialPurpose } from '../credential-state.js';
 import type { MessageRequest } from './message-request.js';
 
@@ -9,9 +8,6 @@ export interface PendingMessageRequest {
   id: number;
   request: MessageRequest;
 }
-
-// Raw SQL names identity's own schema (contract §1), as the client does.
-const table = Prisma.raw(`"${SERVICES.identity.schema}".message_requests`);
 
 interface Row {
   id: number;
@@ -23,7 +19,15 @@ interface Row {
 /** The message_requests table: what the public routes took, until the worker has dealt with it. */
 @Injectable()
 export class MessageRequestsRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  /** The table, for the claim written in SQL. */
+  private readonly table: Prisma.Sql;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    schema: DatabaseSchema,
+  ) {
+    this.table = Prisma.raw(`${schema.sql}.message_requests`);
+  }
 
   async add(request: MessageRequest): Promise<void> {
     await this.prisma.messageRequest.create({
@@ -31,19 +35,15 @@ export class MessageRequestsRepository {
     });
   }
 
-  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction(work);
-  }
-
   /** The oldest request no other transaction holds, locked until `tx` ends (replicas share the table). */
-  async claimOldest(tx: Tx): Promise<PendingMessageRequest | null> {
-    const [row] = await tx.$queryRaw<Row[]>`
-      SELECT id, purpose::text AS purpose, email, phone FROM ${table} ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`;
+  async claimOldest(tx: Transaction): Promise<PendingMessageRequest | null> {
+    const [row] = await clientOf<Prisma.TransactionClient>(tx).$queryRaw<Row[]>`
+      SELECT id, purpose::text AS purpose, email, phone FROM ${this.table} ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`;
     return row ? { id: row.id, request: toRequest(row) } : null;
   }
 
-  async remove(tx: Tx, id: number): Promise<void> {
-    await tx.messageRequest.deleteMany({ where: { id } });
+  async remove(tx: Transaction, id: number): Promise<void> {
+    await clientOf<Prisma.TransactionClient>(tx).messageRequest.deleteMany({ where: { id } });
   }
 
   /** One more failure of the request; at `limit` failures it is deleted. True when it was. */

@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { PeriodicTask } from '@school/service';
+import { PeriodicTask, type Transaction, UnitOfWork } from '@school/service';
 import { CredentialPurpose, lifetimeMs } from '../credential-state.js';
 import { CREDENTIALS_OPTIONS, type CredentialsOptions } from '../credentials.config.js';
-import type { Tx } from '../credentials.repository.js';
 import { EmailVerificationService } from '../email-verification/email-verification.service.js';
 import { PasswordResetService } from '../password-reset/password-reset.service.js';
 import type { MessageRequest } from './message-request.js';
@@ -27,6 +26,7 @@ export class MessageRequestsWorker implements OnApplicationBootstrap, OnApplicat
     private readonly repository: MessageRequestsRepository,
     private readonly passwordReset: PasswordResetService,
     private readonly emailVerification: EmailVerificationService,
+    private readonly unitOfWork: UnitOfWork,
     @Inject(CREDENTIALS_OPTIONS) private readonly options: CredentialsOptions,
   ) {
     this.task = new PeriodicTask(options.messageRequestsIntervalMs, () => this.work(), (error) =>
@@ -59,7 +59,7 @@ export class MessageRequestsWorker implements OnApplicationBootstrap, OnApplicat
   private async serveOldest(): Promise<boolean> {
     let claimed: number | undefined;
     try {
-      return await this.repository.transaction(async (tx) => {
+      return await this.unitOfWork.run(async (tx) => {
         const pending = await this.repository.claimOldest(tx);
         if (!pending) return false;
         claimed = pending.id;
@@ -75,7 +75,7 @@ export class MessageRequestsWorker implements OnApplicationBootstrap, OnApplicat
     }
   }
 
-  private serve(tx: Tx, request: MessageRequest): Promise<void> {
+  private serve(tx: Transaction, request: MessageRequest): Promise<void> {
     switch (request.purpose) {
       case CredentialPurpose.password_reset:
         return this.passwordReset.sendReset(tx, request);

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '@school/http';
 import { EVENT_TYPES, Outbox } from '@school/messaging';
+import type { Transaction } from '@school/service';
 import { PasswordHasher } from '../../passwords/password-hasher.js';
 import { ProviderAccountsRepository } from '../../passwords/provider-accounts.repository.js';
 import { SESSION_REVOKE_REASONS } from '../../sessions/session-revoke-reason.js';
@@ -8,8 +9,8 @@ import { SessionsService } from '../../sessions/sessions.service.js';
 import { UsersRepository } from '../../users/users.repository.js';
 import { CredentialPurpose } from '../credential-state.js';
 import { CREDENTIALS_OPTIONS, type CredentialsOptions } from '../credentials.config.js';
-import { CredentialsRepository, type Tx } from '../credentials.repository.js';
-import { CredentialsService, type Redeemed } from '../credentials.service.js';
+import { CredentialsRepository } from '../credentials.repository.js';
+import { CredentialsService, type PreparedRedemptionEffects, type Redeemed } from '../credentials.service.js';
 import type { ForgotPasswordRequest } from '../dto/forgot-password.dto.js';
 import type { ResetPasswordCommand } from '../dto/reset-password.dto.js';
 import { LINK_PATHS, linkTo } from '../links.js';
@@ -50,7 +51,7 @@ export class PasswordResetService {
    * replacing the person's earlier reset, and the message carrying them (email: link and code in one
    * message; phone: the code by SMS). For anything else: nothing.
    */
-  async sendReset(tx: Tx, request: ForgotPasswordRequest): Promise<void> {
+  async sendReset(tx: Transaction, request: ForgotPasswordRequest): Promise<void> {
     const user = request.by === 'email' ? await this.users.findLiveByEmail(request.email, tx) : await this.users.findLiveByVerifiedPhone(request.phone, tx);
     if (!user || user.banned) return;
     const target = request.by === 'email' ? user.email : request.phone;
@@ -71,10 +72,15 @@ export class PasswordResetService {
   /**
    * Sets the password from a link token (a reset or an invitation) or a code (a reset only).
    * Unknown, expired, redeemed or retired: 400 AUTH_VERIFICATION_CODE_INVALID. The new password is
-   * hashed only once the credential is known good, so wrong codes and tokens cost no argon2 work.
+   * hashed once the credential is known good (wrong codes and tokens cost no argon2 work) and before
+   * the redeeming transaction opens (argon2id holds neither the person's lock nor a pooled
+   * connection); a full hashing queue (503) leaves the credential live and the password unchanged.
    */
   async reset(command: ResetPasswordCommand): Promise<void> {
-    const complete = async (redeemed: Redeemed) => this.completeReset(redeemed, await this.hasher.hash(command.password), command.branch);
+    const complete: PreparedRedemptionEffects<string> = {
+      prepare: () => this.hasher.hash(command.password),
+      apply: (redeemed, passwordHash) => this.completeReset(redeemed, passwordHash, command.branch),
+    };
     const done =
       command.branch === 'token'
         ? await this.credentials.redeemByToken(command.token, 'resetByToken', complete)
@@ -102,13 +108,13 @@ export class PasswordResetService {
    * is delivered asynchronously from the outbox, so a failed delivery can never undo the reset.
    */
   private async completeReset({ tx, user, credential, now }: Redeemed, passwordHash: string, branch: ResetPasswordCommand['branch']): Promise<void> {
-    await this.accounts.setPasswordHash(user.id, passwordHash, tx);
+    await this.accounts.setPasswordHash(tx, user.id, passwordHash);
     // Links are only ever emailed; a code went where the forgot request sent it (credential.target).
     const sentByEmail = branch === 'token' || credential.target === user.email;
     const sentBySms = !sentByEmail && user.phone !== null && credential.target === user.phone;
     if (sentByEmail && user.emailVerifiedAt === null) await this.users.update(user.id, { emailVerifiedAt: now }, tx);
     if (sentBySms && user.phoneVerifiedAt === null) await this.users.update(user.id, { phoneVerifiedAt: now }, tx);
-    await this.sessions.revokeAllForUser(user.id, SESSION_REVOKE_REASONS.passwordReset, tx);
+    await this.sessions.revokeAllForUser(tx, user.id, SESSION_REVOKE_REASONS.passwordReset);
     await this.outbox.record(tx, EVENT_TYPES.passwordChanged, {
       userId: user.publicId,
       email: user.email,

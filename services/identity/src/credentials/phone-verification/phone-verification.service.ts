@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '@school/auth';
 import { AppError } from '@school/http';
 import { EVENT_TYPES, Outbox } from '@school/messaging';
+import { UnitOfWork } from '@school/service';
 import type { User } from '../../generated/prisma/client.js';
 import { UsersRepository, violatedLiveUnique } from '../../users/users.repository.js';
 import { CredentialPurpose } from '../credential-state.js';
-import { CredentialsRepository } from '../credentials.repository.js';
 import { CredentialsService } from '../credentials.service.js';
 
 /**
@@ -18,16 +18,16 @@ import { CredentialsService } from '../credentials.service.js';
 export class PhoneVerificationService {
   constructor(
     private readonly credentials: CredentialsService,
-    private readonly repository: CredentialsRepository,
     private readonly users: UsersRepository,
     private readonly outbox: Outbox,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
   /** A new code for `phone`, replacing the caller's earlier one, and its SMS. */
   async request(principal: Principal, phone: string): Promise<void> {
     const user = await this.callerOf(principal);
     await this.refuseHeldByAnother(user, phone);
-    await this.repository.transaction(async (tx) => {
+    await this.unitOfWork.run(async (tx) => {
       const issued = await this.credentials.issue(tx, user, CredentialPurpose.phone_verification, phone, this.credentials.prepare({ token: false, otp: true }));
       await this.outbox.record(tx, EVENT_TYPES.phoneVerificationRequested, {
         userId: user.publicId,

@@ -1,0 +1,92 @@
+import type { Principal } from '@school/auth';
+import { EVENT_TYPES } from '@school/messaging';
+import { fakePasswordHasher, fakeProviderAccountsRepository, fakeRevocations, fakeSessionsRepository, fakeUsersRepository, InMemoryDatabase } from '../../test/fakes/in-memory.js';
+import type { SigningKeyService } from '../keys/signing-key.service.js';
+import { SessionsService } from '../sessions/sessions.service.js';
+import { AuthService } from './auth.service.js';
+
+const PASSWORD = 'Str0ng!pass';
+const signer = { sign: () => ({ token: 'access-token', expiresAt: new Date('2024-05-01T10:15:00Z') }) } as unknown as SigningKeyService;
+const client = { ip: '203.0.113.7', userAgent: 'spec' };
+
+describe('AuthService (spec §4.1, §4.2, contract §4)', () => {
+  let db: InMemoryDatabase;
+  let hashing: { busy?: boolean };
+  let revocations: ReturnType<typeof fakeRevocations>;
+  let service: AuthService;
+
+  beforeEach(() => {
+    db = new InMemoryDatabase();
+    hashing = {};
+    revocations = fakeRevocations();
+    const sessions = new SessionsService(fakeSessionsRepository(db), signer, revocations, { REFRESH_REUSE_GRACE_SECONDS: 0 });
+    service = new AuthService(fakeUsersRepository(db), fakeProviderAccountsRepository(db), fakePasswordHasher(hashing), sessions, db.outbox, db.unitOfWork);
+  });
+
+  const login = (surface: 'admin' | 'mobile', email: string, password = PASSWORD) => service.login(surface, { email, password }, client);
+
+  it('starts a session on the surface that admits the role, answering the tokens and the profile', async () => {
+    const staff = db.addUser({ email: 'staff@example.com', role: 'staff' }, `hashed:${PASSWORD}`);
+    const answer = await login('admin', 'STAFF@example.com');
+    expect(answer).toMatchObject({ accessToken: 'access-token', tokenType: 'Bearer', user: { publicId: staff.publicId, hasPassword: true } });
+    expect(db.sessions).toEqual([expect.objectContaining({ userId: staff.id, surface: 'admin', ip: client.ip })]);
+  });
+
+  it('answers the same 401 for an unknown email, no password, a wrong password and a surface the role may not use', async () => {
+    db.addUser({ email: 'customer@example.com' }, `hashed:${PASSWORD}`);
+    db.addUser({ email: 'invited@example.com' });
+    for (const attempt of [login('admin', 'nobody@example.com'), login('mobile', 'invited@example.com'), login('mobile', 'customer@example.com', 'Wr0ng!pass'), login('admin', 'customer@example.com')]) {
+      await expect(attempt).rejects.toMatchObject({ code: 'AUTH_INVALID_CREDENTIALS', status: 401 });
+    }
+    expect(db.sessions).toEqual([]);
+  });
+
+  it('tells a banned account so only after its correct password', async () => {
+    db.addUser({ email: 'banned@example.com', banned: true }, `hashed:${PASSWORD}`);
+    await expect(login('mobile', 'banned@example.com', 'Wr0ng!pass')).rejects.toMatchObject({ code: 'AUTH_INVALID_CREDENTIALS' });
+    await expect(login('mobile', 'banned@example.com')).rejects.toMatchObject({ code: 'AUTH_ACCOUNT_BANNED', status: 403 });
+  });
+
+  it('answers 503 when the hashing queue is full, for a known or an unknown email alike', async () => {
+    db.addUser({ email: 'busy@example.com' }, `hashed:${PASSWORD}`);
+    hashing.busy = true;
+    await expect(login('mobile', 'busy@example.com')).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });
+    await expect(login('mobile', 'nobody@example.com')).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });
+  });
+
+  describe('set password', () => {
+    function principalOf(publicId: string): Principal {
+      return { userId: publicId, sessionId: 'this-session', role: 'customer', surface: 'mobile', expiresAt: new Date() } as Principal;
+    }
+
+    it('needs the current password when one exists, and refuses a wrong one', async () => {
+      const user = db.addUser({ email: 'set@example.com' }, `hashed:${PASSWORD}`);
+      await expect(service.setPassword(principalOf(user.publicId), { newPassword: 'N3w!password' })).rejects.toMatchObject({ code: 'AUTH_CURRENT_PASSWORD_REQUIRED', status: 400 });
+      await expect(service.setPassword(principalOf(user.publicId), { currentPassword: 'Wr0ng!pass', newPassword: 'N3w!password' })).rejects.toMatchObject({
+        code: 'AUTH_INVALID_CREDENTIALS',
+        status: 401,
+      });
+      expect(db.passwords.get(user.id)).toBe(`hashed:${PASSWORD}`);
+    });
+
+    it('changes it, ends the other sessions but this one, and tells the holder', async () => {
+      const user = db.addUser({ email: 'change@example.com' }, `hashed:${PASSWORD}`);
+      for (const id of ['this-session', 'other-session']) db.sessions.push({ id, userId: user.id, revokedAt: null, revokedReason: null } as (typeof db.sessions)[number]);
+      await service.setPassword(principalOf(user.publicId), { currentPassword: PASSWORD, newPassword: 'N3w!password' });
+      expect(db.passwords.get(user.id)).toBe('hashed:N3w!password');
+      expect(revocations.revoked).toEqual(['other-session']);
+      expect(db.eventsOf(EVENT_TYPES.passwordChanged)).toEqual([expect.objectContaining({ userId: user.publicId, email: user.email })]);
+    });
+
+    it('sets a first password without a current one', async () => {
+      const user = db.addUser({ email: 'first@example.com' });
+      await service.setPassword(principalOf(user.publicId), { newPassword: 'N3w!password' });
+      expect(db.passwords.get(user.id)).toBe('hashed:N3w!password');
+    });
+
+    it('refuses the token of an account deleted since', async () => {
+      const user = db.addUser({ email: 'deleted@example.com', deletedAt: new Date() }, `hashed:${PASSWORD}`);
+      await expect(service.setPassword(principalOf(user.publicId), { currentPassword: PASSWORD, newPassword: 'N3w!password' })).rejects.toMatchObject({ code: 'AUTH_UNAUTHENTICATED' });
+    });
+  });
+});
