@@ -1,9 +1,9 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { EVENT_TYPES, Outbox } from '@school/messaging';
 import { MessagingModule, OutboxModule } from '@school/messaging/nest';
 import { TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
-import { HealthModule, ReadinessRegistry } from '@school/service';
+import { DatabaseSchema, HealthModule, ReadinessRegistry } from '@school/service';
 import { OutboxDb, TEST_DATABASE_URL } from './support/outbox-db.js';
 import { waitFor } from './support/wait.js';
 
@@ -23,11 +23,16 @@ describe('MessagingModule + OutboxModule in a producing Nest service', () => {
 
   it('provides Outbox, runs the relay, reports amqp and outbox-relay readiness, and stops cleanly', async () => {
     const tap = await broker.tap();
+    // What DatabaseModule provides a service: its schema.
+    @Global()
+    @Module({ providers: [{ provide: DatabaseSchema, useValue: new DatabaseSchema(db.schema) }], exports: [DatabaseSchema] })
+    class SchemaModule {}
     @Module({
       imports: [
         HealthModule,
         MessagingModule.forRoot({ url: TEST_AMQP_URL, connectionName: 'nest-test', namePrefix: broker.prefix }),
-        OutboxModule.forRoot({ databaseUrl: TEST_DATABASE_URL, schema: db.schema, relay: { pollIntervalMs: 60_000 } }),
+        OutboxModule.forRoot({ databaseUrl: TEST_DATABASE_URL, relay: { pollIntervalMs: 60_000 } }),
+        SchemaModule,
       ],
     })
     class ProducerModule {}

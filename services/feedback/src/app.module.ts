@@ -1,5 +1,4 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { SERVICES } from '@school/config';
 import { MessagingModule, OutboxModule } from '@school/messaging/nest';
 import { ServiceCoreModule } from '@school/service';
 import type { FeedbackConfig } from './config.js';
@@ -13,7 +12,7 @@ export class AppModule {
       imports: [
         ServiceCoreModule.forRoot('feedback', config, PrismaClient),
         MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'feedback', namePrefix: config.AMQP_NAME_PREFIX }),
-        OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL, schema: SERVICES.feedback.schema }),
+        OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL }),
       ],
     };
   }

@@ -1,5 +1,4 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { SERVICES } from '@school/config';
 import { MessagingModule, OutboxModule } from '@school/messaging/nest';
 import { ServiceCoreModule } from '@school/service';
 import type { IdentityConfig } from './config.js';
@@ -19,7 +18,7 @@ export class AppModule {
       imports: [
         ServiceCoreModule.forRoot('identity', config, PrismaClient),
         MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'identity', namePrefix: config.AMQP_NAME_PREFIX }),
-        OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL, schema: SERVICES.identity.schema }),
+        OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL }),
         // Global: sessions sign access tokens wherever they are started or refreshed.
         { ...KeysModule.forRoot({ privateKeyPem: config.JWT_PRIVATE_KEY, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE }), global: true },
         CredentialsModule,

@@ -1,5 +1,5 @@
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { ReadinessRegistry } from '@school/service';
+import { DatabaseSchema, ReadinessRegistry } from '@school/service';
 import { AmqpConnection } from '../amqp/amqp-connection.js';
 import { EventPublisher } from '../amqp/event-publisher.js';
 import { Outbox } from '../outbox/outbox.js';
@@ -10,8 +10,6 @@ import { nestMessagingLogger } from './nest-logger.js';
 
 export interface OutboxModuleOptions {
   databaseUrl: string;
-  /** The service's own schema (contract §1), holding `outbox_events`. */
-  schema: string;
   /** Relay tuning (batch size, poll interval, retry backoff and attempt cap, claim lease, retention). */
   relay?: Pick<OutboxRelayOptions, 'batchSize' | 'pollIntervalMs' | 'retry' | 'retentionMs' | 'pruneIntervalMs' | 'claimLeaseMs' | 'maxAttempts'>;
 }
@@ -39,7 +37,7 @@ class OutboxRelayLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
 }
 
 /**
- * For a producing service (needs MessagingModule): provides `Outbox` (`record(tx, type, payload)`
+ * For a producing service (needs MessagingModule, and DatabaseModule for the schema): provides `Outbox` (`record(tx, type, payload)`
  * in the service's own Prisma transactions) and runs the relay publishing the rows.
  */
 @Module({})
@@ -50,7 +48,8 @@ export class OutboxModule {
       // One outbox per producing service, used by every context that records events.
       global: true,
       providers: [
-        { provide: Outbox, useValue: new Outbox(options.schema) },
+        // The outbox lives in the service's own schema, named once by DatabaseModule (contract §1).
+        { provide: Outbox, useFactory: (schema: DatabaseSchema) => new Outbox(schema.name), inject: [DatabaseSchema] },
         {
           provide: OUTBOX_PUBLISHER,
           useFactory: (connection: AmqpConnection, names: BrokerNames) => new EventPublisher(connection, { names, logger: nestMessagingLogger('EventPublisher') }),
@@ -58,16 +57,16 @@ export class OutboxModule {
         },
         {
           provide: OutboxRelay,
-          useFactory: (connection: AmqpConnection, publisher: EventPublisher) =>
+          useFactory: (connection: AmqpConnection, publisher: EventPublisher, schema: DatabaseSchema) =>
             new OutboxRelay({
               ...options.relay,
               databaseUrl: options.databaseUrl,
-              schema: options.schema,
+              schema: schema.name,
               publisher,
               broker: connection,
               logger: nestMessagingLogger('OutboxRelay'),
             }),
-          inject: [AmqpConnection, OUTBOX_PUBLISHER],
+          inject: [AmqpConnection, OUTBOX_PUBLISHER, DatabaseSchema],
         },
         OutboxRelayLifecycle,
       ],
