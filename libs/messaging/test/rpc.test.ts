@@ -65,8 +65,8 @@ describe('RPC over RabbitMQ: direct reply-to, deadlines, typed contracts (real R
     return connection;
   }
 
-  async function startServer(routes: RpcRoute[], { prefetch = 20, logger = silentLogger as MessagingLogger } = {}) {
-    const server = new RpcServer(connect(), { prefix: broker.prefix, routes, prefetch, logger });
+  async function startServer(routes: RpcRoute[], { prefetch = 20, logger = silentLogger as MessagingLogger, url = TEST_AMQP_URL } = {}) {
+    const server = new RpcServer(connect(url), { prefix: broker.prefix, routes, prefetch, logger });
     server.start();
     cleanups.push(() => server.stop());
     await waitFor(() => server.isConsuming(), { what: 'the RPC server subscription' });
@@ -268,6 +268,20 @@ describe('RPC over RabbitMQ: direct reply-to, deadlines, typed contracts (real R
     await proxy.resume();
     await waitFor(() => client.isReady(), { what: 'the reply consumer after the reconnect' });
     await expect(client.call(DOUBLE, { n: 7 })).resolves.toEqual({ doubled: 14 });
+  });
+
+  it('a server whose connection dropped declares and consumes its queue again after the reconnect', async () => {
+    const proxy = await TcpProxy.start(TEST_AMQP_URL);
+    cleanups.push(() => proxy.close());
+    const server = await startServer([doubling], { url: proxy.urlFor(TEST_AMQP_URL) });
+    const client = await startClient();
+    await proxy.cut();
+    await waitFor(() => !server.isConsuming(), { what: 'the server to notice' });
+    await broker.deleteQueue(broker.rpcQueue(DOUBLE)); // the broker lost its state meanwhile
+    expect(await rejection(client.call(DOUBLE, { n: 1 }))).toMatchObject({ reason: 'no_server' });
+    await proxy.resume();
+    await waitFor(() => server.isConsuming(), { what: 'the server to re-subscribe' });
+    await expect(client.call(DOUBLE, { n: 8 })).resolves.toEqual({ doubled: 16 });
   });
 
   it('correlates 200 concurrent calls, each with its own answer', async () => {

@@ -21,7 +21,7 @@ export const RPC_HEADERS = {
   deadline: 'rpc-deadline',
 } as const;
 
-/** Answers in the body; zod's issue list, short enough for a log line or a reply. */
+/** A zod error's first issues, short enough for a log line or a reply. */
 export function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 5)
