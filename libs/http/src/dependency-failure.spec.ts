@@ -21,6 +21,7 @@ describe('isDependencyUnavailable', () => {
     ['a refused socket inside an AggregateError', new AggregateError([Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })])],
     ['a cause chain', new Error('query failed', { cause: new Error('x', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) }) })],
     ['ioredis with no connection', new Error('Connection is closed.')],
+    ['another service giving no answer over RabbitMQ (RpcUnavailableError)', Object.assign(new Error('reference-data.geography.check: no answer within 3000 ms'), { code: 'RPC_UNAVAILABLE' })],
   ])('recognises %s', (_name, error) => {
     expect(isDependencyUnavailable(error)).toBe(true);
   });

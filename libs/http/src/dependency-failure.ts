@@ -1,13 +1,16 @@
 /**
- * Whether an error means a dependency (PostgreSQL, Redis, RabbitMQ) cannot be reached right now:
- * the request may succeed later, so it is 503 SERVICE_UNAVAILABLE, never a 500. Recognised by
- * shape, through `cause` chains, so no driver is imported here.
+ * Whether an error means a dependency (PostgreSQL, Redis, RabbitMQ, another service asked over
+ * RabbitMQ) cannot be reached right now: the request may succeed later, so it is 503
+ * SERVICE_UNAVAILABLE, never a 500. Recognised by shape, through `cause` chains, so no driver
+ * (nor `@school/messaging`) is imported here.
  */
 
 /** Prisma's driver-adapter error kinds for a connection that is missing, lost or refused. */
 const UNREACHABLE_ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'TlsConnectionError']);
 /** Prisma's codes: can't reach, timed out, closed, pool timeout, too many connections. */
 const UNREACHABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2037']);
+/** Codes of our own libraries: another service gave no answer (`RpcUnavailableError` of `@school/messaging`). */
+const UNREACHABLE_SERVICE_CODES = new Set(['RPC_UNAVAILABLE']);
 const UNREACHABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 /** PostgreSQL: connection exceptions (class 08), shutting down / cannot connect now, too many connections. */
 const UNREACHABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
@@ -30,7 +33,7 @@ export function isDependencyUnavailable(error: unknown, depth = 0): boolean {
   const shape = error as ErrorShape;
   if (typeof shape.kind === 'string' && UNREACHABLE_ADAPTER_KINDS.has(shape.kind)) return true;
   if (typeof shape.code === 'string') {
-    if (UNREACHABLE_PRISMA_CODES.has(shape.code) || UNREACHABLE_SOCKET_CODES.has(shape.code) || UNREACHABLE_SQLSTATE.test(shape.code)) return true;
+    if (UNREACHABLE_PRISMA_CODES.has(shape.code) || UNREACHABLE_SERVICE_CODES.has(shape.code) || UNREACHABLE_SOCKET_CODES.has(shape.code) || UNREACHABLE_SQLSTATE.test(shape.code)) return true;
   }
   if (typeof shape.message === 'string' && UNREACHABLE_MESSAGES.test(shape.message)) return true;
   const nested = [shape.cause, shape.meta?.driverAdapterError?.cause, ...(Array.isArray(shape.errors) ? shape.errors : [])];

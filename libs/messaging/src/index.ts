@@ -10,5 +10,6 @@ export * from './outbox/outbox-relay.js';
 export * from './outbox/outbox-schema.js';
 export * from './outbox/outbox.js';
 export * from './outbox/uuid-v7.js';
+export * from './rpc/index.js';
 export * from './topology.js';
 export * from './tracing.js';

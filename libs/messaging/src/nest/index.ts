@@ -7,3 +7,5 @@ export * from './event-transport.module.js';
 export * from './messaging.module.js';
 export * from './nest-logger.js';
 export * from './outbox.module.js';
+export * from './rpc-handler.decorator.js';
+export * from './rpc.module.js';

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { SERVICE_NAMES } from '@school/config';
 import amqplib from 'amqplib';
+import { RPC_CONTRACTS } from '../rpc/address-contracts.js';
+import { rpcQueueName, type RpcContract } from '../rpc/rpc-contract.js';
 import { brokerNames, consumerTopology, type BrokerNames, type ConsumerTopology, type RetryPolicy } from '../topology.js';
 
 export const TEST_AMQP_URL = process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672';
@@ -13,6 +15,7 @@ export function uniqueBrokerPrefix(label = 'test'): string {
 /** Direct broker access for assertions and clean-up (plain amqplib, no reconnects). */
 export class TestBroker {
   private readonly consumers = new Map<string, ConsumerTopology>();
+  private readonly rpcQueues = new Set<string>(RPC_CONTRACTS.map((contract) => rpcQueueName(contract, '')));
 
   private constructor(
     private readonly connection: amqplib.ChannelModel,
@@ -37,6 +40,12 @@ export class TestBroker {
     const topology = consumerTopology(name, bindings, { prefix: this.prefix, ...(retry && { retry }) });
     this.consumers.set(name, topology);
     return topology;
+  }
+
+  /** The serving queue of `contract` under this prefix (what its RpcServer declares); deleted by destroy(). */
+  rpcQueue(contract: Pick<RpcContract, 'name'>): string {
+    this.rpcQueues.add(contract.name);
+    return rpcQueueName(contract, this.prefix);
   }
 
   /** Publishes straight to the events exchange (bypassing the outbox), waiting for the confirm. */
@@ -106,8 +115,9 @@ export class TestBroker {
 
   /**
    * Deletes the queues of the prefix, then its exchanges, and disconnects: the queues of every
-   * consumer named through consumer(), and those any service of the topology declares as a
-   * consumer with the default retry policy (deleting a queue that does not exist is a no-op).
+   * consumer named through consumer(), those any service of the topology declares as a consumer
+   * with the default retry policy, and the serving queues of every RPC contract of the product and
+   * of those named through rpcQueue() (deleting a queue that does not exist is a no-op).
    */
   async destroy(): Promise<void> {
     const { names } = this;
@@ -117,6 +127,7 @@ export class TestBroker {
         await this.channel.deleteQueue(queue).catch(() => undefined);
       }
     }
+    for (const name of this.rpcQueues) await this.channel.deleteQueue(rpcQueueName({ name }, this.prefix)).catch(() => undefined);
     for (const exchange of [names.exchange, names.deadLetterExchange]) await this.channel.deleteExchange(exchange).catch(() => undefined);
     await this.connection.close().catch(() => undefined);
   }

@@ -1,0 +1,37 @@
+import { SERVICE_NAMES } from '@school/config';
+import { ADDRESS_REFERENCES, GEOGRAPHY_CHECK, RPC_CONTRACTS } from './address-contracts.js';
+
+describe('the address contracts between identity and reference-data', () => {
+  it('geography check: three positive integer ids, nothing else', () => {
+    expect(GEOGRAPHY_CHECK.request.safeParse({ provinceId: 1, districtId: 2, municipalityId: 3 }).success).toBe(true);
+    for (const request of [
+      { provinceId: 1, districtId: 2 },
+      { provinceId: 1, districtId: 2, municipalityId: 3.5 },
+      { provinceId: 0, districtId: 2, municipalityId: 3 },
+      { provinceId: '1', districtId: 2, municipalityId: 3 },
+      { provinceId: 1, districtId: 2, municipalityId: 3, ward: 4 },
+    ]) {
+      expect(GEOGRAPHY_CHECK.request.safeParse(request).success).toBe(false);
+    }
+  });
+
+  it('geography check: valid, or invalid with one of the reasons', () => {
+    expect(GEOGRAPHY_CHECK.answer.safeParse({ valid: true }).success).toBe(true);
+    expect(GEOGRAPHY_CHECK.answer.safeParse({ valid: false, reason: 'municipality_not_in_district' }).success).toBe(true);
+    expect(GEOGRAPHY_CHECK.answer.safeParse({ valid: false }).success).toBe(false);
+    expect(GEOGRAPHY_CHECK.answer.safeParse({ valid: false, reason: 'looks_wrong' }).success).toBe(false);
+    expect(GEOGRAPHY_CHECK.answer.safeParse({ valid: true, reason: 'province_not_found' }).success).toBe(false);
+  });
+
+  it('address references: a level and an id; answered referenced or not', () => {
+    expect(ADDRESS_REFERENCES.request.safeParse({ level: 'district', id: 7 }).success).toBe(true);
+    expect(ADDRESS_REFERENCES.request.safeParse({ level: 'ward', id: 7 }).success).toBe(false);
+    expect(ADDRESS_REFERENCES.request.safeParse({ level: 'province', id: -1 }).success).toBe(false);
+    expect(ADDRESS_REFERENCES.answer.safeParse({ referenced: false }).success).toBe(true);
+    expect(ADDRESS_REFERENCES.answer.safeParse({}).success).toBe(false);
+  });
+
+  it('each is named after a service of the topology, the one that serves it', () => {
+    for (const contract of RPC_CONTRACTS) expect(SERVICE_NAMES).toContain(contract.name.split('.')[0]);
+  });
+});
