@@ -11,8 +11,7 @@ import { PrismaClient } from '../src/generated/prisma/client.js';
 import { PasswordHasher } from '../src/passwords/password-hasher.js';
 import { ProviderAccountsRepository } from '../src/passwords/provider-accounts.repository.js';
 import { UsersRepository } from '../src/users/users.repository.js';
-import { startIdentity, type IdentityUnderTest } from './credentials-support/identity-app.js';
-import { login, uniqueEmail } from './support/accounts.js';
+import { type IdentityUnderTest, login, startIdentity, uniqueEmail } from './kit/index.js';
 
 const serviceDir = join(import.meta.dirname, '..');
 

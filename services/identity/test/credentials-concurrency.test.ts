@@ -4,8 +4,18 @@ import { UnitOfWork } from '@school/service';
 import { EmailVerificationService } from '../src/credentials/email-verification/email-verification.service.js';
 import { PasswordResetService } from '../src/credentials/password-reset/password-reset.service.js';
 import type { User } from '../src/generated/prisma/client.js';
-import { countEventsOf, createAccount, invite, lastEventOf, OTHER_STRONG_PASSWORD, serveMessageRequests, STRONG_PASSWORD, tokenOf } from './credentials-support/fixtures.js';
-import { startIdentity, type IdentityUnderTest } from './credentials-support/identity-app.js';
+import {
+  countEventsOf,
+  createAccount,
+  type IdentityUnderTest,
+  invite,
+  lastEventOf,
+  NEW_PASSWORD,
+  PASSWORD,
+  serveMessageRequests,
+  startIdentity,
+  tokenOf,
+} from './kit/index.js';
 
 const RESET = '/api/auth/password/reset';
 
@@ -34,7 +44,7 @@ describe('credential redemption under concurrency', () => {
   it('lets exactly one of many simultaneous redemptions of one link succeed', async () => {
     const user = await createAccount(identity);
     const { token } = await forgot(user);
-    const answers = await Promise.all(Array.from({ length: 8 }, () => post(RESET, { token, password: OTHER_STRONG_PASSWORD })));
+    const answers = await Promise.all(Array.from({ length: 8 }, () => post(RESET, { token, password: NEW_PASSWORD })));
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
     expect(answers.filter((answer) => answer.body.errorCode === 'AUTH_VERIFICATION_CODE_INVALID')).toHaveLength(7);
     const changed = await countEventsOf(identity, [EVENT_TYPES.passwordChanged], user.publicId);
@@ -45,8 +55,8 @@ describe('credential redemption under concurrency', () => {
     const user = await createAccount(identity);
     const { token, otp } = await forgot(user);
     const answers = await Promise.all([
-      post(RESET, { token, password: OTHER_STRONG_PASSWORD }),
-      post(RESET, { email: user.email, otp, password: OTHER_STRONG_PASSWORD }),
+      post(RESET, { token, password: NEW_PASSWORD }),
+      post(RESET, { email: user.email, otp, password: NEW_PASSWORD }),
     ]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
   });
@@ -56,7 +66,7 @@ describe('credential redemption under concurrency', () => {
     await invite(identity, user);
     const inviteToken = tokenOf((await lastEventOf(identity, EVENT_TYPES.invitationCreated, user.publicId)).inviteUrl);
     const { token } = await forgot(user);
-    const answers = await Promise.all([post(RESET, { token: inviteToken, password: STRONG_PASSWORD }), post(RESET, { token, password: STRONG_PASSWORD })]);
+    const answers = await Promise.all([post(RESET, { token: inviteToken, password: PASSWORD }), post(RESET, { token, password: PASSWORD })]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
     const states = (await credentialsOf(user)).map((credential) => (credential.redeemedAt ? 'redeemed' : credential.retiredAt ? 'retired' : 'live'));
     expect(states.sort()).toEqual(['redeemed', 'retired']);
@@ -66,11 +76,11 @@ describe('credential redemption under concurrency', () => {
     const user = await createAccount(identity);
     const { otp } = await forgot(user);
     const wrong = otp === '000000' ? '111111' : '000000';
-    const answers = await Promise.all(Array.from({ length: 8 }, () => post(RESET, { email: user.email, otp: wrong, password: OTHER_STRONG_PASSWORD })));
+    const answers = await Promise.all(Array.from({ length: 8 }, () => post(RESET, { email: user.email, otp: wrong, password: NEW_PASSWORD })));
     for (const answer of answers) expect(answer.body.errorCode).toBe('AUTH_VERIFICATION_CODE_INVALID');
     const [credential] = await credentialsOf(user);
     expect(credential).toMatchObject({ attempts: 5, retiredAt: expect.any(Date) });
-    expect((await post(RESET, { email: user.email, otp, password: OTHER_STRONG_PASSWORD })).status).toBe(400);
+    expect((await post(RESET, { email: user.email, otp, password: NEW_PASSWORD })).status).toBe(400);
   });
 
   it('never leaves two live resets, nor sends more than five messages an hour, when replicas serve requests for one account at once', async () => {

@@ -8,17 +8,19 @@ import {
   advanceClock,
   countEventsOf,
   createAccount,
+  eventsOf,
+  type HttpAnswer,
+  type IdentityUnderTest,
   invite,
   lastEventOf,
-  OTHER_STRONG_PASSWORD,
+  NEW_PASSWORD,
+  PASSWORD,
   recordedEvents,
   serveMessageRequests,
-  STRONG_PASSWORD,
+  startIdentity,
   uniqueEmail,
   uniquePhone,
-  eventsOf,
-} from './credentials-support/fixtures.js';
-import { startIdentity, type HttpAnswer, type IdentityUnderTest } from './credentials-support/identity-app.js';
+} from './kit/index.js';
 
 const ADMIN = '/api/auth';
 const MOBILE = '/api/mobile/auth';
@@ -80,11 +82,11 @@ describe('public credential routes: phones, the message cap, no account probing'
       const user = await createAccount(identity, { phone: uniquePhone() });
       const otp = await resetCodeOf(user);
 
-      expectInvalidCode(await post(`${MOBILE}/password/reset`, { phone: user.phone, otp, password: OTHER_STRONG_PASSWORD }));
-      expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, phone: user.phone, otp, password: OTHER_STRONG_PASSWORD }));
+      expectInvalidCode(await post(`${MOBILE}/password/reset`, { phone: user.phone, otp, password: NEW_PASSWORD }));
+      expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, phone: user.phone, otp, password: NEW_PASSWORD }));
       expect((await credentialsOf(user))[0]).toMatchObject({ attempts: 0, redeemedAt: null, retiredAt: null });
       // The code itself is good: with the email alone it resets.
-      expect((await post(`${ADMIN}/password/reset`, { email: user.email, otp, password: OTHER_STRONG_PASSWORD })).status).toBe(200);
+      expect((await post(`${ADMIN}/password/reset`, { email: user.email, otp, password: NEW_PASSWORD })).status).toBe(200);
     });
   });
 
@@ -199,7 +201,7 @@ describe('public credential routes: phones, the message cap, no account probing'
       const traces: Record<string, string[]> = {};
       for (const [label, body] of Object.entries(bodies)) {
         steps.length = 0;
-        expectInvalidCode(await post(`${ADMIN}/password/reset`, { ...body, otp: wrong, password: STRONG_PASSWORD }));
+        expectInvalidCode(await post(`${ADMIN}/password/reset`, { ...body, otp: wrong, password: PASSWORD }));
         traces[label] = [...steps];
       }
       const expected = ['find account', 'transaction', 'lock', 'live credentials', 'write'];

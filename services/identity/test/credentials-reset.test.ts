@@ -8,20 +8,21 @@ import { PasswordHasher } from '../src/passwords/password-hasher.js';
 import {
   advanceClock,
   createAccount,
+  eventsOf,
+  type IdentityUnderTest,
   invite,
   lastEventOf,
   logIn,
-  tokenOf,
-  OTHER_STRONG_PASSWORD,
+  NEW_PASSWORD,
+  PASSWORD,
   recordedEvents,
   serveMessageRequests,
-  signIn,
-  STRONG_PASSWORD,
+  signedInAccessToken,
+  startIdentity,
+  tokenOf,
   uniqueEmail,
   uniquePhone,
-  eventsOf,
-} from './credentials-support/fixtures.js';
-import { startIdentity, type IdentityUnderTest } from './credentials-support/identity-app.js';
+} from './kit/index.js';
 
 const ADMIN = '/api/auth';
 const MOBILE = '/api/mobile/auth';
@@ -150,13 +151,13 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
       const first = await forgotByEmail(user);
       const second = await forgotByEmail(user);
 
-      expectInvalidCode(await post(`${ADMIN}/password/reset`, { token: first.token, password: OTHER_STRONG_PASSWORD }));
+      expectInvalidCode(await post(`${ADMIN}/password/reset`, { token: first.token, password: NEW_PASSWORD }));
       const [earlier, later] = await credentialsOf(user);
       expect(earlier!.retiredAt).not.toBeNull();
       expect(later!.retiredAt).toBeNull();
       // The first code is no longer the person's live reset: it is just a wrong code now.
-      if (first.otp !== second.otp) expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, otp: first.otp, password: OTHER_STRONG_PASSWORD }));
-      expect((await post(`${ADMIN}/password/reset`, { token: second.token, password: OTHER_STRONG_PASSWORD })).status).toBe(200);
+      if (first.otp !== second.otp) expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, otp: first.otp, password: NEW_PASSWORD }));
+      expect((await post(`${ADMIN}/password/reset`, { token: second.token, password: NEW_PASSWORD })).status).toBe(200);
     });
 
     it('writes nothing for a banned or deleted account, yet answers the same', async () => {
@@ -190,29 +191,29 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
   describe('reset input rules', () => {
     it.each([
       ['an empty body (rule 1)', 'AUTH_PASSWORD_RESET_INPUT_REQUIRED', {}],
-      ['only a password (rule 1)', 'AUTH_PASSWORD_RESET_INPUT_REQUIRED', { password: STRONG_PASSWORD }],
-      ['an empty token and nothing else (rule 1)', 'AUTH_PASSWORD_RESET_INPUT_REQUIRED', { token: '', password: STRONG_PASSWORD }],
-      ['an email without otp (rule 2)', 'AUTH_OTP_REQUIRED', { email: 'a@example.com', password: STRONG_PASSWORD }],
-      ['a phone without otp (rule 2)', 'AUTH_OTP_REQUIRED', { phone: '+9779812345678', password: STRONG_PASSWORD }],
+      ['only a password (rule 1)', 'AUTH_PASSWORD_RESET_INPUT_REQUIRED', { password: PASSWORD }],
+      ['an empty token and nothing else (rule 1)', 'AUTH_PASSWORD_RESET_INPUT_REQUIRED', { token: '', password: PASSWORD }],
+      ['an email without otp (rule 2)', 'AUTH_OTP_REQUIRED', { email: 'a@example.com', password: PASSWORD }],
+      ['a phone without otp (rule 2)', 'AUTH_OTP_REQUIRED', { phone: '+9779812345678', password: PASSWORD }],
       ['an email without otp and without password (rule 2 before fields)', 'AUTH_OTP_REQUIRED', { email: 'a@example.com' }],
-      ['an otp without email or phone (rule 3)', 'AUTH_OTP_TARGET_REQUIRED', { otp: '123456', password: STRONG_PASSWORD }],
+      ['an otp without email or phone (rule 3)', 'AUTH_OTP_TARGET_REQUIRED', { otp: '123456', password: PASSWORD }],
       ['a malformed otp without email or phone (rule 3 before fields)', 'AUTH_OTP_TARGET_REQUIRED', { otp: '12' }],
       ['a token without password', 'VALIDATION_FAILED', { token: 'x'.repeat(43) }],
       ['a token with a weak password', 'VALIDATION_FAILED', { token: 'x'.repeat(43), password: 'weakpassword' }],
       ['a token with a 33-character password', 'VALIDATION_FAILED', { token: 'x'.repeat(43), password: `Aa1!${'x'.repeat(29)}` }],
       ['a token with a 7-character password', 'VALIDATION_FAILED', { token: 'x'.repeat(43), password: 'Aa1!xyz' }],
-      ['a five-digit otp', 'VALIDATION_FAILED', { otp: '12345', email: 'a@example.com', password: STRONG_PASSWORD }],
-      ['a seven-digit otp', 'VALIDATION_FAILED', { otp: '1234567', email: 'a@example.com', password: STRONG_PASSWORD }],
-      ['a non-numeric otp', 'VALIDATION_FAILED', { otp: '12a456', email: 'a@example.com', password: STRONG_PASSWORD }],
-      ['an otp with a non-E.164 phone', 'VALIDATION_FAILED', { otp: '123456', phone: '009779812345678', password: STRONG_PASSWORD }],
-      ['an otp with a malformed email', 'VALIDATION_FAILED', { otp: '123456', email: 'nope', password: STRONG_PASSWORD }],
+      ['a five-digit otp', 'VALIDATION_FAILED', { otp: '12345', email: 'a@example.com', password: PASSWORD }],
+      ['a seven-digit otp', 'VALIDATION_FAILED', { otp: '1234567', email: 'a@example.com', password: PASSWORD }],
+      ['a non-numeric otp', 'VALIDATION_FAILED', { otp: '12a456', email: 'a@example.com', password: PASSWORD }],
+      ['an otp with a non-E.164 phone', 'VALIDATION_FAILED', { otp: '123456', phone: '009779812345678', password: PASSWORD }],
+      ['an otp with a malformed email', 'VALIDATION_FAILED', { otp: '123456', email: 'nope', password: PASSWORD }],
       ['an otp without password', 'VALIDATION_FAILED', { otp: '123456', email: 'a@example.com' }],
-      ['an undeclared field', 'VALIDATION_FAILED', { token: 'x'.repeat(43), password: STRONG_PASSWORD, role: 'admin' }],
-      ['a numeric otp', 'VALIDATION_FAILED', { otp: 123456, email: 'a@example.com', password: STRONG_PASSWORD }],
-      ['an over-long token', 'VALIDATION_FAILED', { token: 'x'.repeat(257), password: STRONG_PASSWORD }],
-      ['an unknown token (rule 4)', 'AUTH_VERIFICATION_CODE_INVALID', { token: 'x'.repeat(43), password: STRONG_PASSWORD }],
-      ['a code for an unknown email (rule 4)', 'AUTH_VERIFICATION_CODE_INVALID', { otp: '123456', email: 'nobody@example.com', password: STRONG_PASSWORD }],
-      ['a code for an unknown phone (rule 4)', 'AUTH_VERIFICATION_CODE_INVALID', { otp: '123456', phone: '+9779800000001', password: STRONG_PASSWORD }],
+      ['an undeclared field', 'VALIDATION_FAILED', { token: 'x'.repeat(43), password: PASSWORD, role: 'admin' }],
+      ['a numeric otp', 'VALIDATION_FAILED', { otp: 123456, email: 'a@example.com', password: PASSWORD }],
+      ['an over-long token', 'VALIDATION_FAILED', { token: 'x'.repeat(257), password: PASSWORD }],
+      ['an unknown token (rule 4)', 'AUTH_VERIFICATION_CODE_INVALID', { token: 'x'.repeat(43), password: PASSWORD }],
+      ['a code for an unknown email (rule 4)', 'AUTH_VERIFICATION_CODE_INVALID', { otp: '123456', email: 'nobody@example.com', password: PASSWORD }],
+      ['a code for an unknown phone (rule 4)', 'AUTH_VERIFICATION_CODE_INVALID', { otp: '123456', phone: '+9779800000001', password: PASSWORD }],
     ])('answers %s with 400 %s', async (_, code, body) => {
       for (const prefix of [ADMIN, MOBILE]) {
         const answer = await post(`${prefix}/password/reset`, body);
@@ -233,44 +234,44 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
       const user = await createAccount(identity);
       const { token, otp } = await forgotByEmail(user);
 
-      const answer = await post(`${ADMIN}/password/reset`, { token, password: OTHER_STRONG_PASSWORD });
+      const answer = await post(`${ADMIN}/password/reset`, { token, password: NEW_PASSWORD });
       expect(answer).toEqual({ status: 200, body: { message: expect.any(String), data: null, errorCode: null } });
-      expect(await passwordIs(user, OTHER_STRONG_PASSWORD)).toBe(true);
-      expect((await logIn(identity, user, OTHER_STRONG_PASSWORD)).status).toBe(200);
-      expect((await logIn(identity, user, STRONG_PASSWORD)).status).toBe(401);
+      expect(await passwordIs(user, NEW_PASSWORD)).toBe(true);
+      expect((await logIn(identity, user, NEW_PASSWORD)).status).toBe(200);
+      expect((await logIn(identity, user, PASSWORD)).status).toBe(401);
       expect((await identity.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).emailVerifiedAt).not.toBeNull();
       const [changed] = await eventsOf(identity, EVENT_TYPES.passwordChanged, user.publicId);
       expect(changed).toMatchObject({ userId: user.publicId, email: user.email, name: user.name, changedAt: expect.any(String) });
       expect((await credentialsOf(user))[0]!.redeemedAt).not.toBeNull();
 
       // Redeemed: neither its link nor its code works again.
-      expectInvalidCode(await post(`${ADMIN}/password/reset`, { token, password: STRONG_PASSWORD }));
-      expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, otp, password: STRONG_PASSWORD }));
-      expect(await passwordIs(user, OTHER_STRONG_PASSWORD)).toBe(true);
+      expectInvalidCode(await post(`${ADMIN}/password/reset`, { token, password: PASSWORD }));
+      expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, otp, password: PASSWORD }));
+      expect(await passwordIs(user, NEW_PASSWORD)).toBe(true);
     });
 
     it('works on the mobile surface the same way', async () => {
       const user = await createAccount(identity);
       const { token } = await forgotByEmail(user, MOBILE);
-      expect((await post(`${MOBILE}/password/reset`, { token, password: OTHER_STRONG_PASSWORD })).status).toBe(200);
-      expect(await passwordIs(user, OTHER_STRONG_PASSWORD)).toBe(true);
+      expect((await post(`${MOBILE}/password/reset`, { token, password: NEW_PASSWORD })).status).toBe(200);
+      expect(await passwordIs(user, NEW_PASSWORD)).toBe(true);
     });
 
     it('takes the token branch when a token is sent, whatever else is sent', async () => {
       const user = await createAccount(identity);
       const { token } = await forgotByEmail(user);
-      const answer = await post(`${ADMIN}/password/reset`, { token, otp: 'junk', email: 'junk', password: OTHER_STRONG_PASSWORD });
+      const answer = await post(`${ADMIN}/password/reset`, { token, otp: 'junk', email: 'junk', password: NEW_PASSWORD });
       expect(answer.status).toBe(200);
     });
 
     it('revokes every session of the person: their access tokens are refused at once', async () => {
       const user = await createAccount(identity, { role: 'admin' });
-      const accessTokens = [await signIn(identity, user), await signIn(identity, user)];
+      const accessTokens = [await signedInAccessToken(identity, user), await signedInAccessToken(identity, user)];
       const phone = { phone: uniquePhone() };
       expect((await post(`${ADMIN}/phone/verify/request`, phone, accessTokens[0])).status).toBe(200);
 
       const { token } = await forgotByEmail(user);
-      expect((await post(`${ADMIN}/password/reset`, { token, password: OTHER_STRONG_PASSWORD })).status).toBe(200);
+      expect((await post(`${ADMIN}/password/reset`, { token, password: NEW_PASSWORD })).status).toBe(200);
 
       for (const accessToken of accessTokens) {
         const refused = await post(`${ADMIN}/phone/verify/request`, phone, accessToken);
@@ -286,28 +287,28 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
       const user = await createAccount(identity);
       const { token, otp } = await forgotByEmail(user);
       restoreClock = advanceClock(identity, 15 * MINUTE + 1_000);
-      expectInvalidCode(await post(`${ADMIN}/password/reset`, { token, password: OTHER_STRONG_PASSWORD }));
-      expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, otp, password: OTHER_STRONG_PASSWORD }));
+      expectInvalidCode(await post(`${ADMIN}/password/reset`, { token, password: NEW_PASSWORD }));
+      expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, otp, password: NEW_PASSWORD }));
       restoreClock();
       restoreClock = advanceClock(identity, 14 * MINUTE);
-      expect((await post(`${ADMIN}/password/reset`, { token, password: OTHER_STRONG_PASSWORD })).status).toBe(200);
+      expect((await post(`${ADMIN}/password/reset`, { token, password: NEW_PASSWORD })).status).toBe(200);
     });
 
     it('refuses a deleted account', async () => {
       const user = await createAccount(identity);
       const { token } = await forgotByEmail(user);
       await identity.prisma.user.update({ where: { id: user.id }, data: { deletedAt: new Date() } });
-      expectInvalidCode(await post(`${ADMIN}/password/reset`, { token, password: OTHER_STRONG_PASSWORD }));
+      expectInvalidCode(await post(`${ADMIN}/password/reset`, { token, password: NEW_PASSWORD }));
     });
 
     it('lets a banned account set its password; the account stays banned', async () => {
       const user = await createAccount(identity);
       const { token } = await forgotByEmail(user);
       await identity.prisma.user.update({ where: { id: user.id }, data: { banned: true } });
-      expect((await post(`${ADMIN}/password/reset`, { token, password: OTHER_STRONG_PASSWORD })).status).toBe(200);
-      expect(await passwordIs(user, OTHER_STRONG_PASSWORD)).toBe(true);
+      expect((await post(`${ADMIN}/password/reset`, { token, password: NEW_PASSWORD })).status).toBe(200);
+      expect(await passwordIs(user, NEW_PASSWORD)).toBe(true);
       expect((await identity.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).banned).toBe(true);
-      const login = await logIn(identity, user, OTHER_STRONG_PASSWORD);
+      const login = await logIn(identity, user, NEW_PASSWORD);
       expect(login.status).toBe(403);
       expect(login.body.errorCode).toBe('AUTH_ACCOUNT_BANNED');
     });
@@ -317,18 +318,18 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
       await post(`${ADMIN}/email/verify/resend`, { email: user.email });
       await serveMessageRequests(identity);
       const link = (await lastEventOf(identity, EVENT_TYPES.emailVerificationRequested, user.publicId)).verifyUrl;
-      expectInvalidCode(await post(`${ADMIN}/password/reset`, { token: tokenOf(link), password: OTHER_STRONG_PASSWORD }));
+      expectInvalidCode(await post(`${ADMIN}/password/reset`, { token: tokenOf(link), password: NEW_PASSWORD }));
     });
   });
 
   describe('reset by code', () => {
     it('takes the code with the email, verifies the email and revokes sessions', async () => {
       const user = await createAccount(identity);
-      const accessToken = await signIn(identity, user);
+      const accessToken = await signedInAccessToken(identity, user);
       const { otp } = await forgotByEmail(user);
-      const answer = await post(`${ADMIN}/password/reset`, { email: user.email.toUpperCase(), otp, password: OTHER_STRONG_PASSWORD });
+      const answer = await post(`${ADMIN}/password/reset`, { email: user.email.toUpperCase(), otp, password: NEW_PASSWORD });
       expect(answer).toEqual({ status: 200, body: { message: expect.any(String), data: null, errorCode: null } });
-      expect(await passwordIs(user, OTHER_STRONG_PASSWORD)).toBe(true);
+      expect(await passwordIs(user, NEW_PASSWORD)).toBe(true);
       const after = await identity.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
       expect(after.emailVerifiedAt).not.toBeNull();
       expect(after.phoneVerifiedAt).toBeNull();
@@ -339,8 +340,8 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
     it('takes the code with the verified phone after a forgot by phone, and emails the holder', async () => {
       const user = await createAccount(identity, { phone: uniquePhone(), phoneVerified: true });
       const { otp } = await forgotByPhone(user);
-      expect((await post(`${MOBILE}/password/reset`, { phone: user.phone, otp, password: OTHER_STRONG_PASSWORD })).status).toBe(200);
-      expect(await passwordIs(user, OTHER_STRONG_PASSWORD)).toBe(true);
+      expect((await post(`${MOBILE}/password/reset`, { phone: user.phone, otp, password: NEW_PASSWORD })).status).toBe(200);
+      expect(await passwordIs(user, NEW_PASSWORD)).toBe(true);
       const after = await identity.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
       expect(after.emailVerifiedAt).toBeNull();
       expect(await lastEventOf(identity, EVENT_TYPES.passwordChanged, user.publicId)).toMatchObject({ email: user.email });
@@ -349,8 +350,8 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
     it('refuses an email and a phone that name different accounts', async () => {
       const user = await createAccount(identity, { phone: uniquePhone(), phoneVerified: true });
       const { otp } = await forgotByEmail(user);
-      expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, phone: uniquePhone(), otp, password: OTHER_STRONG_PASSWORD }));
-      expect((await post(`${ADMIN}/password/reset`, { email: user.email, phone: user.phone, otp, password: OTHER_STRONG_PASSWORD })).status).toBe(200);
+      expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, phone: uniquePhone(), otp, password: NEW_PASSWORD }));
+      expect((await post(`${ADMIN}/password/reset`, { email: user.email, phone: user.phone, otp, password: NEW_PASSWORD })).status).toBe(200);
     });
 
     it('counts a wrong code against the live reset; the fifth retires it, link included, so the right code then fails', async () => {
@@ -358,14 +359,14 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
       const { token, otp } = await forgotByEmail(user);
       const wrong = otp === '000000' ? '111111' : '000000';
       for (let attempt = 1; attempt <= 5; attempt += 1) {
-        expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, otp: wrong, password: OTHER_STRONG_PASSWORD }));
+        expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, otp: wrong, password: NEW_PASSWORD }));
         const [credential] = await credentialsOf(user);
         expect(credential!.attempts).toBe(attempt);
         expect(credential!.retiredAt === null).toBe(attempt < 5);
       }
-      expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, otp, password: OTHER_STRONG_PASSWORD }));
-      expectInvalidCode(await post(`${ADMIN}/password/reset`, { token, password: OTHER_STRONG_PASSWORD }));
-      expect(await passwordIs(user, STRONG_PASSWORD)).toBe(true);
+      expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, otp, password: NEW_PASSWORD }));
+      expectInvalidCode(await post(`${ADMIN}/password/reset`, { token, password: NEW_PASSWORD }));
+      expect(await passwordIs(user, PASSWORD)).toBe(true);
       expect((await credentialsOf(user))[0]!.attempts).toBe(5);
     });
 
@@ -374,9 +375,9 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
       const { otp } = await forgotByEmail(user);
       const wrong = otp === '000000' ? '111111' : '000000';
       for (let attempt = 1; attempt <= 4; attempt += 1) {
-        expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, otp: wrong, password: OTHER_STRONG_PASSWORD }));
+        expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, otp: wrong, password: NEW_PASSWORD }));
       }
-      expect((await post(`${ADMIN}/password/reset`, { email: user.email, otp, password: OTHER_STRONG_PASSWORD })).status).toBe(200);
+      expect((await post(`${ADMIN}/password/reset`, { email: user.email, otp, password: NEW_PASSWORD })).status).toBe(200);
     });
 
     it('does not count a malformed request as an attempt', async () => {
@@ -421,15 +422,15 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
     it('is hashed before the redeeming transaction opens, by link and by code, and not at all for a wrong code', async () => {
       const byLink = await createAccount(identity);
       const { token } = await forgotByEmail(byLink);
-      expect(await transactionsOpenAtEachHash(async () => expect((await post(`${ADMIN}/password/reset`, { token, password: OTHER_STRONG_PASSWORD })).status).toBe(200))).toEqual([0]);
-      expect(await passwordIs(byLink, OTHER_STRONG_PASSWORD)).toBe(true);
+      expect(await transactionsOpenAtEachHash(async () => expect((await post(`${ADMIN}/password/reset`, { token, password: NEW_PASSWORD })).status).toBe(200))).toEqual([0]);
+      expect(await passwordIs(byLink, NEW_PASSWORD)).toBe(true);
 
       const byCode = await createAccount(identity);
       const { otp } = await forgotByEmail(byCode);
       const wrong = otp === '000000' ? '111111' : '000000';
-      expect(await transactionsOpenAtEachHash(async () => expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: byCode.email, otp: wrong, password: OTHER_STRONG_PASSWORD })))).toEqual([]);
-      expect(await transactionsOpenAtEachHash(async () => expect((await post(`${ADMIN}/password/reset`, { email: byCode.email, otp, password: OTHER_STRONG_PASSWORD })).status).toBe(200))).toEqual([0]);
-      expect(await passwordIs(byCode, OTHER_STRONG_PASSWORD)).toBe(true);
+      expect(await transactionsOpenAtEachHash(async () => expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: byCode.email, otp: wrong, password: NEW_PASSWORD })))).toEqual([]);
+      expect(await transactionsOpenAtEachHash(async () => expect((await post(`${ADMIN}/password/reset`, { email: byCode.email, otp, password: NEW_PASSWORD })).status).toBe(200))).toEqual([0]);
+      expect(await passwordIs(byCode, NEW_PASSWORD)).toBe(true);
     });
 
     it('is not stored when the credential was spent while it was being hashed', async () => {
@@ -444,8 +445,8 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
         expect((await post(`${ADMIN}/password/reset`, { email: user.email, otp, password: THIRD_PASSWORD })).status).toBe(200);
         return hash(password);
       });
-      expectInvalidCode(await post(`${ADMIN}/password/reset`, { token, password: OTHER_STRONG_PASSWORD }));
-      expect(await passwordIs(user, OTHER_STRONG_PASSWORD)).toBe(false);
+      expectInvalidCode(await post(`${ADMIN}/password/reset`, { token, password: NEW_PASSWORD }));
+      expect(await passwordIs(user, NEW_PASSWORD)).toBe(false);
       expect(await passwordIs(user, THIRD_PASSWORD)).toBe(true);
       expect(await eventsOf(identity, EVENT_TYPES.passwordChanged, user.publicId)).toHaveLength(1);
     });
@@ -455,12 +456,12 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
     it('are sent when an administrator creates an account, and let the person in', async () => {
       const admin = await createAccount(identity, { role: 'admin' });
       const email = uniqueEmail('invited');
-      const created = await post('/api/users', { email, name: 'Invited Person', role: 'customer' }, await signIn(identity, admin));
+      const created = await post('/api/users', { email, name: 'Invited Person', role: 'customer' }, await signedInAccessToken(identity, admin));
       expect(created.status).toBe(201);
       const person = await identity.prisma.user.findFirstOrThrow({ where: { email } });
       const { inviteUrl } = await lastEventOf(identity, EVENT_TYPES.invitationCreated, person.publicId);
 
-      expect((await post(`${MOBILE}/password/reset`, { token: tokenOf(inviteUrl), password: STRONG_PASSWORD })).status).toBe(200);
+      expect((await post(`${MOBILE}/password/reset`, { token: tokenOf(inviteUrl), password: PASSWORD })).status).toBe(200);
       expect((await logIn(identity, person)).status).toBe(200);
     });
 
@@ -475,8 +476,8 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
       expect(Math.abs(credential!.expiresAt.getTime() - credential!.createdAt.getTime() - 7 * DAY)).toBeLessThan(5_000);
 
       restoreClock = advanceClock(identity, 6 * DAY);
-      expect((await post(`${MOBILE}/password/reset`, { token, password: STRONG_PASSWORD })).status).toBe(200);
-      expect(await passwordIs(user, STRONG_PASSWORD)).toBe(true);
+      expect((await post(`${MOBILE}/password/reset`, { token, password: PASSWORD })).status).toBe(200);
+      expect(await passwordIs(user, PASSWORD)).toBe(true);
       const after = await identity.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
       expect(after.emailVerifiedAt).not.toBeNull();
       expect(await eventsOf(identity, EVENT_TYPES.passwordChanged, user.publicId)).toHaveLength(1);
@@ -486,22 +487,22 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
       const user = await createAccount(identity, { password: null });
       const token = await invitationTokenOf(user);
       restoreClock = advanceClock(identity, 7 * DAY + MINUTE);
-      expectInvalidCode(await post(`${ADMIN}/password/reset`, { token, password: STRONG_PASSWORD }));
+      expectInvalidCode(await post(`${ADMIN}/password/reset`, { token, password: PASSWORD }));
     });
 
     it('redeemed, retires the live reset (rule 6)', async () => {
       const user = await createAccount(identity, { password: null });
       const inviteToken = await invitationTokenOf(user);
       const reset = await forgotByEmail(user);
-      expect((await post(`${ADMIN}/password/reset`, { token: inviteToken, password: STRONG_PASSWORD })).status).toBe(200);
-      expectInvalidCode(await post(`${ADMIN}/password/reset`, { token: reset.token, password: OTHER_STRONG_PASSWORD }));
-      expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, otp: reset.otp, password: OTHER_STRONG_PASSWORD }));
+      expect((await post(`${ADMIN}/password/reset`, { token: inviteToken, password: PASSWORD })).status).toBe(200);
+      expectInvalidCode(await post(`${ADMIN}/password/reset`, { token: reset.token, password: NEW_PASSWORD }));
+      expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, otp: reset.otp, password: NEW_PASSWORD }));
       const credentials = await credentialsOf(user);
       expect(credentials.map((credential) => [credential.purpose, credential.redeemedAt !== null, credential.retiredAt !== null])).toEqual([
         ['account_invite', true, false],
         ['password_reset', false, true],
       ]);
-      expect(await passwordIs(user, STRONG_PASSWORD)).toBe(true);
+      expect(await passwordIs(user, PASSWORD)).toBe(true);
     });
 
     it('is retired when the live reset is redeemed, by link or by code (rule 6)', async () => {
@@ -510,9 +511,9 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
         const inviteToken = await invitationTokenOf(user);
         const reset = await forgotByEmail(user);
         const body = by === 'token' ? { token: reset.token } : { email: user.email, otp: reset.otp };
-        expect((await post(`${ADMIN}/password/reset`, { ...body, password: STRONG_PASSWORD })).status).toBe(200);
-        expectInvalidCode(await post(`${ADMIN}/password/reset`, { token: inviteToken, password: OTHER_STRONG_PASSWORD }));
-        expect(await passwordIs(user, STRONG_PASSWORD)).toBe(true);
+        expect((await post(`${ADMIN}/password/reset`, { ...body, password: PASSWORD })).status).toBe(200);
+        expectInvalidCode(await post(`${ADMIN}/password/reset`, { token: inviteToken, password: NEW_PASSWORD }));
+        expect(await passwordIs(user, PASSWORD)).toBe(true);
       }
     });
 
@@ -522,18 +523,18 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
       // An invitation never carries a code; give this one a known code to show the OTP lookup still ignores it.
       const [credential] = await credentialsOf(user);
       await identity.prisma.verificationCredential.update({ where: { id: credential!.id }, data: { otpHash: new OtpHasher(DEV_OTP_SECRET).hash('424242') } });
-      expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, otp: '424242', password: STRONG_PASSWORD }));
+      expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, otp: '424242', password: PASSWORD }));
       const after = (await credentialsOf(user))[0]!;
       expect(after).toMatchObject({ attempts: 0, redeemedAt: null, retiredAt: null });
-      expect(await passwordIs(user, STRONG_PASSWORD)).toBe(false);
+      expect(await passwordIs(user, PASSWORD)).toBe(false);
     });
 
     it('a new invitation replaces the earlier one', async () => {
       const user = await createAccount(identity, { password: null });
       const first = await invitationTokenOf(user);
       const second = await invitationTokenOf(user);
-      expectInvalidCode(await post(`${ADMIN}/password/reset`, { token: first, password: STRONG_PASSWORD }));
-      expect((await post(`${ADMIN}/password/reset`, { token: second, password: STRONG_PASSWORD })).status).toBe(200);
+      expectInvalidCode(await post(`${ADMIN}/password/reset`, { token: first, password: PASSWORD }));
+      expect((await post(`${ADMIN}/password/reset`, { token: second, password: PASSWORD })).status).toBe(200);
     });
   });
 });

@@ -1,8 +1,20 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/messaging';
 import type { User } from '../src/generated/prisma/client.js';
-import { advanceClock, createAccount, eventsOf, lastEventOf, serveMessageRequests, signIn, tokenOf, uniqueEmail, uniquePhone } from './credentials-support/fixtures.js';
-import { startIdentity, type HttpAnswer, type IdentityUnderTest } from './credentials-support/identity-app.js';
+import {
+  advanceClock,
+  createAccount,
+  eventsOf,
+  type HttpAnswer,
+  type IdentityUnderTest,
+  lastEventOf,
+  serveMessageRequests,
+  signedInAccessToken,
+  startIdentity,
+  tokenOf,
+  uniqueEmail,
+  uniquePhone,
+} from './kit/index.js';
 
 const ADMIN = '/api/auth';
 const MOBILE = '/api/mobile/auth';
@@ -122,7 +134,7 @@ describe('email and phone verification', () => {
 
     async function signedIn(role: 'admin' | 'staff' = 'staff') {
       const user = await createAccount(identity, { role });
-      return { user, accessToken: await signIn(identity, user) };
+      return { user, accessToken: await signedInAccessToken(identity, user) };
     }
 
     it('needs a valid access token', async () => {

@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startIdentity, type HttpAnswer, type IdentityUnderTest } from './credentials-support/identity-app.js';
-import { AUTH_PREFIX, me, newAccount, PASSWORD, refresh, signIn, uniqueEmail } from './support/accounts.js';
+import {
+  AUTH_PREFIX,
+  createAccount,
+  type HttpAnswer,
+  type IdentityUnderTest,
+  me,
+  PASSWORD,
+  refresh,
+  signIn,
+  startIdentity,
+  uniqueEmail,
+} from './kit/index.js';
 
 /** Contract §3 (control characters, errors[] cap) and §4 (tokens bound to their surface) on identity's routes. */
 describe('input hardening and token surfaces', () => {
@@ -9,7 +19,7 @@ describe('input hardening and token surfaces', () => {
 
   beforeAll(async () => {
     identity = await startIdentity();
-    adminToken = (await signIn(identity, await newAccount(identity, { role: 'admin' }))).accessToken;
+    adminToken = (await signIn(identity, await createAccount(identity, { role: 'admin' }))).accessToken;
   });
 
   afterAll(async () => {
@@ -44,7 +54,7 @@ describe('input hardening and token surfaces', () => {
       ['a C1 control', 'C1\u009B'],
     ])('users create and patch refuse %s in a name', async (_case, name) => {
       expectRefused(await identity.request('POST', '/api/users', { email: uniqueEmail('name'), name, role: 'staff' }, adminToken), 'name');
-      const user = await newAccount(identity, { role: 'staff' });
+      const user = await createAccount(identity, { role: 'staff' });
       expectRefused(await identity.request('PATCH', `/api/users/${user.publicId}`, { name }, adminToken), 'name');
     });
 
@@ -88,7 +98,7 @@ describe('input hardening and token surfaces', () => {
     const unauthenticated = { status: 401, body: { message: 'Authentication required', data: null, errorCode: 'AUTH_UNAUTHENTICATED' } };
 
     it('refuses a customer token on every JWT route of /api/auth with 401, ending nothing', async () => {
-      const customer = await signIn(identity, await newAccount(identity, { role: 'customer' }));
+      const customer = await signIn(identity, await createAccount(identity, { role: 'customer' }));
       const admin = AUTH_PREFIX.admin;
       for (const [method, path, body] of [
         ['GET', `${admin}/me`],
@@ -105,7 +115,7 @@ describe('input hardening and token surfaces', () => {
     });
 
     it.each(['admin', 'staff'] as const)('refuses an admin-surface token of %s on every JWT route of /api/mobile/auth with 401', async (role) => {
-      const tokens = await signIn(identity, await newAccount(identity, { role }));
+      const tokens = await signIn(identity, await createAccount(identity, { role }));
       const mobile = AUTH_PREFIX.mobile;
       for (const [method, path, body] of [
         ['GET', `${mobile}/me`],
@@ -119,7 +129,7 @@ describe('input hardening and token surfaces', () => {
     });
 
     it('binds refreshed access tokens to the session surface', async () => {
-      const customer = await signIn(identity, await newAccount(identity, { role: 'customer' }));
+      const customer = await signIn(identity, await createAccount(identity, { role: 'customer' }));
       const refreshed = await refresh(identity, 'mobile', customer.refreshToken);
       expect(refreshed.status).toBe(200);
       const { accessToken } = refreshed.body.data as { accessToken: string };
@@ -129,7 +139,7 @@ describe('input hardening and token surfaces', () => {
     });
 
     it('leaves other routes to permissions: a customer token is 403 on users, an admin one 200', async () => {
-      const customer = await signIn(identity, await newAccount(identity, { role: 'customer' }));
+      const customer = await signIn(identity, await createAccount(identity, { role: 'customer' }));
       expect((await identity.request('GET', '/api/users', undefined, customer.accessToken)).status).toBe(403);
       expect((await identity.request('GET', '/api/users', undefined, adminToken)).status).toBe(200);
     });

@@ -2,8 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { JwtVerifier } from '@school/auth';
 import { parseConfig } from '@school/config';
 import { identityEnv } from '../src/config.js';
-import { startIdentity, type IdentityUnderTest } from './credentials-support/identity-app.js';
-import { AUTH_PREFIX, login, me, newAccount, PASSWORD, sessionIdOf, type TokenPairData, uniqueEmail } from './support/accounts.js';
+import {
+  AUTH_PREFIX,
+  createAccount,
+  type IdentityUnderTest,
+  login,
+  me,
+  PASSWORD,
+  sessionIdOf,
+  startIdentity,
+  type TokenPairData,
+  uniqueEmail,
+} from './kit/index.js';
 
 const INVALID_CREDENTIALS = { message: 'Invalid email or password', data: null, errorCode: 'AUTH_INVALID_CREDENTIALS' };
 
@@ -19,7 +29,7 @@ describe('login (both surfaces)', () => {
   });
 
   it('logs an admin in on the admin surface with the token pair and profile of contract §4', async () => {
-    const admin = await newAccount(identity, { role: 'admin' });
+    const admin = await createAccount(identity, { role: 'admin' });
     const before = Date.now();
     const answer = await login(identity, 'admin', admin.email, PASSWORD);
     expect(answer.status).toBe(200);
@@ -64,21 +74,21 @@ describe('login (both surfaces)', () => {
   });
 
   it('admits staff on the admin surface and customers on the mobile surface', async () => {
-    const staff = await newAccount(identity, { role: 'staff' });
-    const customer = await newAccount(identity, { role: 'customer' });
+    const staff = await createAccount(identity, { role: 'staff' });
+    const customer = await createAccount(identity, { role: 'customer' });
     expect((await login(identity, 'admin', staff.email, PASSWORD)).status).toBe(200);
     expect((await login(identity, 'mobile', customer.email, PASSWORD)).status).toBe(200);
   });
 
   it('matches the email case-insensitively and ignores surrounding spaces', async () => {
-    const customer = await newAccount(identity);
+    const customer = await createAccount(identity);
     expect((await login(identity, 'mobile', `  ${customer.email.toUpperCase()} `, PASSWORD)).status).toBe(200);
   });
 
   it('refuses every other surface and role combination with the same 401 as a wrong password', async () => {
-    const admin = await newAccount(identity, { role: 'admin' });
-    const staff = await newAccount(identity, { role: 'staff' });
-    const customer = await newAccount(identity, { role: 'customer' });
+    const admin = await createAccount(identity, { role: 'admin' });
+    const staff = await createAccount(identity, { role: 'staff' });
+    const customer = await createAccount(identity, { role: 'customer' });
     for (const [surface, email] of [
       ['mobile', admin.email],
       ['mobile', staff.email],
@@ -90,10 +100,10 @@ describe('login (both surfaces)', () => {
   });
 
   it('answers an unknown email, a wrong password, a deleted account and an account without password identically', async () => {
-    const customer = await newAccount(identity);
-    const deleted = await newAccount(identity);
+    const customer = await createAccount(identity);
+    const deleted = await createAccount(identity);
     await identity.prisma.user.update({ where: { id: deleted.id }, data: { deletedAt: new Date() } });
-    const invited = await newAccount(identity, { password: null });
+    const invited = await createAccount(identity, { password: null });
 
     const answers = [
       await login(identity, 'mobile', uniqueEmail('nobody'), PASSWORD),
@@ -105,7 +115,7 @@ describe('login (both surfaces)', () => {
   });
 
   it('spends the same argon2id work on an unknown email as on a wrong password', async () => {
-    const customer = await newAccount(identity);
+    const customer = await createAccount(identity);
     const timed = async (email: string) => {
       const started = performance.now();
       const answer = await login(identity, 'mobile', email, 'Wr0ng!password');
@@ -127,7 +137,7 @@ describe('login (both surfaces)', () => {
   });
 
   it('tells a banned account so only after its correct password', async () => {
-    const banned = await newAccount(identity, { banned: true });
+    const banned = await createAccount(identity, { banned: true });
     expect(await login(identity, 'mobile', banned.email, 'Wr0ng!password')).toEqual({ status: 401, body: INVALID_CREDENTIALS });
     expect(await login(identity, 'mobile', banned.email, PASSWORD)).toEqual({
       status: 403,
@@ -137,7 +147,7 @@ describe('login (both surfaces)', () => {
   });
 
   it('stores the device, the client ip set by the gateway and the user agent on the session', async () => {
-    const customer = await newAccount(identity);
+    const customer = await createAccount(identity);
     const response = await fetch(`${identity.baseUrl}${AUTH_PREFIX.mobile}/login/email`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.7, 10.0.0.1', 'user-agent': 'SchoolApp/2.1 (Android 14)' },
@@ -163,7 +173,7 @@ describe('login (both surfaces)', () => {
   });
 
   it('falls back to the socket address without X-Forwarded-For, and accepts a login without deviceInfo', async () => {
-    const customer = await newAccount(identity);
+    const customer = await createAccount(identity);
     const answer = await login(identity, 'mobile', customer.email, PASSWORD);
     const session = await identity.prisma.session.findUniqueOrThrow({ where: { id: sessionIdOf((answer.body.data as TokenPairData).accessToken) } });
     expect(session.ip).toBe('127.0.0.1');

@@ -1,8 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/messaging';
 import { hashingConcurrency, PasswordHasher } from '../src/passwords/password-hasher.js';
-import { createAccount, lastEventOf, OTHER_STRONG_PASSWORD, serveMessageRequests, signIn, STRONG_PASSWORD, tokenOf, uniqueEmail } from './credentials-support/fixtures.js';
-import { startIdentity, type IdentityUnderTest } from './credentials-support/identity-app.js';
+import {
+  createAccount,
+  type IdentityUnderTest,
+  lastEventOf,
+  NEW_PASSWORD,
+  PASSWORD,
+  serveMessageRequests,
+  signedInAccessToken,
+  startIdentity,
+  tokenOf,
+  uniqueEmail,
+} from './kit/index.js';
 
 interface RawAnswer {
   status: number;
@@ -55,7 +65,7 @@ describe('password hashing under load: a full queue answers 503 SERVICE_UNAVAILA
   it('answers every route that hashes or verifies with 503 and Retry-After while full, and normally after', async () => {
     const staff = await createAccount(identity, { role: 'staff' });
     const customer = await createAccount(identity);
-    const accessToken = await signIn(identity, staff);
+    const accessToken = await signedInAccessToken(identity, staff);
     expect((await post('/api/mobile/auth/password/forgot', { email: customer.email })).status).toBe(200);
     await serveMessageRequests(identity);
     const event = await lastEventOf(identity, EVENT_TYPES.passwordResetRequested, customer.publicId);
@@ -63,11 +73,11 @@ describe('password hashing under load: a full queue answers 503 SERVICE_UNAVAILA
     const resetToken = tokenOf(event.delivery.resetUrl);
 
     const calls = {
-      adminLogin: () => post('/api/auth/login/email', { email: staff.email, password: STRONG_PASSWORD }),
-      mobileLogin: () => post('/api/mobile/auth/login/email', { email: customer.email, password: STRONG_PASSWORD }),
-      unknownEmailLogin: () => post('/api/auth/login/email', { email: uniqueEmail('nobody'), password: STRONG_PASSWORD }),
-      setPassword: () => post('/api/auth/password/set', { currentPassword: STRONG_PASSWORD, newPassword: OTHER_STRONG_PASSWORD }, accessToken),
-      reset: () => post('/api/mobile/auth/password/reset', { token: resetToken, password: OTHER_STRONG_PASSWORD }),
+      adminLogin: () => post('/api/auth/login/email', { email: staff.email, password: PASSWORD }),
+      mobileLogin: () => post('/api/mobile/auth/login/email', { email: customer.email, password: PASSWORD }),
+      unknownEmailLogin: () => post('/api/auth/login/email', { email: uniqueEmail('nobody'), password: PASSWORD }),
+      setPassword: () => post('/api/auth/password/set', { currentPassword: PASSWORD, newPassword: NEW_PASSWORD }, accessToken),
+      reset: () => post('/api/mobile/auth/password/reset', { token: resetToken, password: NEW_PASSWORD }),
     };
 
     const release = fillQueue();
@@ -89,7 +99,7 @@ describe('password hashing under load: a full queue answers 503 SERVICE_UNAVAILA
   });
 
   it('refuses part of a burst of logins with 503 and serves the rest normally, never a 500', async () => {
-    const answers = await Promise.all(Array.from({ length: 30 }, () => post('/api/auth/login/email', { email: uniqueEmail('burst'), password: STRONG_PASSWORD })));
+    const answers = await Promise.all(Array.from({ length: 30 }, () => post('/api/auth/login/email', { email: uniqueEmail('burst'), password: PASSWORD })));
     const refused = answers.filter((answer) => answer.status === 503);
     expect(refused.length).toBeGreaterThan(0);
     for (const answer of refused) expect(answer).toEqual({ status: 503, retryAfter: '1', body: BUSY });

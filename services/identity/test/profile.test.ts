@@ -1,21 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/messaging';
 import { PERMISSIONS } from '@school/auth';
-import { startIdentity, type IdentityUnderTest } from './credentials-support/identity-app.js';
-import { recordedEvents } from './credentials-support/fixtures.js';
 import {
   accessTokenFor,
   AUTH_PREFIX,
+  createAccount,
+  type IdentityUnderTest,
   login,
   me,
   NEW_PASSWORD,
-  newAccount,
   PASSWORD,
+  recordedEvents,
   refresh,
   sessionIdOf,
   signIn,
+  startIdentity,
   surfaceOf,
-} from './support/accounts.js';
+} from './kit/index.js';
 
 const UNAUTHENTICATED = { message: 'Authentication required', data: null, errorCode: 'AUTH_UNAUTHENTICATED' };
 
@@ -40,7 +41,7 @@ describe('me, permissions and set password', () => {
       ['staff', 'admin', '+9779812345672'],
       ['customer', 'mobile', '+9779812345673'],
     ] as const)('answers the %s profile on the %s surface', async (role, surface, phone) => {
-      const user = await newAccount(identity, { role });
+      const user = await createAccount(identity, { role });
       await identity.prisma.user.update({ where: { id: user.id }, data: { phone, phoneVerifiedAt: new Date() } });
       const { accessToken } = await signIn(identity, user);
       expect(await me(identity, surface, accessToken)).toEqual({
@@ -64,7 +65,7 @@ describe('me, permissions and set password', () => {
     });
 
     it('says hasPassword false for an account without a password', async () => {
-      const invited = await newAccount(identity, { password: null });
+      const invited = await createAccount(identity, { password: null });
       const answer = await me(identity, 'mobile', await accessTokenFor(identity, invited));
       expect(answer.status).toBe(200);
       expect(answer.body.data).toMatchObject({ publicId: invited.publicId, hasPassword: false });
@@ -76,7 +77,7 @@ describe('me, permissions and set password', () => {
     });
 
     it('refuses the token of a since-deleted account', async () => {
-      const user = await newAccount(identity);
+      const user = await createAccount(identity);
       const token = await accessTokenFor(identity, user);
       await identity.prisma.user.update({ where: { id: user.id }, data: { deletedAt: new Date() } });
       expect(await me(identity, 'mobile', token)).toEqual({ status: 401, body: UNAUTHENTICATED });
@@ -85,7 +86,7 @@ describe('me, permissions and set password', () => {
 
   describe('permissions', () => {
     it('lists every permission for an admin', async () => {
-      const { accessToken } = await signIn(identity, await newAccount(identity, { role: 'admin' }));
+      const { accessToken } = await signIn(identity, await createAccount(identity, { role: 'admin' }));
       const answer = await identity.request('GET', `${AUTH_PREFIX.admin}/permissions`, undefined, accessToken);
       expect(answer.status).toBe(200);
       expect(answer.body).toMatchObject({ message: 'Permissions', errorCode: null, data: { role: 'admin' } });
@@ -93,25 +94,25 @@ describe('me, permissions and set password', () => {
     });
 
     it('lists only Feedback_READ for staff; a customer (mobile token) is refused on the admin surface', async () => {
-      const staff = await signIn(identity, await newAccount(identity, { role: 'staff' }));
+      const staff = await signIn(identity, await createAccount(identity, { role: 'staff' }));
       expect((await identity.request('GET', `${AUTH_PREFIX.admin}/permissions`, undefined, staff.accessToken)).body.data).toEqual({
         role: 'staff',
         permissions: ['Feedback_READ'],
       });
-      const customer = await signIn(identity, await newAccount(identity));
+      const customer = await signIn(identity, await createAccount(identity));
       expect(await identity.request('GET', `${AUTH_PREFIX.admin}/permissions`, undefined, customer.accessToken)).toEqual({ status: 401, body: UNAUTHENTICATED });
     });
 
     it('requires a token and exists on the admin surface only', async () => {
       expect(await identity.request('GET', `${AUTH_PREFIX.admin}/permissions`)).toEqual({ status: 401, body: UNAUTHENTICATED });
-      const customer = await signIn(identity, await newAccount(identity));
+      const customer = await signIn(identity, await createAccount(identity));
       expect((await identity.request('GET', `${AUTH_PREFIX.mobile}/permissions`, undefined, customer.accessToken)).status).toBe(404);
     });
   });
 
   describe('set password', () => {
     it.each(['admin', 'mobile'] as const)('changes the password on the %s surface, ending the other sessions only', async (surface) => {
-      const user = await newAccount(identity, { role: surface === 'admin' ? 'staff' : 'customer' });
+      const user = await createAccount(identity, { role: surface === 'admin' ? 'staff' : 'customer' });
       const current = await signIn(identity, user);
       const other = await signIn(identity, user);
 
@@ -132,7 +133,7 @@ describe('me, permissions and set password', () => {
     });
 
     it('sets a first password without currentPassword', async () => {
-      const invited = await newAccount(identity, { password: null });
+      const invited = await createAccount(identity, { password: null });
       const token = await accessTokenFor(identity, invited);
       expect((await setPassword('mobile', token, { newPassword: NEW_PASSWORD })).status).toBe(200);
       expect((await me(identity, 'mobile', token)).body.data).toMatchObject({ hasPassword: true });
@@ -140,7 +141,7 @@ describe('me, permissions and set password', () => {
     });
 
     it('requires currentPassword once a password exists: 400 AUTH_CURRENT_PASSWORD_REQUIRED', async () => {
-      const user = await newAccount(identity);
+      const user = await createAccount(identity);
       const { accessToken } = await signIn(identity, user);
       expect(await setPassword('mobile', accessToken, { newPassword: NEW_PASSWORD })).toEqual({
         status: 400,
@@ -150,7 +151,7 @@ describe('me, permissions and set password', () => {
     });
 
     it('refuses a wrong currentPassword with 401 AUTH_INVALID_CREDENTIALS and keeps the password', async () => {
-      const user = await newAccount(identity, { role: 'admin' });
+      const user = await createAccount(identity, { role: 'admin' });
       const { accessToken } = await signIn(identity, user);
       expect(await setPassword('admin', accessToken, { currentPassword: 'Wr0ng!password', newPassword: NEW_PASSWORD })).toEqual({
         status: 401,
@@ -168,14 +169,14 @@ describe('me, permissions and set password', () => {
       ['no upper case', 'abcdefg1!'],
       ['no lower case', 'ABCDEFG1!'],
     ])('refuses a new password with %s: 400 VALIDATION_FAILED', async (_case, newPassword) => {
-      const { accessToken } = await signIn(identity, await newAccount(identity));
+      const { accessToken } = await signIn(identity, await createAccount(identity));
       const answer = await setPassword('mobile', accessToken, { currentPassword: PASSWORD, newPassword });
       expect(answer.status).toBe(400);
       expect(answer.body).toMatchObject({ errorCode: 'VALIDATION_FAILED', errors: [expect.objectContaining({ field: 'newPassword' })] });
     });
 
     it('refuses undeclared and missing fields with 400 VALIDATION_FAILED', async () => {
-      const { accessToken } = await signIn(identity, await newAccount(identity));
+      const { accessToken } = await signIn(identity, await createAccount(identity));
       for (const body of [{}, { newPassword: NEW_PASSWORD, currentPassword: PASSWORD, confirm: NEW_PASSWORD }, { newPassword: 123 }]) {
         const answer = await setPassword('mobile', accessToken, body);
         expect(answer.status).toBe(400);

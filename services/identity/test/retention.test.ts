@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { RetentionService } from '../src/retention/retention.service.js';
 import { SessionsService } from '../src/sessions/sessions.service.js';
-import { startIdentity, type IdentityUnderTest } from './credentials-support/identity-app.js';
-import { newAccount, refresh, sessionIdOf, signIn, type TokenPairData } from './support/accounts.js';
+import {
+  createAccount,
+  type IdentityUnderTest,
+  refresh,
+  sessionIdOf,
+  signIn,
+  startIdentity,
+  type TokenPairData,
+} from './kit/index.js';
 
 const DAY_MS = 24 * 3_600_000;
 
@@ -21,7 +28,7 @@ describe('retention: ended sessions, outlived refresh tokens and spent credentia
   const sessionExists = (pair: TokenPairData) => identity.prisma.session.count({ where: { id: sessionIdOf(pair.accessToken) } }).then((count) => count === 1);
 
   it('keeps live sessions and recently ended ones; deletes those ended before the retention period, with their tokens', async () => {
-    const customer = await newAccount(identity);
+    const customer = await createAccount(identity);
     const live = await signIn(identity, customer);
     const revokedRecently = await signIn(identity, customer);
     const revokedLongAgo = await signIn(identity, customer);
@@ -42,7 +49,7 @@ describe('retention: ended sessions, outlived refresh tokens and spent credentia
   });
 
   it('deletes rotated refresh tokens past their 30-day lifetime and keeps younger ones, which still reveal a replay', async () => {
-    const customer = await newAccount(identity);
+    const customer = await createAccount(identity);
     const first = await signIn(identity, customer);
     const second = (await refresh(identity, 'mobile', first.refreshToken)).body.data as TokenPairData;
     const third = (await refresh(identity, 'mobile', second.refreshToken)).body.data as TokenPairData;
@@ -61,7 +68,7 @@ describe('retention: ended sessions, outlived refresh tokens and spent credentia
   });
 
   it('deletes credentials expired, redeemed or retired before the retention period and keeps the rest', async () => {
-    const customer = await newAccount(identity);
+    const customer = await createAccount(identity);
     const credential = (at: Partial<Record<'expiresAt' | 'redeemedAt' | 'retiredAt', Date>>) =>
       identity.prisma.verificationCredential.create({
         data: { userId: customer.id, purpose: 'password_reset', target: customer.email, expiresAt: at.expiresAt ?? daysAgo(-1), redeemedAt: at.redeemedAt, retiredAt: at.retiredAt },
@@ -80,7 +87,7 @@ describe('retention: ended sessions, outlived refresh tokens and spent credentia
   });
 
   it('deletes in batches until none is left', async () => {
-    const customer = await newAccount(identity);
+    const customer = await createAccount(identity);
     const pairs = [await signIn(identity, customer), await signIn(identity, customer), await signIn(identity, customer)];
     await identity.prisma.session.updateMany({ where: { id: { in: pairs.map((pair) => sessionIdOf(pair.accessToken)) } }, data: { expiresAt: daysAgo(31) } });
 

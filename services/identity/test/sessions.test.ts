@@ -2,8 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseConfig } from '@school/config';
 import { identityEnv } from '../src/config.js';
-import { startIdentity, type IdentityUnderTest } from './credentials-support/identity-app.js';
-import { AUTH_PREFIX, me, newAccount, refresh, sessionIdOf, signIn, type TokenPairData } from './support/accounts.js';
+import {
+  AUTH_PREFIX,
+  createAccount,
+  type IdentityUnderTest,
+  me,
+  refresh,
+  sessionIdOf,
+  signIn,
+  startIdentity,
+  type TokenPairData,
+} from './kit/index.js';
 
 const GRACE_SECONDS = 2;
 const REFRESH_INVALID = { message: 'Refresh token is invalid or expired', data: null, errorCode: 'AUTH_REFRESH_TOKEN_INVALID' };
@@ -23,7 +32,7 @@ describe('sessions: refresh rotation, reuse detection, logout', () => {
   const sessionOf = (pair: TokenPairData) => identity.prisma.session.findUniqueOrThrow({ where: { id: sessionIdOf(pair.accessToken) } });
 
   it('rotates both tokens on every refresh, keeping the session', async () => {
-    const customer = await newAccount(identity);
+    const customer = await createAccount(identity);
     const first = await signIn(identity, customer);
     const answer = await refresh(identity, 'mobile', first.refreshToken);
     expect(answer.status).toBe(200);
@@ -41,7 +50,7 @@ describe('sessions: refresh rotation, reuse detection, logout', () => {
   });
 
   it('works the same on the admin surface', async () => {
-    const staff = await newAccount(identity, { role: 'staff' });
+    const staff = await createAccount(identity, { role: 'staff' });
     const pair = await signIn(identity, staff);
     const answer = await refresh(identity, 'admin', pair.refreshToken);
     expect(answer.status).toBe(200);
@@ -49,8 +58,8 @@ describe('sessions: refresh rotation, reuse detection, logout', () => {
   });
 
   it('refuses a refresh token on the other surface without consuming it', async () => {
-    const admin = await newAccount(identity, { role: 'admin' });
-    const customer = await newAccount(identity);
+    const admin = await createAccount(identity, { role: 'admin' });
+    const customer = await createAccount(identity);
     const adminPair = await signIn(identity, admin);
     const customerPair = await signIn(identity, customer);
     expect(await refresh(identity, 'mobile', adminPair.refreshToken)).toEqual({ status: 401, body: REFRESH_INVALID });
@@ -60,7 +69,7 @@ describe('sessions: refresh rotation, reuse detection, logout', () => {
   });
 
   it('lets exactly one of two parallel refreshes of one token win; the session survives', async () => {
-    const customer = await newAccount(identity);
+    const customer = await createAccount(identity);
     const pair = await signIn(identity, customer);
     const answers = await Promise.all([refresh(identity, 'mobile', pair.refreshToken), refresh(identity, 'mobile', pair.refreshToken)]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 401]);
@@ -74,7 +83,7 @@ describe('sessions: refresh rotation, reuse detection, logout', () => {
   });
 
   it('survives many concurrent refreshes of one token: one winner, the session alive', async () => {
-    const customer = await newAccount(identity);
+    const customer = await createAccount(identity);
     const pair = await signIn(identity, customer);
     const answers = await Promise.all(Array.from({ length: 8 }, () => refresh(identity, 'mobile', pair.refreshToken)));
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
@@ -83,7 +92,7 @@ describe('sessions: refresh rotation, reuse detection, logout', () => {
   });
 
   it(`answers a repeat of a rotated token within the ${GRACE_SECONDS} s grace window with 401 and keeps the session`, async () => {
-    const customer = await newAccount(identity);
+    const customer = await createAccount(identity);
     const first = await signIn(identity, customer);
     const second = (await refresh(identity, 'mobile', first.refreshToken)).body.data as TokenPairData;
     expect(await refresh(identity, 'mobile', first.refreshToken)).toEqual({ status: 401, body: REFRESH_INVALID });
@@ -93,7 +102,7 @@ describe('sessions: refresh rotation, reuse detection, logout', () => {
   });
 
   it('revokes the whole session when a rotated token is replayed after the grace window', async () => {
-    const customer = await newAccount(identity);
+    const customer = await createAccount(identity);
     const first = await signIn(identity, customer);
     const second = (await refresh(identity, 'mobile', first.refreshToken)).body.data as TokenPairData;
     await sleep(GRACE_SECONDS * 1000 + 300);
@@ -117,16 +126,16 @@ describe('sessions: refresh rotation, reuse detection, logout', () => {
   it('refuses unknown, expired, banned and deleted sessions', async () => {
     expect(await refresh(identity, 'mobile', 'A'.repeat(43))).toEqual({ status: 401, body: REFRESH_INVALID });
 
-    const expired = await signIn(identity, await newAccount(identity));
+    const expired = await signIn(identity, await createAccount(identity));
     await identity.prisma.session.update({ where: { id: sessionIdOf(expired.accessToken) }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect(await refresh(identity, 'mobile', expired.refreshToken)).toEqual({ status: 401, body: REFRESH_INVALID });
 
-    const bannedUser = await newAccount(identity);
+    const bannedUser = await createAccount(identity);
     const banned = await signIn(identity, bannedUser);
     await identity.prisma.user.update({ where: { id: bannedUser.id }, data: { banned: true } });
     expect(await refresh(identity, 'mobile', banned.refreshToken)).toEqual({ status: 401, body: REFRESH_INVALID });
 
-    const deletedUser = await newAccount(identity);
+    const deletedUser = await createAccount(identity);
     const deleted = await signIn(identity, deletedUser);
     await identity.prisma.user.update({ where: { id: deletedUser.id }, data: { deletedAt: new Date() } });
     expect(await refresh(identity, 'mobile', deleted.refreshToken)).toEqual({ status: 401, body: REFRESH_INVALID });
@@ -136,7 +145,7 @@ describe('sessions: refresh rotation, reuse detection, logout', () => {
   });
 
   it('refuses a refresh of a session whose user moved to a role the surface does not admit', async () => {
-    const staff = await newAccount(identity, { role: 'staff' });
+    const staff = await createAccount(identity, { role: 'staff' });
     const pair = await signIn(identity, staff);
     await identity.prisma.user.update({ where: { id: staff.id }, data: { role: 'customer' } });
     expect(await refresh(identity, 'admin', pair.refreshToken)).toEqual({ status: 401, body: REFRESH_INVALID });
@@ -152,7 +161,7 @@ describe('sessions: refresh rotation, reuse detection, logout', () => {
 
   describe('logout', () => {
     it.each(['admin', 'mobile'] as const)('on the %s surface ends the current session at once', async (surface) => {
-      const user = await newAccount(identity, { role: surface === 'admin' ? 'admin' : 'customer' });
+      const user = await createAccount(identity, { role: surface === 'admin' ? 'admin' : 'customer' });
       const pair = await signIn(identity, user);
       const other = await signIn(identity, user);
 

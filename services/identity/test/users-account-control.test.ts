@@ -1,8 +1,19 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/messaging';
 import type { User } from '../src/generated/prisma/client.js';
-import { createAccount, invite, lastEventOf, logIn, OTHER_STRONG_PASSWORD, serveMessageRequests, signIn, STRONG_PASSWORD, tokenOf } from './credentials-support/fixtures.js';
-import { startIdentity, type IdentityUnderTest } from './credentials-support/identity-app.js';
+import {
+  createAccount,
+  type IdentityUnderTest,
+  invite,
+  lastEventOf,
+  logIn,
+  NEW_PASSWORD,
+  PASSWORD,
+  serveMessageRequests,
+  signedInAccessToken,
+  startIdentity,
+  tokenOf,
+} from './kit/index.js';
 
 const SELF_ACTION = { message: 'You cannot ban or delete your own account', data: null, errorCode: 'USER_SELF_ACTION' };
 const LAST_ADMIN = { message: 'This change would leave no active administrator', data: null, errorCode: 'USER_LAST_ADMIN' };
@@ -28,7 +39,7 @@ describe('account control (contract §6): self actions, the last admin, credenti
     const admins = [];
     for (let index = 0; index < count; index += 1) {
       const user = await createAccount(identity, { role: 'admin' });
-      admins.push({ user, token: await signIn(identity, user) });
+      admins.push({ user, token: await signedInAccessToken(identity, user) });
     }
     return admins;
   }
@@ -116,7 +127,7 @@ describe('account control (contract §6): self actions, the last admin, credenti
       [admin] = (await onlyAdmins(1)) as [{ user: User; token: string }];
     });
 
-    const reset = (body: Record<string, unknown>) => identity.request('POST', '/api/auth/password/reset', { ...body, password: OTHER_STRONG_PASSWORD });
+    const reset = (body: Record<string, unknown>) => identity.request('POST', '/api/auth/password/reset', { ...body, password: NEW_PASSWORD });
 
     async function forgot(user: User): Promise<{ token: string; otp: string }> {
       expect((await identity.request('POST', '/api/mobile/auth/password/forgot', { email: user.email })).status).toBe(200);
@@ -134,7 +145,7 @@ describe('account control (contract §6): self actions, the last admin, credenti
       expect((await call(admin.token, 'PATCH', `/api/users/${user.publicId}`, { banned: false })).status).toBe(200);
       expect(await reset({ token })).toEqual({ status: 400, body: CODE_INVALID });
       expect(await reset({ email: user.email, otp })).toEqual({ status: 400, body: CODE_INVALID });
-      expect((await logIn(identity, user, STRONG_PASSWORD)).status).toBe(200);
+      expect((await logIn(identity, user, PASSWORD)).status).toBe(200);
     });
 
     it('an invitation issued before a ban no longer sets a password', async () => {

@@ -1,8 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/messaging';
 import type { User } from '../src/generated/prisma/client.js';
-import { createAccount, lastEventOf, signIn, uniqueEmail, uniquePhone } from './credentials-support/fixtures.js';
-import { startIdentity, type IdentityUnderTest } from './credentials-support/identity-app.js';
+import {
+  createAccount,
+  type IdentityUnderTest,
+  lastEventOf,
+  signedInAccessToken,
+  startIdentity,
+  uniqueEmail,
+  uniquePhone,
+} from './kit/index.js';
 
 const PHONE_TAKEN = { message: 'Phone number is already in use', data: null, errorCode: 'USER_PHONE_TAKEN' };
 
@@ -12,7 +19,7 @@ describe('phone numbers are unique among live accounts (contract §4, §6)', () 
 
   beforeAll(async () => {
     identity = await startIdentity();
-    adminToken = await signIn(identity, await createAccount(identity, { role: 'admin' }));
+    adminToken = await signedInAccessToken(identity, await createAccount(identity, { role: 'admin' }));
   });
 
   afterAll(async () => {
@@ -69,14 +76,14 @@ describe('phone numbers are unique among live accounts (contract §4, §6)', () 
     it('refuses to send a code for a number another live account holds, and sends none', async () => {
       const holder = await createAccount(identity, { phone: uniquePhone() });
       const caller = await createAccount(identity, { role: 'staff' });
-      const token = await signIn(identity, caller);
+      const token = await signedInAccessToken(identity, caller);
       expect(await requestCode(token, holder.phone!)).toEqual({ status: 409, body: PHONE_TAKEN });
       expect(await identity.prisma.verificationCredential.count({ where: { userId: caller.id, purpose: 'phone_verification' } })).toBe(0);
     });
 
     it('lets the holder verify its own number', async () => {
       const holder = await createAccount(identity, { role: 'staff', phone: uniquePhone() });
-      const token = await signIn(identity, holder);
+      const token = await signedInAccessToken(identity, holder);
       expect((await requestCode(token, holder.phone!)).status).toBe(200);
       const { otp } = await lastEventOf(identity, EVENT_TYPES.phoneVerificationRequested, holder.publicId);
       expect((await confirm(token, holder.phone!, otp)).status).toBe(200);
@@ -85,7 +92,7 @@ describe('phone numbers are unique among live accounts (contract §4, §6)', () 
 
     it('refuses to confirm a number another account took after the code was sent; the code stays unspent', async () => {
       const caller = await createAccount(identity, { role: 'staff' });
-      const token = await signIn(identity, caller);
+      const token = await signedInAccessToken(identity, caller);
       const phone = uniquePhone();
       expect((await requestCode(token, phone)).status).toBe(200);
       const { otp } = await lastEventOf(identity, EVENT_TYPES.phoneVerificationRequested, caller.publicId);
@@ -106,7 +113,7 @@ describe('phone numbers are unique among live accounts (contract §4, §6)', () 
     it('maps the index violation of a confirm that loses the race to 409, and keeps one holder', async () => {
       const phone = uniquePhone();
       const callers = await Promise.all([0, 1].map(() => createAccount(identity, { role: 'staff' })));
-      const tokens = await Promise.all(callers.map((caller) => signIn(identity, caller)));
+      const tokens = await Promise.all(callers.map((caller) => signedInAccessToken(identity, caller)));
       const otps: string[] = [];
       for (const [index, caller] of callers.entries()) {
         expect((await requestCode(tokens[index]!, phone)).status).toBe(200);

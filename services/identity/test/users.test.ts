@@ -1,9 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/messaging';
-import { startIdentity, type IdentityUnderTest } from './credentials-support/identity-app.js';
-import { login, me, newAccount, PASSWORD, refresh, signIn, uniqueEmail } from './support/accounts.js';
-import { recordedEvents } from './credentials-support/fixtures.js';
+import {
+  createAccount,
+  type IdentityUnderTest,
+  login,
+  me,
+  PASSWORD,
+  recordedEvents,
+  refresh,
+  signIn,
+  startIdentity,
+  uniqueEmail,
+} from './kit/index.js';
 
 interface ProfileData {
   publicId: string;
@@ -37,7 +46,7 @@ describe('users admin (contract §6)', () => {
 
   beforeAll(async () => {
     identity = await startIdentity();
-    adminToken = (await signIn(identity, await newAccount(identity, { role: 'admin' }))).accessToken;
+    adminToken = (await signIn(identity, await createAccount(identity, { role: 'admin' }))).accessToken;
   });
 
   afterAll(async () => {
@@ -62,8 +71,8 @@ describe('users admin (contract §6)', () => {
     });
 
     it.each(routes)('$method $path is refused to staff and customers: 403', async ({ method, path, body }) => {
-      const staff = await signIn(identity, await newAccount(identity, { role: 'staff' }));
-      const customer = await signIn(identity, await newAccount(identity));
+      const staff = await signIn(identity, await createAccount(identity, { role: 'staff' }));
+      const customer = await signIn(identity, await createAccount(identity));
       expect(await call(method, path, body, staff.accessToken)).toEqual({ status: 403, body: FORBIDDEN });
       expect(await call(method, path, body, customer.accessToken)).toEqual({ status: 403, body: FORBIDDEN });
     });
@@ -99,7 +108,7 @@ describe('users admin (contract §6)', () => {
     });
 
     it('refuses an email a live account has, compared case-insensitively: 409 USER_EMAIL_TAKEN', async () => {
-      const existing = await newAccount(identity);
+      const existing = await createAccount(identity);
       expect(await create({ email: existing.email.toUpperCase(), name: 'Dup', role: 'customer' })).toEqual({ status: 409, body: EMAIL_TAKEN });
     });
 
@@ -115,7 +124,7 @@ describe('users admin (contract §6)', () => {
     });
 
     it("reuses the email of a soft-deleted account", async () => {
-      const gone = await newAccount(identity);
+      const gone = await createAccount(identity);
       await identity.prisma.user.update({ where: { id: gone.id }, data: { deletedAt: new Date() } });
       expect((await create({ email: gone.email, name: 'Again', role: 'customer' })).status).toBe(201);
     });
@@ -216,7 +225,7 @@ describe('users admin (contract §6)', () => {
 
   describe('GET /api/users/:publicId', () => {
     it('answers the profile', async () => {
-      const user = await newAccount(identity, { role: 'staff' });
+      const user = await createAccount(identity, { role: 'staff' });
       expect(await call('GET', `/api/users/${user.publicId}`)).toEqual({
         status: 200,
         body: {
@@ -228,7 +237,7 @@ describe('users admin (contract §6)', () => {
     });
 
     it('answers 404 USER_NOT_FOUND for an unknown, a malformed and a deleted publicId', async () => {
-      const gone = await newAccount(identity);
+      const gone = await createAccount(identity);
       await identity.prisma.user.update({ where: { id: gone.id }, data: { deletedAt: new Date() } });
       for (const publicId of [randomUUID(), 'not-a-uuid', '1', gone.publicId]) {
         expect(await call('GET', `/api/users/${publicId}`)).toEqual({ status: 404, body: NOT_FOUND });
@@ -238,7 +247,7 @@ describe('users admin (contract §6)', () => {
 
   describe('PATCH /api/users/:publicId', () => {
     it('changes name, phone and role; a new phone is unverified', async () => {
-      const user = await newAccount(identity);
+      const user = await createAccount(identity);
       await identity.prisma.user.update({ where: { id: user.id }, data: { phone: '+9779800000000', phoneVerifiedAt: new Date() } });
       const answer = await call('PATCH', `/api/users/${user.publicId}`, { name: 'Renamed', phone: '+9779811111111' });
       expect(answer.status).toBe(200);
@@ -250,7 +259,7 @@ describe('users admin (contract §6)', () => {
     });
 
     it('bans at once: every session of the account ends, login answers 403, unbanning lets it in again', async () => {
-      const user = await newAccount(identity);
+      const user = await createAccount(identity);
       const first = await signIn(identity, user);
       const second = await signIn(identity, user);
 
@@ -268,7 +277,7 @@ describe('users admin (contract §6)', () => {
     });
 
     it('ends the sessions of an account whose role changes', async () => {
-      const staff = await newAccount(identity, { role: 'staff' });
+      const staff = await createAccount(identity, { role: 'staff' });
       const pair = await signIn(identity, staff);
       expect((await call('PATCH', `/api/users/${staff.publicId}`, { role: 'admin' })).body.data).toMatchObject({ role: 'admin' });
       expect(await me(identity, 'admin', pair.accessToken)).toEqual({ status: 401, body: UNAUTHENTICATED });
@@ -279,7 +288,7 @@ describe('users admin (contract §6)', () => {
     it('answers 404 for an unknown or deleted user and 400 for a bad body', async () => {
       expect(await call('PATCH', `/api/users/${randomUUID()}`, { name: 'X' })).toEqual({ status: 404, body: NOT_FOUND });
       expect(await call('PATCH', '/api/users/nope', { name: 'X' })).toEqual({ status: 404, body: NOT_FOUND });
-      const user = await newAccount(identity);
+      const user = await createAccount(identity);
       for (const body of [{ email: 'new@example.com' }, { role: 'root' }, { banned: 'yes' }, { phone: '123' }, { name: '' }]) {
         const answer = await call('PATCH', `/api/users/${user.publicId}`, body);
         expect(answer.status).toBe(400);
@@ -290,7 +299,7 @@ describe('users admin (contract §6)', () => {
 
   describe('DELETE /api/users/:publicId', () => {
     it('soft-deletes: 200 data null, sessions end, the account is unknown everywhere', async () => {
-      const user = await newAccount(identity);
+      const user = await createAccount(identity);
       const pair = await signIn(identity, user);
 
       expect(await call('DELETE', `/api/users/${user.publicId}`)).toEqual({ status: 200, body: { message: 'User deleted', data: null, errorCode: null } });

@@ -1,4 +1,3 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { SERVICES } from '@school/config';
 import { EVENT_TYPES, type EventPayload, type EventType, OUTBOX_TABLE, quoteIdent } from '@school/messaging';
@@ -6,64 +5,8 @@ import { UnitOfWork } from '@school/service';
 import { Clock } from '../../src/credentials/clock.js';
 import { InvitationsService } from '../../src/credentials/invitations.service.js';
 import { MessageRequestsWorker } from '../../src/credentials/message-requests/message-requests.worker.js';
-import type { Role, User } from '../../src/generated/prisma/client.js';
-import { PasswordHasher } from '../../src/passwords/password-hasher.js';
+import type { User } from '../../src/generated/prisma/client.js';
 import type { IdentityUnderTest } from './identity-app.js';
-
-export const STRONG_PASSWORD = 'Str0ng!pass';
-export const OTHER_STRONG_PASSWORD = 'An0ther!pass';
-
-export interface NewAccount {
-  role?: Role;
-  phone?: string | null;
-  password?: string | null;
-  banned?: boolean;
-  emailVerified?: boolean;
-  phoneVerified?: boolean;
-}
-
-/** A unique email per call, so tests of one suite never share an account. */
-export function uniqueEmail(label = 'user'): string {
-  return `${label}.${randomBytes(4).toString('hex')}@example.com`;
-}
-
-export function uniquePhone(): string {
-  return `+97798${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-}
-
-/** An account as an administrator would have created it, with a password when asked. */
-export async function createAccount(identity: IdentityUnderTest, account: NewAccount = {}): Promise<User> {
-  const user = await identity.prisma.user.create({
-    data: {
-      publicId: randomUUID(),
-      email: uniqueEmail(account.role ?? 'customer'),
-      name: 'Test Person',
-      role: account.role ?? 'customer',
-      phone: account.phone ?? null,
-      banned: account.banned ?? false,
-      emailVerifiedAt: account.emailVerified ? new Date() : null,
-      phoneVerifiedAt: account.phoneVerified ? new Date() : null,
-    },
-  });
-  if (account.password !== null) {
-    const passwordHash = await identity.app.get(PasswordHasher).hash(account.password ?? STRONG_PASSWORD);
-    await identity.prisma.providerAccount.create({ data: { userId: user.id, provider: 'EMAIL', passwordHash } });
-  }
-  return user;
-}
-
-/** Logs in over HTTP on the surface the role belongs to; the login answer (status and body). */
-export function logIn(identity: IdentityUnderTest, user: Pick<User, 'email' | 'role'>, password = STRONG_PASSWORD) {
-  const prefix = user.role === 'customer' ? '/api/mobile/auth' : '/api/auth';
-  return identity.request('POST', `${prefix}/login/email`, { email: user.email, password, deviceInfo: { deviceId: 'jest', deviceType: 'test', deviceName: 'jest' } });
-}
-
-/** A real session through the login route; its access token. */
-export async function signIn(identity: IdentityUnderTest, user: User, password = STRONG_PASSWORD): Promise<string> {
-  const answer = await logIn(identity, user, password);
-  if (answer.status !== 200) throw new Error(`login failed: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return (answer.body.data as { accessToken: string }).accessToken;
-}
 
 /** The invitation POST /api/users sends, issued the same way (InvitationsService in a transaction). */
 export async function invite(identity: IdentityUnderTest, user: User): Promise<void> {

@@ -1,0 +1,109 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Role } from '@school/auth';
+import type { User } from '../../src/generated/prisma/client.js';
+import { SigningKeyService } from '../../src/keys/signing-key.service.js';
+import { PasswordHasher } from '../../src/passwords/password-hasher.js';
+import type { HttpAnswer, IdentityUnderTest } from './identity-app.js';
+
+/** Every account's password unless a test says otherwise, and another strong one to change it to. */
+export const PASSWORD = 'Str0ng!pass';
+export const NEW_PASSWORD = 'N3w!passw0rd';
+
+export type SurfaceName = 'admin' | 'mobile';
+
+export const AUTH_PREFIX: Record<SurfaceName, string> = { admin: '/api/auth', mobile: '/api/mobile/auth' };
+
+export function surfaceOf(role: Role): SurfaceName {
+  return role === 'customer' ? 'mobile' : 'admin';
+}
+
+/** A unique email per call, so tests of one suite never share an account. */
+export function uniqueEmail(label = 'user'): string {
+  return `${label}.${randomBytes(5).toString('hex')}@example.com`;
+}
+
+export function uniquePhone(): string {
+  return `+97798${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+}
+
+export interface AccountOptions {
+  role?: Role;
+  email?: string;
+  phone?: string | null;
+  /** null: an invited account that has not set a password yet. */
+  password?: string | null;
+  banned?: boolean;
+  emailVerified?: boolean;
+  phoneVerified?: boolean;
+}
+
+/** An account as an administrator would have created it (rows written directly), with a password unless null. */
+export async function createAccount(identity: IdentityUnderTest, options: AccountOptions = {}): Promise<User> {
+  const role = options.role ?? 'customer';
+  const user = await identity.prisma.user.create({
+    data: {
+      publicId: randomUUID(),
+      email: options.email ?? uniqueEmail(role),
+      name: 'Test Person',
+      role,
+      phone: options.phone ?? null,
+      banned: options.banned ?? false,
+      emailVerifiedAt: options.emailVerified ? new Date() : null,
+      phoneVerifiedAt: options.phoneVerified ? new Date() : null,
+    },
+  });
+  if (options.password !== null) {
+    const passwordHash = await identity.app.get(PasswordHasher, { strict: false }).hash(options.password ?? PASSWORD);
+    await identity.prisma.providerAccount.create({ data: { userId: user.id, provider: 'EMAIL', passwordHash } });
+  }
+  return user;
+}
+
+export interface TokenPairData {
+  accessToken: string;
+  refreshToken: string;
+  tokenType: string;
+  expiresIn: number;
+  accessTokenExpiresAt: string;
+  refreshTokenExpiresAt: string;
+  user: Record<string, unknown>;
+}
+
+export function login(identity: IdentityUnderTest, surface: SurfaceName, email: string, password: string, extra: Record<string, unknown> = {}): Promise<HttpAnswer> {
+  return identity.request('POST', `${AUTH_PREFIX[surface]}/login/email`, { email, password, ...extra });
+}
+
+/** Logs the account in on the surface its role belongs to, with device info; the login answer. */
+export function logIn(identity: IdentityUnderTest, user: Pick<User, 'email' | 'role'>, password = PASSWORD): Promise<HttpAnswer> {
+  return login(identity, surfaceOf(user.role), user.email, password, { deviceInfo: { deviceId: 'jest', deviceType: 'test', deviceName: 'jest' } });
+}
+
+/** Logs the account in on its own surface and returns the token pair. */
+export async function signIn(identity: IdentityUnderTest, user: Pick<User, 'email' | 'role'>, password = PASSWORD): Promise<TokenPairData> {
+  const answer = await logIn(identity, user, password);
+  if (answer.status !== 200) throw new Error(`login of ${user.email} failed: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body.data as TokenPairData;
+}
+
+/** A real session through the login route; its access token. */
+export async function signedInAccessToken(identity: IdentityUnderTest, user: Pick<User, 'email' | 'role'>, password = PASSWORD): Promise<string> {
+  return (await signIn(identity, user, password)).accessToken;
+}
+
+export function refresh(identity: IdentityUnderTest, surface: SurfaceName, refreshToken: string): Promise<HttpAnswer> {
+  return identity.request('POST', `${AUTH_PREFIX[surface]}/refresh`, { refreshToken });
+}
+
+export function me(identity: IdentityUnderTest, surface: SurfaceName, accessToken: string): Promise<HttpAnswer> {
+  return identity.request('GET', `${AUTH_PREFIX[surface]}/me`, undefined, accessToken);
+}
+
+/** A real access token for a session that exists only in the token (accounts without password cannot log in). */
+export function accessTokenFor(identity: IdentityUnderTest, user: User): string {
+  return identity.app.get(SigningKeyService, { strict: false }).sign({ sub: user.publicId, sid: randomUUID(), role: user.role, srf: surfaceOf(user.role) }, 900).token;
+}
+
+export function sessionIdOf(accessToken: string): string {
+  const payload = JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()) as { sid: string };
+  return payload.sid;
+}
