@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort, withAdmin } from './support/system.js';
+import { freePort } from '@school/testing';
+import { withAdmin } from './support/system.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const baseDatabaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';

@@ -2,3 +2,4 @@ export * from './token-issuer.js';
 export * from './database.js';
 export * from './test-schema.js';
 export * from './schema-drift/schema-drift.js';
+export * from './free-port.js';

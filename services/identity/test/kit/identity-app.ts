@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -9,7 +8,7 @@ import { OUTBOX_MIGRATIONS } from '@school/messaging';
 import { TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { createServiceApp } from '@school/service';
 import { createLogger } from '@school/telemetry';
-import { quoteIdent, testDatabaseUrl, withConnection } from '@school/testing';
+import { freePort, quoteIdent, testDatabaseUrl, withConnection } from '@school/testing';
 import { AppModule } from '../../src/app.module.js';
 import { identityEnv } from '../../src/config.js';
 import { PrismaClient } from '../../src/generated/prisma/client.js';
@@ -28,17 +27,6 @@ export interface IdentityUnderTest {
   prisma: PrismaClient;
   request(method: string, path: string, body?: unknown, accessToken?: string): Promise<HttpAnswer>;
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /**
