@@ -46,6 +46,7 @@ describe('login (both surfaces)', () => {
       emailVerified: false,
       phoneVerified: false,
       hasPassword: true,
+      address: null,
       createdAt: admin.createdAt.toISOString(),
     });
 

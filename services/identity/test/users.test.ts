@@ -14,6 +14,7 @@ interface ProfileData {
   emailVerified: boolean;
   phoneVerified: boolean;
   hasPassword: boolean;
+  address: unknown;
   createdAt: string;
 }
 
@@ -85,6 +86,7 @@ describe('users admin (contract §6)', () => {
         emailVerified: false,
         phoneVerified: false,
         hasPassword: false,
+        address: null,
         createdAt: expect.any(String),
       });
 
