@@ -13,7 +13,10 @@ export const WARD_MIN = 1;
 export const WARD_MAX = 99;
 export const STREET_MAX_LENGTH = 255;
 
-const geographyId = z.number({ message: 'must be a positive integer' }).int('must be a positive integer').positive('must be a positive integer').max(INT4_MAX, 'must be a positive integer');
+const ID_MESSAGE = 'must be a positive integer';
+const WARD_MESSAGE = `must be an integer from ${WARD_MIN} to ${WARD_MAX}`;
+
+const geographyId = z.number({ message: ID_MESSAGE }).int(ID_MESSAGE).positive(ID_MESSAGE).max(INT4_MAX, ID_MESSAGE);
 
 /**
  * A person's address (contract §6): the geography ids of reference-data, which must exist and nest
@@ -23,12 +26,7 @@ export const addressBody = z.strictObject({
   provinceId: geographyId,
   districtId: geographyId,
   municipalityId: geographyId,
-  ward: z
-    .number({ message: `must be an integer from ${WARD_MIN} to ${WARD_MAX}` })
-    .int(`must be an integer from ${WARD_MIN} to ${WARD_MAX}`)
-    .min(WARD_MIN, `must be an integer from ${WARD_MIN} to ${WARD_MAX}`)
-    .max(WARD_MAX, `must be an integer from ${WARD_MIN} to ${WARD_MAX}`)
-    .optional(),
+  ward: z.number({ message: WARD_MESSAGE }).int(WARD_MESSAGE).min(WARD_MIN, WARD_MESSAGE).max(WARD_MAX, WARD_MESSAGE).optional(),
   street: multiLineText(1, STREET_MAX_LENGTH).optional(),
 });
 
