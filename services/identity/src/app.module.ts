@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { MessagingModule, OutboxModule } from '@school/messaging/nest';
+import { ADDRESS_REFERENCES } from '@school/messaging';
+import { MessagingModule, OutboxModule, RpcModule } from '@school/messaging/nest';
 import { ServiceCoreModule } from '@school/service';
 import type { IdentityConfig } from './config.js';
 import { AuthenticationModule } from './auth/auth.module.js';
@@ -19,6 +20,7 @@ export class AppModule {
         ServiceCoreModule.forRoot('identity', config, PrismaClient),
         MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'identity', namePrefix: config.AMQP_NAME_PREFIX }),
         OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL }),
+        RpcModule.forRoot({ serves: [ADDRESS_REFERENCES] }),
         // Global: sessions sign access tokens wherever they are started or refreshed.
         { ...KeysModule.forRoot({ privateKeyPem: config.JWT_PRIVATE_KEY, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE }), global: true },
         CredentialsModule,

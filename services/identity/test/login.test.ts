@@ -56,6 +56,7 @@ describe('login (both surfaces)', () => {
       emailVerified: false,
       phoneVerified: false,
       hasPassword: true,
+      address: null,
       createdAt: admin.createdAt.toISOString(),
     });
 

@@ -58,6 +58,7 @@ describe('me, permissions and set password', () => {
             emailVerified: false,
             phoneVerified: true,
             hasPassword: true,
+            address: null,
             createdAt: user.createdAt.toISOString(),
           },
         },

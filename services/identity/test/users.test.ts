@@ -23,6 +23,7 @@ interface ProfileData {
   emailVerified: boolean;
   phoneVerified: boolean;
   hasPassword: boolean;
+  address: unknown;
   createdAt: string;
 }
 
@@ -94,6 +95,7 @@ describe('users admin (contract §6)', () => {
         emailVerified: false,
         phoneVerified: false,
         hasPassword: false,
+        address: null,
         createdAt: expect.any(String),
       });
 

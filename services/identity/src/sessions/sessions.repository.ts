@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { deleteInBatches } from '@school/prisma';
 import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
 import { Prisma, PrismaClient, type Role } from '../generated/prisma/client.js';
-import type { ProfileSource } from '../users/profile.js';
+import { addressColumnsOf, type AddressRow, type ProfileSource } from '../users/profile.js';
 import type { SessionRevokeReason } from './session-revoke-reason.js';
 import { rolesAdmittedBy, type Surface } from './surface.js';
 
@@ -44,7 +44,7 @@ export interface RotationOutcome {
   user: RefreshingUser;
 }
 
-interface RotationRow {
+interface RotationRow extends AddressRow {
   rotated_at: Date | null;
   session_id: string;
   live: boolean;
@@ -104,7 +104,8 @@ export class SessionsRepository {
                (s.surface = ${surface} AND s.revoked_at IS NULL AND s.expires_at > ${now} AND NOT u.banned
                 AND u.deleted_at IS NULL AND u.role::text = ANY(${rolesAdmittedBy(surface)}::text[])) AS live,
                u.id AS user_id, u.public_id::text AS public_id, u.email, u.name, u.phone, u.role::text AS role,
-               u.email_verified_at, u.phone_verified_at, u.created_at, (pa.password_hash IS NOT NULL) AS has_password
+               u.email_verified_at, u.phone_verified_at, u.created_at, u.address_province_id, u.address_district_id,
+               u.address_municipality_id, u.address_ward, u.address_street, (pa.password_hash IS NOT NULL) AS has_password
           FROM ${this.schema}.refresh_tokens t
           JOIN ${this.schema}.sessions s ON s.id = t.session_id
           JOIN ${this.schema}.users u ON u.id = s.user_id
@@ -126,7 +127,8 @@ export class SessionsRepository {
       )
       SELECT p.rotated_at, p.session_id::text AS session_id, p.live, EXISTS (SELECT 1 FROM successor) AS rotated,
              p.user_id, p.public_id, p.email, p.name, p.phone, p.role, p.email_verified_at, p.phone_verified_at,
-             p.created_at, p.has_password
+             p.created_at, p.address_province_id, p.address_district_id, p.address_municipality_id, p.address_ward,
+             p.address_street, p.has_password
         FROM presented p`;
     if (!row) return null;
     return {
@@ -144,6 +146,7 @@ export class SessionsRepository {
         emailVerifiedAt: row.email_verified_at,
         phoneVerifiedAt: row.phone_verified_at,
         createdAt: row.created_at,
+        ...addressColumnsOf(row),
         hasPassword: row.has_password,
       },
     };

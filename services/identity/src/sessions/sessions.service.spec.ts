@@ -33,7 +33,7 @@ describe('SessionsService (contract §4, lessons item 5)', () => {
       rotatedAt: null,
       live: true,
       rotated: false,
-      user: { ...subject, email: 'a@example.com', name: 'A', phone: null, emailVerifiedAt: null, phoneVerifiedAt: null, createdAt: new Date(), hasPassword: true },
+      user: { ...subject, email: 'a@example.com', name: 'A', phone: null, emailVerifiedAt: null, phoneVerifiedAt: null, createdAt: new Date(), hasPassword: true, addressProvinceId: null, addressDistrictId: null, addressMunicipalityId: null, addressWard: null, addressStreet: null },
       ...changes,
     };
   }

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { Role } from '@school/auth';
+import type { GeographyLevel } from '@school/messaging';
 import { escapeLike, isUniqueViolation } from '@school/prisma';
 import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
 import { Prisma, PrismaClient, type User } from '../generated/prisma/client.js';
 import { normalizeEmail } from './dto/contact-fields.js';
-import type { ProfileSource } from './profile.js';
+import { addressColumnsOf, type AddressRow, type ProfileSource } from './profile.js';
 
 type Db = Prisma.TransactionClient;
 
@@ -48,7 +49,7 @@ export interface LoginAccount {
   passwordHash: string | null;
 }
 
-interface LoginRow {
+interface LoginRow extends AddressRow {
   id: number;
   public_id: string;
   email: string;
@@ -125,7 +126,8 @@ export class UsersRepository {
   async findLoginAccount(email: string): Promise<LoginAccount | null> {
     const [row] = await this.prisma.$queryRaw<LoginRow[]>`
       SELECT u.id, u.public_id::text AS public_id, u.email, u.name, u.phone, u.role::text AS role, u.banned,
-             u.email_verified_at, u.phone_verified_at, u.created_at, pa.password_hash
+             u.email_verified_at, u.phone_verified_at, u.created_at, u.address_province_id, u.address_district_id,
+             u.address_municipality_id, u.address_ward, u.address_street, pa.password_hash
         FROM ${this.schema}.users u
         LEFT JOIN ${this.schema}.provider_accounts pa ON pa.user_id = u.id AND pa.provider = 'EMAIL'
        WHERE u.email = ${normalizeEmail(email)} AND u.deleted_at IS NULL`;
@@ -142,6 +144,7 @@ export class UsersRepository {
         emailVerifiedAt: row.email_verified_at,
         phoneVerifiedAt: row.phone_verified_at,
         createdAt: row.created_at,
+        ...addressColumnsOf(row),
       },
       passwordHash: row.password_hash,
     };
@@ -196,6 +199,16 @@ export class UsersRepository {
   update(id: number, changes: UserChanges, tx?: Transaction): Promise<User> {
     const { address, ...columns } = changes;
     return this.db(tx).user.update({ where: { id }, data: { ...columns, ...(address !== undefined && addressColumns(address)) } });
+  }
+
+  /** Whether any user's address, soft-deleted users included, names this province, district or municipality. */
+  async isAddressReferenced(level: GeographyLevel, id: number): Promise<boolean> {
+    const where: Record<GeographyLevel, Prisma.UserWhereInput> = {
+      province: { addressProvinceId: id },
+      district: { addressDistrictId: id },
+      municipality: { addressMunicipalityId: id },
+    };
+    return (await this.prisma.user.findFirst({ where: where[level], select: { id: true } })) !== null;
   }
 
   async softDelete(id: number, tx?: Transaction): Promise<void> {

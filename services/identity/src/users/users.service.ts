@@ -8,6 +8,7 @@ import { InvitationsService } from '../credentials/invitations.service.js';
 import type { User } from '../generated/prisma/client.js';
 import { SESSION_REVOKE_REASONS } from '../sessions/session-revoke-reason.js';
 import { SessionsService } from '../sessions/sessions.service.js';
+import { AddressGeography } from './address-geography.js';
 import { type AccountControl, isSelfAction, mayRemoveActiveAdmin, removesActiveAdmin } from './account-rules.js';
 import type { CreateUserBody, UpdateUserBody } from './dto/user-body.dto.js';
 import type { ListUsersQuery } from './dto/list-users.query.js';
@@ -37,19 +38,22 @@ export class UsersService {
     private readonly invitations: InvitationsService,
     private readonly credentials: CredentialsService,
     private readonly unitOfWork: UnitOfWork,
+    private readonly geography: AddressGeography,
   ) {}
 
   /**
    * A new account without a password, and its invitation (an account_invite link, emailed through
    * the outbox) in the same transaction. The email (compared case-insensitively) and the phone must
-   * be free among live accounts; a concurrent create of either loses on its unique index.
+   * be free among live accounts; a concurrent create of either loses on its unique index. An
+   * address is checked with reference-data first, before anything is written.
    */
   async create(body: CreateUserBody): Promise<Profile> {
+    if (body.address) await this.geography.requireValid(body.address);
     const user = await this.mappingTaken(() =>
       this.unitOfWork.run(async (tx) => {
         if (await this.users.findLiveByEmail(body.email, tx)) throw emailTaken();
         if (body.phone !== undefined && (await this.users.findLiveByPhone(body.phone, tx))) throw phoneTaken();
-        const created = await this.users.create({ publicId: uuidv7(), email: body.email, name: body.name, role: body.role, phone: body.phone ?? null }, tx);
+        const created = await this.users.create({ publicId: uuidv7(), email: body.email, name: body.name, role: body.role, phone: body.phone ?? null, address: body.address ?? null }, tx);
         await this.invitations.issue(tx, created);
         return created;
       }),
@@ -72,11 +76,13 @@ export class UsersService {
    * Banning ends every session of the account at once and retires its live reset and invitation
    * credentials. A role change ends the sessions too: access tokens carry the role, and a session
    * may belong to a surface the new role may not use. A new phone number is not verified yet, and
-   * must not be another live account's.
+   * must not be another live account's. A new address is checked with reference-data before the
+   * transaction opens; `address: null` removes it.
    */
   async update(actor: Principal, publicId: string, body: UpdateUserBody): Promise<Profile> {
     const control: AccountControl = { banned: body.banned, role: body.role };
     if (isSelfAction(actor.userId, publicId, control)) throw new AppError('USER_SELF_ACTION');
+    if (body.address) await this.geography.requireValid(body.address);
     return this.mappingTaken(() =>
       this.unitOfWork.run(async (tx) => {
         if (mayRemoveActiveAdmin(control)) await this.users.lockActiveAdmins(tx);
@@ -94,6 +100,7 @@ export class UsersService {
           ...(body.role !== undefined && { role: body.role }),
           ...(body.banned !== undefined && { banned: body.banned }),
           ...(phoneChanges && { phone: body.phone, phoneVerifiedAt: null }),
+          ...(body.address !== undefined && { address: body.address }),
         };
         const updated = await this.users.update(user.id, changes, tx);
         if (body.banned === true) {

@@ -25,6 +25,8 @@ export interface IdentityUnderTest {
   baseUrl: string;
   /** A client of the suite's own database, for arranging rows and reading what the flows wrote. */
   prisma: PrismaClient;
+  /** The broker name prefix (AMQP_NAME_PREFIX) of this app's queues, for test servers and clients beside it. */
+  brokerPrefix: string;
   request(method: string, path: string, body?: unknown, accessToken?: string): Promise<HttpAnswer>;
   close(): Promise<void>;
 }
@@ -47,7 +49,7 @@ export async function startIdentity(env: Record<string, string> = {}): Promise<I
     const schema = SERVICES.identity.schema;
     await applyMigrations({ databaseUrl: databaseUrl.href, schema, migrationsDir: [join(serviceDir, 'prisma', 'migrations'), fileURLToPath(OUTBOX_MIGRATIONS)] });
     const port = await freePort();
-    const brokerPrefix = uniqueBrokerPrefix('identity-test');
+    const brokerPrefix = env.AMQP_NAME_PREFIX ?? uniqueBrokerPrefix('identity-test');
     const config = parseConfig(identityEnv, {
       ...process.env,
       NODE_ENV: 'test',
@@ -66,6 +68,7 @@ export async function startIdentity(env: Record<string, string> = {}): Promise<I
       app,
       baseUrl,
       prisma,
+      brokerPrefix,
       async request(method, path, body, accessToken) {
         const headers: Record<string, string> = {};
         if (body !== undefined) headers['content-type'] = 'application/json';

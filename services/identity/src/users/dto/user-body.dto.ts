@@ -1,27 +1,30 @@
 import { ROLES } from '@school/auth';
 import { singleLine } from '@school/http';
 import { z } from 'zod';
+import { addressBody } from './address.dto.js';
 import { e164Phone, emailAddress } from './contact-fields.js';
 
 const name = singleLine(1, 120);
 const role = z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` });
 
-/** Contract §6 `POST /api/users`; `address` arrives with the reference-data work. */
+/** Contract §6 `POST /api/users`. */
 export const createUserBody = z.strictObject({
   email: emailAddress,
   name,
   role,
   phone: e164Phone.optional(),
+  address: addressBody.optional(),
 });
 
 export type CreateUserBody = z.output<typeof createUserBody>;
 
-/** Contract §6 `PATCH /api/users/:publicId`; `phone: null` removes the phone. */
+/** Contract §6 `PATCH /api/users/:publicId`; `phone: null` removes the phone, `address: null` the address. */
 export const updateUserBody = z.strictObject({
   name: name.optional(),
   role: role.optional(),
   phone: e164Phone.nullable().optional(),
   banned: z.boolean().optional(),
+  address: addressBody.nullable().optional(),
 });
 
 export type UpdateUserBody = z.output<typeof updateUserBody>;
