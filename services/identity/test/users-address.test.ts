@@ -11,8 +11,7 @@ import {
   type RpcRequest,
 } from '@school/messaging';
 import { TEST_AMQP_URL } from '@school/messaging/testing';
-import { startIdentity, type IdentityUnderTest } from './credentials-support/identity-app.js';
-import { me, newAccount, refresh, signIn, uniqueEmail } from './support/accounts.js';
+import { createAccount, type IdentityUnderTest, me, refresh, signIn, startIdentity, uniqueEmail } from './kit/index.js';
 
 /**
  * Reference-data's geography as the stand-in below knows it: province 1 holds district 10, which
@@ -61,7 +60,7 @@ describe("users' address (contract §6): checked with reference-data over Rabbit
 
   beforeAll(async () => {
     identity = await startIdentity();
-    adminToken = (await signIn(identity, await newAccount(identity, { role: 'admin' }))).accessToken;
+    adminToken = (await signIn(identity, await createAccount(identity, { role: 'admin' }))).accessToken;
     connection = new AmqpConnection({ url: TEST_AMQP_URL, name: 'reference-data-stand-in', logger: silentLogger, reconnect: { initialMs: 100, maxMs: 400 } });
     client = new RpcClient(connection, { prefix: identity.brokerPrefix, logger: silentLogger, defaultTimeoutMs: 2_000 });
     await until(() => client.isReady(), 'the RPC reply consumer');
@@ -146,7 +145,7 @@ describe("users' address (contract §6): checked with reference-data over Rabbit
     });
 
     it('shows the address in the profile of login, refresh and me', async () => {
-      const user = await newAccount(identity);
+      const user = await createAccount(identity);
       expect((await call('PATCH', `/api/users/${user.publicId}`, { address: { provinceId: 2, districtId: 20, municipalityId: 200, ward: 1 } })).status).toBe(200);
       const session = await signIn(identity, user);
       const address = { provinceId: 2, districtId: 20, municipalityId: 200, ward: 1, street: null };
