@@ -1,0 +1,176 @@
+#!/usr/bin/env node
+// `npm run bench:reference` (after `npm run build`): one bounded run on this machine against a fresh
+// database dropped at the end. Needs Postgres, Redis and RabbitMQ (DATABASE_URL, REDIS_URL, AMQP_URL).
+//
+// Starts identity, reference-data and the gateway (as `npm start` would, on free ports), signs the
+// bootstrap admin in, and measures authenticated reads through the gateway:
+//   GET /api/academic-sessions (20 rows, served from the Redis list cache) and
+//   GET /api/lookups/provinces (when reference-data serves it),
+// each against a bare Fastify server that verifies the same JWT with jose (the same JWKS, issuer and
+// audience) and answers a body of the same size: the ceiling of an authenticated read on this
+// machine. Rounds alternate (BENCH_ROUNDS, default 3, of BENCH_SECONDS, default 8, at
+// BENCH_CONNECTIONS, default 50); the ratio of the means is reported against the target (>= 0.35).
+// Then each runs at a fixed rate of half its measured throughput (autocannon `-R`, lesson 10) and
+// its p99 latency is printed.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import pg from 'pg';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const TARGET = 0.35;
+const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+for (const name of ['identity', 'reference-data', 'gateway']) {
+  if (!existsSync(`${root}services/${name}/dist/main.js`)) {
+    console.error(`bench/reference: services/${name}/dist is missing; run \`npm run build\` first`);
+    process.exit(1);
+  }
+}
+const config = await import('@school/config');
+const { freePort } = await import('@school/testing');
+
+const database = `bench_reference_${randomBytes(5).toString('hex')}`;
+const databaseUrl = new URL(serverUrl);
+databaseUrl.pathname = `/${database}`;
+const children = [];
+
+async function admin(sql) {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+async function startSystem() {
+  const ports = Object.fromEntries(await Promise.all(config.PROCESS_NAMES.map(async (name) => [name, await freePort()])));
+  const operatorEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: databaseUrl.toString(),
+    AMQP_NAME_PREFIX: `bench-${randomBytes(3).toString('hex')}.`,
+    CACHE_KEY_PREFIX: `bench-${randomBytes(3).toString('hex')}:`,
+    DOTENV_PATH: '/dev/null',
+    PORT: String(ports.gateway),
+    HOST: '127.0.0.1',
+    OTP_SECRET: randomBytes(32).toString('hex'),
+    ...Object.fromEntries(config.SERVICE_NAMES.map((name) => [config.servicePortVariable(name), String(ports[name])])),
+  };
+  const { generateKeyPairSync } = await import('node:crypto');
+  operatorEnv.JWT_PRIVATE_KEY = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const environments = config.childEnvironments(operatorEnv);
+  for (const name of ['identity', 'reference-data', 'gateway']) {
+    const child = spawn(process.execPath, [`${root}services/${name}/dist/main.js`], { env: environments[name], stdio: ['ignore', 'ignore', 'inherit'] });
+    children.push(child);
+  }
+  const gateway = `http://127.0.0.1:${ports.gateway}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const answers = await Promise.all(
+      [ports.identity, ports['reference-data']].map((port) => fetch(`http://127.0.0.1:${port}/health/ready`).then((response) => response.ok, () => false)),
+    );
+    if (answers.every(Boolean) && (await fetch(`${gateway}/health/live`).then((response) => response.ok, () => false))) break;
+    await sleep(300);
+  }
+  return { gateway, jwksUrl: config.resolveTopology(operatorEnv).jwksUrl };
+}
+
+async function json(response) {
+  const body = await response.json();
+  if (!response.ok) throw new Error(`${response.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** The ceiling: jose verification of the same token, then the same number of bytes. */
+async function bareServer(jwksUrl, bodies) {
+  const jwks = createRemoteJWKSet(new URL(jwksUrl));
+  const app = Fastify({ logger: false });
+  for (const [path, body] of Object.entries(bodies)) {
+    app.get(path, async (request, reply) => {
+      const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+      try {
+        await jwtVerify(token ?? '', jwks, { issuer: 'school-commerce-identity', audience: 'school-commerce' });
+      } catch {
+        return reply.code(401).send({ message: 'Authentication required', data: null, errorCode: 'AUTH_UNAUTHENTICATED' });
+      }
+      return reply.header('content-type', 'application/json; charset=utf-8').send(body);
+    });
+  }
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, url: `http://127.0.0.1:${app.server.address().port}` };
+}
+
+function load(url, headers, options = {}) {
+  return autocannon({ url, headers, connections, duration: seconds, ...options });
+}
+
+try {
+  await admin(`CREATE DATABASE ${database}`);
+  const { gateway, jwksUrl } = await startSystem();
+  const login = await json(
+    await fetch(`${gateway}/api/auth/login/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@example.com', password: 'Admin123!' }),
+    }),
+  );
+  const headers = { authorization: `Bearer ${login.data.accessToken}` };
+  for (let year = 2001; year <= 2020; year += 1) {
+    await json(
+      await fetch(`${gateway}/api/academic-sessions`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `Session ${year}`, startDate: `${year}-04-01`, endDate: `${year + 1}-03-31` }),
+      }),
+    );
+  }
+  const routes = ['/api/academic-sessions', '/api/lookups/provinces'];
+  const bodies = {};
+  for (const path of routes) {
+    const response = await fetch(`${gateway}${path}`, { headers });
+    if (response.ok) bodies[path] = Buffer.from(await response.arrayBuffer());
+    else console.log(`${path}: answers ${response.status} here; not measured`);
+  }
+  const bare = await bareServer(jwksUrl, bodies);
+
+  console.log(`bench/reference: ${rounds} alternating rounds of ${seconds} s at ${connections} connections per route\n`);
+  for (const path of Object.keys(bodies)) {
+    const through = [];
+    const ceiling = [];
+    await load(`${gateway}${path}`, headers, { duration: 2 }); // warm-up
+    for (let round = 0; round < rounds; round += 1) {
+      const viaGateway = await load(`${gateway}${path}`, headers);
+      const viaBare = await load(`${bare.url}${path}`, headers);
+      if (viaGateway.non2xx > 0 || viaBare.non2xx > 0) throw new Error(`${path}: non-2xx answers (${viaGateway.non2xx} / ${viaBare.non2xx})`);
+      through.push(viaGateway.requests.average);
+      ceiling.push(viaBare.requests.average);
+    }
+    const ratio = mean(through) / mean(ceiling);
+    const fixed = async (url, rate) => (await load(url, headers, { overallRate: Math.max(1, Math.round(rate)), connections: Math.min(connections, 20) })).latency;
+    const gatewayLatency = await fixed(`${gateway}${path}`, mean(through) / 2);
+    const bareLatency = await fixed(`${bare.url}${path}`, mean(ceiling) / 2);
+    console.log(`${path} (${bodies[path].length} bytes)`);
+    console.log(`  through the gateway: ${mean(through).toFixed(0)} req/s (rounds ${through.map((value) => value.toFixed(0)).join(', ')})`);
+    console.log(`  bare jose + Fastify: ${mean(ceiling).toFixed(0)} req/s (rounds ${ceiling.map((value) => value.toFixed(0)).join(', ')})`);
+    console.log(`  ratio ${ratio.toFixed(2)} (target >= ${TARGET}: ${ratio >= TARGET ? 'met' : 'NOT met'})`);
+    console.log(`  at half throughput: p99 ${gatewayLatency.p99} ms through the gateway (p50 ${gatewayLatency.p50}), ${bareLatency.p99} ms bare (p50 ${bareLatency.p50})\n`);
+  }
+  await bare.app.close();
+} finally {
+  for (const child of children) child.kill('SIGTERM');
+  await sleep(1_000);
+  await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
+}
