@@ -22,11 +22,10 @@ export class GeographyCheck {
   }
 
   async check(triple: GeographyTriple, tx?: Transaction): Promise<GeographyVerdict> {
-    const [province, district, municipality] = await Promise.all([
-      this.repository.findProvinceById(triple.provinceId, tx),
-      this.repository.findDistrictById(triple.districtId, tx),
-      this.repository.findMunicipalityById(triple.municipalityId, tx),
-    ]);
+    // One after the other: a transaction's connection runs one statement at a time.
+    const province = await this.repository.findProvinceById(triple.provinceId, tx);
+    const district = await this.repository.findDistrictById(triple.districtId, tx);
+    const municipality = await this.repository.findMunicipalityById(triple.municipalityId, tx);
     if (!province) return { valid: false, reason: 'province_not_found' };
     if (!district) return { valid: false, reason: 'district_not_found' };
     if (!municipality) return { valid: false, reason: 'municipality_not_found' };
