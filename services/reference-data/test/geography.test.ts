@@ -176,7 +176,7 @@ describe('geography lookups (spec §4.7) through HTTP, real Postgres and RabbitM
       expect(all.body).toMatchObject({ currentPage: 1, totalPage: 1, errorCode: null });
       const count = all.body.count as number;
       expect(count).toBeGreaterThanOrEqual(36);
-      expect(data<Row[]>(all)).toHaveLength(count);
+      expect(data<Row[]>(all)).toHaveLength(Math.min(count, 1000));
       const first = await rd.request('GET', MUNICIPALITIES);
       expect(first.body).toMatchObject({ count, currentPage: 1, totalPage: Math.ceil(count / 20) });
       expect(data<Row[]>(first)).toEqual(data<Row[]>(all).slice(0, 20));
@@ -205,6 +205,27 @@ describe('geography lookups (spec §4.7) through HTTP, real Postgres and RabbitM
         },
         expect.objectContaining({ id: m.id }),
       ]);
+    });
+
+    it('caps pagination=false at 1000 rows, with the count of every match', async () => {
+      const p = await province();
+      const d = await district(p.id);
+      await rd.prisma.municipality.createMany({
+        data: Array.from({ length: 1001 }, (_, index) => ({
+          publicId: `0190b6a4-0000-7000-8000-${String(index).padStart(12, '0')}`,
+          districtId: d.id,
+          name: `Bulk ${String(index).padStart(4, '0')}`,
+          type: 'rural_municipality' as const,
+        })),
+      });
+      const all = await rd.request('GET', `${MUNICIPALITIES}?districtId=${d.id}&pagination=0`);
+      expect(all.body).toMatchObject({ count: 1001, currentPage: 1, totalPage: 1 });
+      const rows = data<Row[]>(all);
+      expect(rows).toHaveLength(1000);
+      expect([rows[0]?.name, rows[999]?.name]).toEqual(['Bulk 0000', 'Bulk 0999']);
+      const last = await rd.request('GET', `${MUNICIPALITIES}?districtId=${d.id}&size=100&page=11`);
+      expect(data<Row[]>(last).map((row) => row.name)).toEqual(['Bulk 1000']);
+      expect(last.body).toMatchObject({ count: 1001, currentPage: 11, totalPage: 11 });
     });
 
     it('refuse malformed or undeclared query parameters with 400', async () => {
