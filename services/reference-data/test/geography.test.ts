@@ -212,7 +212,7 @@ describe('geography lookups (spec §4.7) through HTTP, real Postgres and RabbitM
       const d = await district(p.id);
       await rd.prisma.municipality.createMany({
         data: Array.from({ length: 1001 }, (_, index) => ({
-          publicId: `0190b6a4-0000-7000-8000-${String(index).padStart(12, '0')}`,
+          publicId: `0190b6a4-b0b0-7000-8000-${String(index).padStart(12, '0')}`,
           districtId: d.id,
           name: `Bulk ${String(index).padStart(4, '0')}`,
           type: 'rural_municipality' as const,
