@@ -1,12 +1,27 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { GEOGRAPHY_CHECK } from '@school/messaging';
+import { MessagingModule, RpcModule } from '@school/messaging/nest';
 import { ServiceCoreModule, type ServiceCoreOptions } from '@school/service';
 import { AcademicSessionsModule } from './academic-sessions/academic-sessions.module.js';
 import type { ReferenceDataConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
+import { GeographyModule } from './geography/geography.module.js';
+import { SchoolProfileModule } from './school-profile/school-profile.module.js';
 
 @Module({})
 export class AppModule {
   static forRoot(config: ReferenceDataConfig, options: ServiceCoreOptions = {}): DynamicModule {
-    return { module: AppModule, imports: [ServiceCoreModule.forRoot('reference-data', config, PrismaClient, options), AcademicSessionsModule] };
+    return {
+      module: AppModule,
+      imports: [
+        ServiceCoreModule.forRoot('reference-data', config, PrismaClient, options),
+        MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'reference-data', namePrefix: config.AMQP_NAME_PREFIX }),
+        // Serves GEOGRAPHY_CHECK to identity; asks identity ADDRESS_REFERENCES.
+        RpcModule.forRoot({ serves: [GEOGRAPHY_CHECK] }),
+        AcademicSessionsModule,
+        GeographyModule,
+        SchoolProfileModule,
+      ],
+    };
   }
 }

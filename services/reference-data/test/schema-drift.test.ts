@@ -59,4 +59,57 @@ describe('reference-data migrations', () => {
       expect(await constraintOf(insert('One day', '2025-01-01', '2025-01-02'))).toBe('accepted');
     });
   });
+
+  // Geography names are unique whatever their letter case, in their scope (spec §4.7 rule 2); the
+  // service maps these index names to GEOGRAPHY_NAME_TAKEN.
+  describe('geography rules', () => {
+    const run = (sql: string, values: unknown[] = []) =>
+      withConnection(db.databaseUrl, (client) => client.query(sql.replaceAll('$schema', quoteIdent(db.schema)), values));
+    const constraintOf = (promise: Promise<unknown>) =>
+      promise.then(
+        () => 'accepted',
+        (error: { constraint?: string }) => error.constraint,
+      );
+    const province = (name: string) =>
+      run(`INSERT INTO $schema.provinces (public_id, name, updated_at) VALUES ($1, $2, now()) RETURNING id`, [randomUUID(), name]);
+    const district = (provinceId: number, name: string) =>
+      run(`INSERT INTO $schema.districts (public_id, province_id, name, updated_at) VALUES ($1, $2, $3, now()) RETURNING id`, [randomUUID(), provinceId, name]);
+    const municipality = (districtId: number, name: string, wardCount: number | null = null) =>
+      run(`INSERT INTO $schema.municipalities (public_id, district_id, name, type, ward_count, updated_at) VALUES ($1, $2, $3, 'municipality', $4, now())`, [
+        randomUUID(),
+        districtId,
+        name,
+        wardCount,
+      ]);
+    const idOf = async (result: Promise<{ rows: { id: number }[] }>) => (await result).rows[0]?.id as number;
+
+    it('refuses a province name that differs only in letter case', async () => {
+      await province('Drift Province');
+      expect(await constraintOf(province('DRIFT province'))).toBe('provinces_name_lower_key');
+    });
+
+    it('refuses a twin district in one province, not in another', async () => {
+      const one = await idOf(province('Drift One'));
+      const two = await idOf(province('Drift Two'));
+      await district(one, 'Drift District');
+      expect(await constraintOf(district(one, 'drift district'))).toBe('districts_province_name_lower_key');
+      expect(await constraintOf(district(two, 'drift district'))).toBe('accepted');
+    });
+
+    it('refuses a twin municipality in one district, and a ward count outside 1-35', async () => {
+      const p = await idOf(province('Drift Three'));
+      const one = await idOf(district(p, 'Drift A'));
+      const two = await idOf(district(p, 'Drift B'));
+      await municipality(one, 'Drift Town');
+      expect(await constraintOf(municipality(one, 'DRIFT TOWN'))).toBe('municipalities_district_name_lower_key');
+      expect(await constraintOf(municipality(two, 'DRIFT TOWN'))).toBe('accepted');
+      expect(await constraintOf(municipality(two, 'Too many wards', 36))).toBe('municipalities_ward_count_check');
+      expect(await constraintOf(municipality(two, 'No wards', 0))).toBe('municipalities_ward_count_check');
+    });
+
+    it('seeds 7 provinces, 77 districts and 36 municipalities', async () => {
+      const count = async (table: string) => Number((await run(`SELECT count(*) AS n FROM $schema.${table} WHERE name NOT ILIKE 'drift%'`)).rows[0].n);
+      expect([await count('provinces'), await count('districts'), await count('municipalities')]).toEqual([7, 77, 36]);
+    });
+  });
 });

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { parseConfig } from '@school/config';
+import { TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { createPrismaClient } from '@school/prisma';
 import { createServiceApp } from '@school/service';
 import { createLogger } from '@school/telemetry';
@@ -50,6 +51,8 @@ export async function referenceDataSuite(prefix: string): Promise<ReferenceDataS
   const issuer = await createTestIssuer();
   const prisma = createPrismaClient(PrismaClient, { databaseUrl: db.databaseUrl, schema: db.schema, maxConnections: 2 });
   const cachePrefix = `test:${randomBytes(6).toString('hex')}:`;
+  // The app serves GEOGRAPHY_CHECK: its queue gets this suite's broker prefix, deleted at close.
+  const brokerPrefix = uniqueBrokerPrefix('reference-data-test');
   const instances: ReferenceDataInstance[] = [];
 
   return {
@@ -65,6 +68,7 @@ export async function referenceDataSuite(prefix: string): Promise<ReferenceDataS
         DATABASE_URL: db.databaseUrl,
         JWKS_URL: issuer.jwksUrl,
         CACHE_KEY_PREFIX: cachePrefix,
+        AMQP_NAME_PREFIX: brokerPrefix,
         ...env,
       });
       const app = await createServiceApp(AppModule.forRoot(config, { schema: db.schema }), {
@@ -98,6 +102,7 @@ export async function referenceDataSuite(prefix: string): Promise<ReferenceDataS
       await prisma.$disconnect();
       await issuer.close();
       await db.drop();
+      await (await TestBroker.connect(brokerPrefix)).destroy();
     },
   };
 }

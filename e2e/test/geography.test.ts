@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import { type RunningSystem, startSystem } from './support/system.js';
+
+/**
+ * Issue 11, geography and the school profile through the gateway: the seeds, lists, create and
+ * update, the name rules, and the references reference-data decides alone (child rows and the
+ * school profile). Deletes and renames of unreferenced rows also need identity's answer about
+ * addresses (ADDRESS_REFERENCES), proven in services/reference-data/test with a stand-in.
+ */
+
+let system: RunningSystem;
+let admin: string;
+
+interface Answer {
+  status: number;
+  body: { message: string; data: unknown; errorCode: string | null; count?: number; currentPage?: number; totalPage?: number };
+}
+
+interface Row {
+  id: number;
+  publicId: string;
+  name: string;
+  nameNp: string | null;
+  code: string | null;
+  isActive: boolean;
+  provinceId?: number;
+  districtId?: number;
+  type?: string;
+  wardCount?: number | null;
+}
+
+async function call(method: string, path: string, body?: unknown, accessToken: string | null = admin): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (accessToken) headers.authorization = `Bearer ${accessToken}`;
+  const response = await fetch(`${system.gatewayUrl}${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
+  return { status: response.status, body: (await response.json()) as Answer['body'] };
+}
+
+const data = <T>(answer: Answer) => answer.body.data as T;
+const label = (what: string) => `${what} ${randomBytes(3).toString('hex')}`;
+const refusal = (errorCode: string) => ({ message: expect.any(String), data: null, errorCode });
+
+beforeAll(async () => {
+  system = await startSystem();
+  const login = await call('POST', '/api/auth/login/email', { email: 'admin@example.com', password: 'Admin123!' }, null);
+  expect(login.status).toBe(200);
+  admin = (login.body.data as { accessToken: string }).accessToken;
+}, 90_000);
+
+afterAll(async () => {
+  await system?.shutdown();
+});
+
+async function chain() {
+  const p = data<Row>(await call('POST', '/api/lookups/provinces', { name: label('E2E Province') }));
+  const d = data<Row>(await call('POST', '/api/lookups/districts', { provinceId: p.id, name: label('E2E District') }));
+  const created = await call('POST', '/api/lookups/municipalities', { districtId: d.id, name: label('E2E Town'), type: 'rural_municipality', wardCount: 7 });
+  expect(created.status).toBe(201);
+  return { p, d, m: data<Row>(created) };
+}
+
+describe('geography through the gateway (spec §4.7)', () => {
+  it('needs a token', async () => {
+    expect(await call('GET', '/api/lookups/provinces', undefined, null)).toEqual({ status: 401, body: refusal('AUTH_UNAUTHENTICATED') });
+    expect(await call('GET', '/api/school-profile', undefined, null)).toEqual({ status: 401, body: refusal('AUTH_UNAUTHENTICATED') });
+  });
+
+  it('serves the seeded provinces, districts and municipalities of Nepal, sorted by name', async () => {
+    const provinces = data<Row[]>(await call('GET', '/api/lookups/provinces'));
+    expect(provinces.map((row) => row.name)).toEqual(['Bagmati', 'Gandaki', 'Karnali', 'Koshi', 'Lumbini', 'Madhesh', 'Sudurpashchim']);
+    expect(provinces.find((row) => row.name === 'Koshi')).toMatchObject({ nameNp: 'कोशी', code: 'NP-P1', isActive: true });
+    const districts = data<Row[]>(await call('GET', '/api/lookups/districts'));
+    expect(districts).toHaveLength(77);
+    const bagmati = provinces.find((row) => row.name === 'Bagmati') as Row;
+    const inBagmati = data<Row[]>(await call('GET', `/api/lookups/districts?provinceId=${bagmati.id}`));
+    expect(inBagmati).toHaveLength(13);
+    const kathmandu = inBagmati.find((row) => row.name === 'Kathmandu') as Row;
+    expect(kathmandu).toMatchObject({ nameNp: 'काठमाडौं', code: null, provinceId: bagmati.id, provinceName: 'Bagmati' });
+
+    const all = await call('GET', '/api/lookups/municipalities?pagination=false');
+    expect(all.body).toMatchObject({ count: 36, currentPage: 1, totalPage: 1, errorCode: null });
+    const page = await call('GET', '/api/lookups/municipalities');
+    expect(page.body).toMatchObject({ count: 36, currentPage: 1, totalPage: 2 });
+    expect(data<Row[]>(page)).toHaveLength(20);
+    const inKathmandu = data<Row[]>(await call('GET', `/api/lookups/municipalities?districtId=${kathmandu.id}`));
+    expect(inKathmandu.map((row) => [row.name, row.type, row.wardCount])).toEqual([
+      ['Budhanilkantha', 'municipality', 13],
+      ['Kathmandu', 'metropolitan', 32],
+      ['Kirtipur', 'municipality', 10],
+    ]);
+    expect((await call('GET', '/api/lookups/municipalities?size=101')).body).toMatchObject({ errorCode: 'VALIDATION_FAILED' });
+  });
+
+  it('creates and updates rows, refuses twin names in scope, and lists retired rows only on request', async () => {
+    const { p, d, m } = await chain();
+    expect(await call('POST', '/api/lookups/provinces', { name: p.name.toUpperCase() })).toEqual({ status: 409, body: refusal('GEOGRAPHY_NAME_TAKEN') });
+    expect(await call('POST', '/api/lookups/municipalities', { districtId: d.id, name: m.name.toLowerCase(), type: 'vdc' })).toEqual({
+      status: 409,
+      body: refusal('GEOGRAPHY_NAME_TAKEN'),
+    });
+    expect(await call('POST', '/api/lookups/districts', { provinceId: 999_999, name: 'Nowhere' })).toEqual({ status: 404, body: refusal('PROVINCE_NOT_FOUND') });
+    const retired = await call('PATCH', `/api/lookups/municipalities/${m.publicId}`, { isActive: false, wardCount: 9, nameNp: 'गाउँपालिका' });
+    expect(retired.status).toBe(200);
+    expect(data<Row>(retired)).toMatchObject({ isActive: false, wardCount: 9, nameNp: 'गाउँपालिका', name: m.name });
+    expect(data<Row[]>(await call('GET', `/api/lookups/municipalities?districtId=${d.id}`))).toEqual([]);
+    expect(data<Row[]>(await call('GET', `/api/lookups/municipalities?districtId=${d.id}&includeInactive=true`)).map((row) => row.id)).toEqual([m.id]);
+    expect(await call('PATCH', '/api/lookups/provinces/not-a-uuid', { isActive: false })).toEqual({ status: 404, body: refusal('PROVINCE_NOT_FOUND') });
+  });
+
+  it('refuses renaming, moving or deleting a row that has children', async () => {
+    const { p, d } = await chain();
+    const other = await chain();
+    expect(await call('PATCH', `/api/lookups/provinces/${p.publicId}`, { name: label('Renamed') })).toEqual({ status: 409, body: refusal('GEOGRAPHY_RENAME_REFERENCED') });
+    expect(await call('PATCH', `/api/lookups/districts/${d.publicId}`, { provinceId: other.p.id })).toEqual({ status: 409, body: refusal('GEOGRAPHY_RENAME_REFERENCED') });
+    expect(await call('DELETE', `/api/lookups/districts/${d.publicId}`)).toEqual({ status: 409, body: refusal('GEOGRAPHY_IN_USE') });
+    expect(await call('DELETE', `/api/lookups/provinces/${p.publicId}`)).toEqual({ status: 409, body: refusal('GEOGRAPHY_IN_USE') });
+    expect((await call('PATCH', `/api/lookups/provinces/${p.publicId}`, { code: 'E2E', isActive: false })).status).toBe(200);
+  });
+});
+
+describe('school profile through the gateway (contract §6)', () => {
+  it('is null before the first PUT, validates nesting, and its geography counts as a reference', async () => {
+    expect(await call('GET', '/api/school-profile')).toEqual({ status: 200, body: { message: expect.any(String), data: null, errorCode: null } });
+    const a = await chain();
+    const b = await chain();
+    const ids = { provinceId: a.p.id, districtId: a.d.id, municipalityId: a.m.id };
+    expect((await call('PUT', '/api/school-profile', { name: 'E2E School', ...ids, municipalityId: b.m.id })).body).toMatchObject({ errorCode: 'VALIDATION_FAILED' });
+    const saved = await call('PUT', '/api/school-profile', { name: 'E2E School', ...ids, ward: 3, street: 'Ring Road\nGate 2', phone: '+9779800000000', email: 'office@school.example' });
+    expect(saved.status).toBe(200);
+    expect(data(await call('GET', '/api/school-profile'))).toEqual(data(saved));
+    expect(data(saved)).toMatchObject({ name: 'E2E School', ...ids, ward: 3, street: 'Ring Road\nGate 2' });
+    expect(await call('PATCH', `/api/lookups/municipalities/${a.m.publicId}`, { name: label('Renamed') })).toEqual({ status: 409, body: refusal('GEOGRAPHY_RENAME_REFERENCED') });
+    expect(await call('DELETE', `/api/lookups/municipalities/${a.m.publicId}`)).toEqual({ status: 409, body: refusal('GEOGRAPHY_IN_USE') });
+    expect((await call('PATCH', `/api/lookups/municipalities/${a.m.publicId}`, { isActive: false })).status).toBe(200);
+  });
+});

@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { AppError, type ErrorCode } from '@school/http';
+import { ADDRESS_REFERENCES, type GeographyLevel, RpcClient } from '@school/messaging';
+import type { Transaction } from '@school/service';
+import { GeographyRepository } from './geography.repository.js';
+
+/**
+ * "Referenced" of spec §3.3: a child row, the school profile, or a person's address (soft-deleted
+ * people included), checked at the moment of the write. Children and the profile are read here;
+ * addresses are identity's, asked over RabbitMQ (ADDRESS_REFERENCES). No answer rejects with
+ * RpcUnavailableError, which the HTTP layer answers 503: never a delete or rename on a guess.
+ */
+@Injectable()
+export class GeographyReferences {
+  constructor(
+    private readonly repository: GeographyRepository,
+    private readonly rpc: RpcClient,
+  ) {}
+
+  /** Throws `refusal` (GEOGRAPHY_IN_USE or GEOGRAPHY_RENAME_REFERENCED) when the row is referenced. */
+  async assertUnreferenced(level: GeographyLevel, id: number, refusal: ErrorCode): Promise<void> {
+    await this.assertNoLocalReferences(level, id, refusal);
+    const { referenced } = await this.rpc.call(ADDRESS_REFERENCES, { level, id });
+    if (referenced) throw new AppError(refusal);
+  }
+
+  /** Children and the school profile only: re-checked inside the write's transaction, under the row's lock. */
+  async assertNoLocalReferences(level: GeographyLevel, id: number, refusal: ErrorCode, tx?: Transaction): Promise<void> {
+    if (await this.repository.hasLocalReferences(level, id, tx)) throw new AppError(refusal);
+  }
+}

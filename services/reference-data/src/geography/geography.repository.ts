@@ -1,0 +1,200 @@
+import { Injectable } from '@nestjs/common';
+import { isUniqueViolation } from '@school/prisma';
+import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
+import { Prisma, PrismaClient, type District, type Municipality, type MunicipalityType, type Province } from '../generated/prisma/client.js';
+
+type Db = Prisma.TransactionClient;
+
+/** The SQL unique indexes on lower(name) in scope (migration 20261123010000). */
+export const NAME_INDEXES = {
+  province: 'provinces_name_lower_key',
+  district: 'districts_province_name_lower_key',
+  municipality: 'municipalities_district_name_lower_key',
+} as const;
+
+export type DistrictRow = District & { province: { name: string } };
+export type MunicipalityRow = Municipality & { district: { name: string } };
+
+/** A write the database refused for a reason of the rules: a twin name in scope, or a parent gone. */
+export type WriteRefusal = 'name_taken' | 'parent_missing';
+
+export interface LabelFields {
+  name?: string;
+  nameNp?: string | null;
+  code?: string | null;
+  isActive?: boolean;
+}
+
+export interface ListFilter {
+  includeInactive: boolean;
+  parentId?: number | undefined;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const BY_NAME = [{ name: 'asc' }, { id: 'asc' }] as const satisfies Prisma.ProvinceOrderByWithRelationInput[];
+const WITH_PROVINCE = { province: { select: { name: true } } } as const satisfies Prisma.DistrictInclude;
+const WITH_DISTRICT = { district: { select: { name: true } } } as const satisfies Prisma.MunicipalityInclude;
+const LOCKABLE = { province: 'provinces', district: 'districts', municipality: 'municipalities' } as const;
+const PROFILE_COLUMN = { province: 'province_id', district: 'district_id', municipality: 'municipality_id' } as const;
+
+/** A foreign key refused the write (Prisma P2003 or SQLSTATE 23503). */
+function isForeignKeyViolation(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return code === 'P2003' || code === '23503';
+}
+
+async function refusing<T>(level: keyof typeof NAME_INDEXES, write: () => Promise<T>): Promise<T | WriteRefusal> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error, NAME_INDEXES[level])) return 'name_taken';
+    if (isForeignKeyViolation(error)) return 'parent_missing';
+    throw error;
+  }
+}
+
+/**
+ * Provinces, districts and municipalities: the only place that touches their tables. It also reads
+ * (never writes) the school profile's geography columns, because a profile naming a row is a
+ * reference of spec §3.3.
+ */
+@Injectable()
+export class GeographyRepository {
+  private readonly schema: string;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    schema: DatabaseSchema,
+  ) {
+    this.schema = schema.sql;
+  }
+
+  // Provinces
+
+  findProvince(publicId: string, tx?: Transaction): Promise<Province | null> {
+    return UUID.test(publicId) ? this.db(tx).province.findUnique({ where: { publicId } }) : Promise.resolve(null);
+  }
+
+  findProvinceById(id: number, tx?: Transaction): Promise<Province | null> {
+    return this.db(tx).province.findUnique({ where: { id } });
+  }
+
+  listProvinces(filter: ListFilter): Promise<Province[]> {
+    return this.db().province.findMany({ where: filter.includeInactive ? {} : { isActive: true }, orderBy: BY_NAME });
+  }
+
+  createProvince(data: LabelFields & { publicId: string; name: string }): Promise<Province | WriteRefusal> {
+    return refusing('province', () => this.db().province.create({ data }));
+  }
+
+  updateProvince(id: number, changes: LabelFields, tx: Transaction): Promise<Province | WriteRefusal> {
+    return refusing('province', () => this.db(tx).province.update({ where: { id }, data: changes }));
+  }
+
+  // Districts
+
+  findDistrict(publicId: string, tx?: Transaction): Promise<DistrictRow | null> {
+    return UUID.test(publicId) ? this.db(tx).district.findUnique({ where: { publicId }, include: WITH_PROVINCE }) : Promise.resolve(null);
+  }
+
+  findDistrictById(id: number, tx?: Transaction): Promise<District | null> {
+    return this.db(tx).district.findUnique({ where: { id } });
+  }
+
+  listDistricts(filter: ListFilter): Promise<DistrictRow[]> {
+    return this.db().district.findMany({
+      where: { ...(filter.includeInactive ? {} : { isActive: true }), ...(filter.parentId !== undefined && { provinceId: filter.parentId }) },
+      include: WITH_PROVINCE,
+      orderBy: BY_NAME,
+    });
+  }
+
+  createDistrict(data: LabelFields & { publicId: string; name: string; provinceId: number }): Promise<DistrictRow | WriteRefusal> {
+    return refusing('district', () => this.db().district.create({ data, include: WITH_PROVINCE }));
+  }
+
+  updateDistrict(id: number, changes: LabelFields & { provinceId?: number }, tx: Transaction): Promise<DistrictRow | WriteRefusal> {
+    return refusing('district', () => this.db(tx).district.update({ where: { id }, data: changes, include: WITH_PROVINCE }));
+  }
+
+  // Municipalities
+
+  findMunicipality(publicId: string, tx?: Transaction): Promise<MunicipalityRow | null> {
+    return UUID.test(publicId) ? this.db(tx).municipality.findUnique({ where: { publicId }, include: WITH_DISTRICT }) : Promise.resolve(null);
+  }
+
+  findMunicipalityById(id: number, tx?: Transaction): Promise<Municipality | null> {
+    return this.db(tx).municipality.findUnique({ where: { id } });
+  }
+
+  async listMunicipalities(filter: ListFilter, window: { skip: number; take: number }): Promise<{ rows: MunicipalityRow[]; count: number }> {
+    const where = { ...(filter.includeInactive ? {} : { isActive: true }), ...(filter.parentId !== undefined && { districtId: filter.parentId }) };
+    const [rows, count] = await Promise.all([
+      this.db().municipality.findMany({ where, include: WITH_DISTRICT, orderBy: BY_NAME, ...window }),
+      this.db().municipality.count({ where }),
+    ]);
+    return { rows, count };
+  }
+
+  createMunicipality(
+    data: LabelFields & { publicId: string; name: string; districtId: number; type: MunicipalityType; wardCount?: number | null },
+  ): Promise<MunicipalityRow | WriteRefusal> {
+    return refusing('municipality', () => this.db().municipality.create({ data, include: WITH_DISTRICT }));
+  }
+
+  updateMunicipality(
+    id: number,
+    changes: LabelFields & { districtId?: number; type?: MunicipalityType; wardCount?: number | null },
+    tx: Transaction,
+  ): Promise<MunicipalityRow | WriteRefusal> {
+    return refusing('municipality', () => this.db(tx).municipality.update({ where: { id }, data: changes, include: WITH_DISTRICT }));
+  }
+
+  // Every level
+
+  /**
+   * Locks the row until the transaction ends (false: it is gone). FOR UPDATE conflicts with the key-share lock a
+   * foreign key check takes, so no child row or school profile can start naming it meanwhile.
+   */
+  async lock(level: keyof typeof LOCKABLE, id: number, tx: Transaction): Promise<boolean> {
+    const rows = await this.db(tx).$queryRawUnsafe<unknown[]>(`SELECT id FROM ${this.schema}."${LOCKABLE[level]}" WHERE id = $1 FOR UPDATE`, id);
+    return rows.length > 0;
+  }
+
+  /** Locks rows against change while a reader relies on them (the school profile's nesting check). */
+  async share(level: keyof typeof LOCKABLE, id: number, tx: Transaction): Promise<void> {
+    await this.db(tx).$queryRawUnsafe(`SELECT id FROM ${this.schema}."${LOCKABLE[level]}" WHERE id = $1 FOR SHARE`, id);
+  }
+
+  /** A row of the level below, or the school profile, names this row (spec §4.7 rules 5-6). */
+  async hasLocalReferences(level: keyof typeof LOCKABLE, id: number, tx?: Transaction): Promise<boolean> {
+    const db = this.db(tx);
+    const child =
+      level === 'province'
+        ? await db.district.findFirst({ where: { provinceId: id }, select: { id: true } })
+        : level === 'district'
+          ? await db.municipality.findFirst({ where: { districtId: id }, select: { id: true } })
+          : null;
+    if (child) return true;
+    const profile = await db.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM ${this.schema}."school_profile" WHERE "${PROFILE_COLUMN[level]}" = $1 LIMIT 1`, id);
+    return profile.length > 0;
+  }
+
+  /** Deletes the row; false when a foreign key still names it (a reference that came meanwhile). */
+  async delete(level: keyof typeof LOCKABLE, id: number, tx: Transaction): Promise<boolean> {
+    try {
+      const db = this.db(tx);
+      if (level === 'province') await db.province.delete({ where: { id } });
+      else if (level === 'district') await db.district.delete({ where: { id } });
+      else await db.municipality.delete({ where: { id } });
+      return true;
+    } catch (error) {
+      if (isForeignKeyViolation(error)) return false;
+      throw error;
+    }
+  }
+
+  private db(tx?: Transaction): Db {
+    return clientOf<Db>(tx ?? this.prisma);
+  }
+}

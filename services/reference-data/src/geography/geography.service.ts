@@ -1,0 +1,158 @@
+import { Injectable } from '@nestjs/common';
+import { AppError, type ErrorCode, pageInfo, type PageInfo, pageWindow } from '@school/http';
+import { type GeographyLevel, uuidv7 } from '@school/messaging';
+import { type Transaction, UnitOfWork } from '@school/service';
+import type { CreateDistrictBody, ListDistrictsQuery, UpdateDistrictBody } from './dto/district.dto.js';
+import type { CreateMunicipalityBody, ListMunicipalitiesQuery, UpdateMunicipalityBody } from './dto/municipality.dto.js';
+import type { CreateProvinceBody, ListProvincesQuery, UpdateProvinceBody } from './dto/province.dto.js';
+import { districtDto, type DistrictDto, municipalityDto, type MunicipalityDto, provinceDto, type ProvinceDto } from './geography.dto.js';
+import { GeographyReferences } from './geography-references.js';
+import { GeographyRepository, type WriteRefusal } from './geography.repository.js';
+
+const NOT_FOUND: Record<GeographyLevel, ErrorCode> = {
+  province: 'PROVINCE_NOT_FOUND',
+  district: 'DISTRICT_NOT_FOUND',
+  municipality: 'MUNICIPALITY_NOT_FOUND',
+};
+
+/** The level a row's parent id points at (spec §4.7 rule 3). */
+const PARENT: Partial<Record<GeographyLevel, GeographyLevel>> = { district: 'province', municipality: 'district' };
+
+interface Addressed {
+  id: number;
+  name: string;
+  parentId?: number;
+}
+
+/** What a PATCH asks of a row's place: a new name and/or a new parent. */
+interface Move {
+  name?: string | undefined;
+  parentId?: number | undefined;
+}
+
+function written<Row>(level: GeographyLevel, result: Row | WriteRefusal): Row {
+  if (result === 'name_taken') throw new AppError('GEOGRAPHY_NAME_TAKEN');
+  if (result === 'parent_missing') throw new AppError(NOT_FOUND[PARENT[level] ?? level]);
+  return result;
+}
+
+/** The geography rules of spec §3.3 and §4.7, the same for the three levels. */
+@Injectable()
+export class GeographyService {
+  constructor(
+    private readonly repository: GeographyRepository,
+    private readonly references: GeographyReferences,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
+
+  // Provinces
+
+  async listProvinces(query: ListProvincesQuery): Promise<ProvinceDto[]> {
+    return (await this.repository.listProvinces({ includeInactive: query.includeInactive })).map(provinceDto);
+  }
+
+  async createProvince(body: CreateProvinceBody): Promise<ProvinceDto> {
+    return provinceDto(written('province', await this.repository.createProvince({ publicId: uuidv7(), ...body })));
+  }
+
+  async updateProvince(publicId: string, body: UpdateProvinceBody): Promise<ProvinceDto> {
+    const row = await this.found('province', await this.repository.findProvince(publicId));
+    const updated = await this.guardedUpdate('province', row, { name: body.name }, (tx) => this.repository.updateProvince(row.id, body, tx));
+    return provinceDto(updated);
+  }
+
+  async deleteProvince(publicId: string): Promise<void> {
+    await this.guardedDelete('province', await this.found('province', await this.repository.findProvince(publicId)));
+  }
+
+  // Districts
+
+  async listDistricts(query: ListDistrictsQuery): Promise<DistrictDto[]> {
+    const rows = await this.repository.listDistricts({ includeInactive: query.includeInactive, parentId: query.provinceId });
+    return rows.map(districtDto);
+  }
+
+  async createDistrict(body: CreateDistrictBody): Promise<DistrictDto> {
+    await this.assertParentExists('district', body.provinceId);
+    return districtDto(written('district', await this.repository.createDistrict({ publicId: uuidv7(), ...body })));
+  }
+
+  async updateDistrict(publicId: string, body: UpdateDistrictBody): Promise<DistrictDto> {
+    const row = await this.found('district', await this.repository.findDistrict(publicId));
+    const move = { name: body.name, parentId: body.provinceId };
+    const updated = await this.guardedUpdate('district', { ...row, parentId: row.provinceId }, move, (tx) => this.repository.updateDistrict(row.id, body, tx));
+    return districtDto(updated);
+  }
+
+  async deleteDistrict(publicId: string): Promise<void> {
+    await this.guardedDelete('district', await this.found('district', await this.repository.findDistrict(publicId)));
+  }
+
+  // Municipalities
+
+  async listMunicipalities(query: ListMunicipalitiesQuery): Promise<{ municipalities: MunicipalityDto[]; page: PageInfo }> {
+    const paging = { ...query, order: 'asc' as const };
+    const { rows, count } = await this.repository.listMunicipalities({ includeInactive: query.includeInactive, parentId: query.districtId }, pageWindow(paging));
+    return { municipalities: rows.map(municipalityDto), page: pageInfo(paging, count) };
+  }
+
+  async createMunicipality(body: CreateMunicipalityBody): Promise<MunicipalityDto> {
+    await this.assertParentExists('municipality', body.districtId);
+    return municipalityDto(written('municipality', await this.repository.createMunicipality({ publicId: uuidv7(), ...body })));
+  }
+
+  async updateMunicipality(publicId: string, body: UpdateMunicipalityBody): Promise<MunicipalityDto> {
+    const row = await this.found('municipality', await this.repository.findMunicipality(publicId));
+    const move = { name: body.name, parentId: body.districtId };
+    const updated = await this.guardedUpdate('municipality', { ...row, parentId: row.districtId }, move, (tx) =>
+      this.repository.updateMunicipality(row.id, body, tx),
+    );
+    return municipalityDto(updated);
+  }
+
+  async deleteMunicipality(publicId: string): Promise<void> {
+    await this.guardedDelete('municipality', await this.found('municipality', await this.repository.findMunicipality(publicId)));
+  }
+
+  // The rules every level shares
+
+  private async found<Row>(level: GeographyLevel, row: Row | null): Promise<Row> {
+    if (!row) throw new AppError(NOT_FOUND[level]);
+    return row;
+  }
+
+  /** Spec §4.7 rule 3: creating or moving under a missing parent is the parent's 404. */
+  private async assertParentExists(level: GeographyLevel, parentId: number): Promise<void> {
+    const parent = PARENT[level];
+    if (!parent) return;
+    const row = parent === 'province' ? await this.repository.findProvinceById(parentId) : await this.repository.findDistrictById(parentId);
+    if (!row) throw new AppError(NOT_FOUND[parent]);
+  }
+
+  /**
+   * Spec §3.3 and §4.7 rules 4 and 6: a rename (a change of `name`, letter case included) or a
+   * reparent of a referenced row is refused and changes nothing; every other field may change on
+   * a referenced row (contract §6), retirement included.
+   */
+  private async guardedUpdate<Row>(level: GeographyLevel, row: Addressed, move: Move, write: (tx: Transaction) => Promise<Row | WriteRefusal>): Promise<Row> {
+    const moves = move.parentId !== undefined && move.parentId !== row.parentId;
+    const renames = move.name !== undefined && move.name !== row.name;
+    if (moves && move.parentId !== undefined) await this.assertParentExists(level, move.parentId);
+    if (renames || moves) await this.references.assertUnreferenced(level, row.id, 'GEOGRAPHY_RENAME_REFERENCED');
+    return this.unitOfWork.run(async (tx) => {
+      if (!(await this.repository.lock(level, row.id, tx))) throw new AppError(NOT_FOUND[level]);
+      if (renames || moves) await this.references.assertNoLocalReferences(level, row.id, 'GEOGRAPHY_RENAME_REFERENCED', tx);
+      return written(level, await write(tx));
+    });
+  }
+
+  /** Spec §4.7 rule 5: only an unreferenced row is deleted. */
+  private async guardedDelete(level: GeographyLevel, row: Addressed): Promise<void> {
+    await this.references.assertUnreferenced(level, row.id, 'GEOGRAPHY_IN_USE');
+    await this.unitOfWork.run(async (tx) => {
+      if (!(await this.repository.lock(level, row.id, tx))) throw new AppError(NOT_FOUND[level]);
+      await this.references.assertNoLocalReferences(level, row.id, 'GEOGRAPHY_IN_USE', tx);
+      if (!(await this.repository.delete(level, row.id, tx))) throw new AppError('GEOGRAPHY_IN_USE');
+    });
+  }
+}
