@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import { type RunningSystem, startSystem } from './support/system.js';
+
+/**
+ * Issue 11 across services, through the gateway: identity and reference-data ask each other over
+ * RabbitMQ (GEOGRAPHY_CHECK, ADDRESS_REFERENCES), and with the other one stopped they answer 503
+ * and write nothing, never a guess.
+ */
+
+let system: RunningSystem;
+let admin: string;
+
+interface Answer {
+  status: number;
+  body: { message: string; data: unknown; errorCode: string | null; errors?: { field: string }[] };
+}
+
+interface Row {
+  id: number;
+  publicId: string;
+  name: string;
+}
+
+async function call(method: string, path: string, body?: unknown): Promise<Answer> {
+  const headers: Record<string, string> = { authorization: `Bearer ${admin}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${system.gatewayUrl}${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
+  return { status: response.status, body: (await response.json()) as Answer['body'] };
+}
+
+const label = (what: string) => `${what} ${randomBytes(3).toString('hex')}`;
+const email = () => `address.${randomBytes(4).toString('hex')}@example.com`;
+
+/** A fresh province > district > municipality chain nothing else references. */
+async function chain(): Promise<{ province: Row; district: Row; municipality: Row }> {
+  const province = (await call('POST', '/api/lookups/provinces', { name: label('Province') })).body.data as Row;
+  const district = (await call('POST', '/api/lookups/districts', { provinceId: province.id, name: label('District') })).body.data as Row;
+  const municipality = (await call('POST', '/api/lookups/municipalities', { districtId: district.id, name: label('Town'), type: 'municipality' })).body.data as Row;
+  return { province, district, municipality };
+}
+
+const addressOf = ({ province, district, municipality }: Awaited<ReturnType<typeof chain>>) => ({
+  provinceId: province.id,
+  districtId: district.id,
+  municipalityId: municipality.id,
+  ward: 4,
+});
+
+beforeAll(async () => {
+  system = await startSystem();
+  const login = await fetch(`${system.gatewayUrl}/api/auth/login/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@example.com', password: 'Admin123!' }),
+  });
+  admin = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
+}, 90_000);
+
+afterAll(async () => {
+  await system?.shutdown();
+});
+
+describe('addresses between identity and reference-data', () => {
+  it('stores a user address reference-data confirms, and refuses one that does not nest', async () => {
+    const place = await chain();
+    const other = await chain();
+    const created = await call('POST', '/api/users', { email: email(), name: 'With Address', role: 'customer', address: addressOf(place) });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ address: { provinceId: place.province.id, districtId: place.district.id, municipalityId: place.municipality.id, ward: 4 } });
+
+    const mixed = await call('POST', '/api/users', { email: email(), name: 'Mixed', role: 'customer', address: { ...addressOf(place), districtId: other.district.id } });
+    expect(mixed.status).toBe(400);
+    expect(mixed.body.errorCode).toBe('VALIDATION_FAILED');
+    expect(mixed.body.errors?.map((error) => error.field)).toEqual(['address.districtId']);
+  });
+
+  it('an unreferenced row can be renamed and deleted; one named by an address cannot, even when its user is deleted', async () => {
+    const free = await chain();
+    expect((await call('PATCH', `/api/lookups/municipalities/${free.municipality.publicId}`, { name: label('Renamed') })).status).toBe(200);
+    expect((await call('DELETE', `/api/lookups/municipalities/${free.municipality.publicId}`)).status).toBe(200);
+
+    const used = await chain();
+    const user = (await call('POST', '/api/users', { email: email(), name: 'Soon Deleted', role: 'customer', address: addressOf(used) })).body.data as { publicId: string };
+    expect((await call('DELETE', `/api/users/${user.publicId}`)).status).toBe(200);
+
+    const rename = await call('PATCH', `/api/lookups/municipalities/${used.municipality.publicId}`, { name: label('Renamed') });
+    expect(rename).toMatchObject({ status: 409, body: { errorCode: 'GEOGRAPHY_RENAME_REFERENCED' } });
+    const remove = await call('DELETE', `/api/lookups/municipalities/${used.municipality.publicId}`);
+    expect(remove).toMatchObject({ status: 409, body: { errorCode: 'GEOGRAPHY_IN_USE' } });
+    // Retirement is never refused for being referenced (spec §3.3).
+    expect((await call('PATCH', `/api/lookups/municipalities/${used.municipality.publicId}`, { isActive: false })).status).toBe(200);
+  });
+
+  it('with identity stopped, a geography delete answers 503 and deletes nothing', async () => {
+    const free = await chain();
+    await system.stop('identity');
+    const remove = await call('DELETE', `/api/lookups/municipalities/${free.municipality.publicId}`);
+    expect(remove).toMatchObject({ status: 503, body: { errorCode: 'SERVICE_UNAVAILABLE' } });
+    const still = await call('GET', `/api/lookups/municipalities?districtId=${free.district.id}&includeInactive=true`);
+    expect((still.body.data as Row[]).map((row) => row.publicId)).toContain(free.municipality.publicId);
+  });
+});
+
+describe('with reference-data stopped', () => {
+  it('creating a user with an address answers 503 and creates nothing', async () => {
+    // identity is stopped by the test above; this suite needs it back, so it runs on its own system.
+    const own = await startSystem();
+    try {
+      const login = await fetch(`${own.gatewayUrl}/api/auth/login/email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'admin@example.com', password: 'Admin123!' }),
+      });
+      const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      await own.stop('reference-data');
+      const address = email();
+      const created = await fetch(`${own.gatewayUrl}/api/users`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ email: address, name: 'No Geography', role: 'customer', address: { provinceId: 1, districtId: 1, municipalityId: 1 } }),
+      });
+      expect(created.status).toBe(503);
+      expect(((await created.json()) as { errorCode: string }).errorCode).toBe('SERVICE_UNAVAILABLE');
+      const list = await fetch(`${own.gatewayUrl}/api/users?search=${encodeURIComponent(address)}`, { headers });
+      expect(((await list.json()) as { data: unknown[] }).data).toEqual([]);
+      // Without an address identity does not need reference-data.
+      const plain = await fetch(`${own.gatewayUrl}/api/users`, { method: 'POST', headers, body: JSON.stringify({ email: email(), name: 'Plain', role: 'customer' }) });
+      expect(plain.status).toBe(201);
+    } finally {
+      await own.shutdown();
+    }
+  }, 90_000);
+});
