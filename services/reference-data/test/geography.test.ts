@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ADDRESS_REFERENCES, type GeographyLevel, type RpcServer } from '@school/messaging';
-import { type HttpAnswer, type ReferenceDataUnderTest, startReferenceData } from './support/reference-data-rpc-app.js';
+import { type HttpAnswer, type ReferenceDataUnderTest, startReferenceData } from './support/reference-data-app.js';
 
 interface Row {
   id: number;

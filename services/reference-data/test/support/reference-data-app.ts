@@ -2,8 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { parseConfig } from '@school/config';
-import { TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
-import { createPrismaClient } from '@school/prisma';
+import { AmqpConnection, RpcClient, RpcServer, silentLogger, type RpcRoute } from '@school/messaging';
+import { TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
+import { applyMigrations, createPrismaClient } from '@school/prisma';
 import { createServiceApp } from '@school/service';
 import { createLogger } from '@school/telemetry';
 import { createTestIssuer, migratedTestSchema, type MigratedTestSchema, type TestIssuer } from '@school/testing';
@@ -40,6 +41,8 @@ export interface ReferenceDataSuite {
   /** A client of the suite's schema, for arranging rows and reading what the routes wrote. */
   prisma: PrismaClient;
   cachePrefix: string;
+  /** Broker names of the suite's apps and of stand-ins for other services. */
+  brokerPrefix: string;
   /** A replica of the real app over a real socket; `env` overrides its configuration. */
   start(env?: Record<string, string>): Promise<ReferenceDataInstance>;
   token(role: 'admin' | 'staff' | 'customer'): Promise<string>;
@@ -60,6 +63,7 @@ export async function referenceDataSuite(prefix: string): Promise<ReferenceDataS
     issuer,
     prisma,
     cachePrefix,
+    brokerPrefix,
     async start(env = {}) {
       const config = parseConfig(referenceDataEnv, {
         ...process.env,
@@ -105,4 +109,64 @@ export async function referenceDataSuite(prefix: string): Promise<ReferenceDataS
       await (await TestBroker.connect(brokerPrefix)).destroy();
     },
   };
+}
+
+export interface ReferenceDataUnderTest {
+  baseUrl: string;
+  /** A client of the suite's own schema, for arranging rows and reading what the routes wrote. */
+  prisma: PrismaClient;
+  /** Access tokens of the three roles (contract §4). */
+  tokens: { admin: string; staff: string; customer: string };
+  /** As the admin unless another token (or null: none) is given. */
+  request(method: string, path: string, body?: unknown, accessToken?: string | null): Promise<HttpAnswer>;
+  /** Applies the migrations again, as a restart or a second replica does. */
+  migrate(): Promise<string[]>;
+  /** A stand-in for another service on the suite's broker prefix: RPC servers and a client. */
+  broker: { serve(routes: RpcRoute[]): Promise<RpcServer>; client(): RpcClient };
+  close(): Promise<void>;
+}
+
+/** One app of a suite of its own, with admin/staff/customer tokens and stand-ins for identity over RabbitMQ. */
+export async function startReferenceData(prefix = 'reference_data'): Promise<ReferenceDataUnderTest> {
+  const suite = await referenceDataSuite(prefix);
+  const cleanups: Array<() => Promise<unknown>> = [() => suite.close()];
+  const closeAll = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+  };
+  try {
+    const app = await suite.start();
+    const tokens = { admin: await suite.token('admin'), staff: await suite.token('staff'), customer: await suite.token('customer') };
+    const connection = new AmqpConnection({ url: TEST_AMQP_URL, name: 'identity-stand-in', logger: silentLogger });
+    cleanups.push(() => connection.close());
+    return {
+      baseUrl: app.baseUrl,
+      prisma: suite.prisma,
+      tokens,
+      migrate: async () =>
+        (await applyMigrations({ databaseUrl: suite.db.databaseUrl, schema: suite.db.schema, migrationsDir: join(serviceDir, 'prisma', 'migrations') })).applied,
+      broker: {
+        async serve(routes) {
+          const server = new RpcServer(connection, { prefix: suite.brokerPrefix, routes, prefetch: 10, logger: silentLogger });
+          cleanups.push(() => server.stop());
+          server.start();
+          const deadline = Date.now() + 10_000;
+          while (!server.isConsuming()) {
+            if (Date.now() > deadline) throw new Error('the stand-in RPC server did not start consuming');
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          return server;
+        },
+        client() {
+          const client = new RpcClient(connection, { prefix: suite.brokerPrefix, logger: silentLogger });
+          cleanups.push(() => client.close());
+          return client;
+        },
+      },
+      request: (method, path, body, accessToken = tokens.admin) => app.request(method, path, body, accessToken ?? undefined),
+      close: closeAll,
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
 }
