@@ -5,3 +5,4 @@ export * from './error-response.js';
 export * from './validation.js';
 export * from './text-rules.js';
 export * from './list-query.js';
+export * from './contact-fields.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { emailAddress } from '@school/http';
 import { strongPassword } from '../passwords/password-policy.js';
-import { emailAddress } from '../users/dto/contact-fields.js';
 
 /**
  * Contract §1: the `admin` account created at start-up when no live admin exists. The dev defaults

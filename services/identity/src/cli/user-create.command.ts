@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ROLES } from '@school/auth';
-import { AppError, singleLine } from '@school/http';
+import { AppError, emailAddress, singleLine } from '@school/http';
 import { applyMigrations, createPrismaClient } from '@school/prisma';
 import { DatabaseSchema, UnitOfWork } from '@school/service';
 import { z } from 'zod';
@@ -9,7 +9,6 @@ import { PrismaClient } from '../generated/prisma/client.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { strongPassword } from '../passwords/password-policy.js';
 import { ProviderAccountsRepository } from '../passwords/provider-accounts.repository.js';
-import { emailAddress } from '../users/dto/contact-fields.js';
 import { UsersRepository } from '../users/users.repository.js';
 
 export interface UserCreateTarget {

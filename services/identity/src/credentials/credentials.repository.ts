@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
+import { normalizeEmail } from '@school/http';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { CredentialPurpose, VerificationCredential } from '../generated/prisma/client.js';
-import { normalizeEmail } from '../users/dto/contact-fields.js';
 
 type Db = Prisma.TransactionClient;
 

@@ -3,8 +3,8 @@ import type { Role } from '@school/auth';
 import type { GeographyLevel } from '@school/messaging';
 import { escapeLike, isUniqueViolation } from '@school/prisma';
 import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
+import { normalizeEmail } from '@school/http';
 import { Prisma, PrismaClient, type User } from '../generated/prisma/client.js';
-import { normalizeEmail } from './dto/contact-fields.js';
 import { addressColumnsOf, type AddressRow, type ProfileSource } from './profile.js';
 
 type Db = Prisma.TransactionClient;

@@ -1,6 +1,5 @@
-import { singleLine } from '@school/http';
+import { emailAddress, singleLine } from '@school/http';
 import { z } from 'zod';
-import { emailAddress } from '../../users/dto/contact-fields.js';
 
 /**
  * Longest password accepted at login. New passwords are capped at 32 by the strong-password

@@ -1,8 +1,6 @@
 import { singleLineRaw } from '@school/http';
 import { z } from 'zod';
 
-export { e164Phone, emailAddress } from '../../users/dto/contact-fields.js';
-
 /** Spec §2.2 / §8: an OTP is exactly six digits. */
 export const sixDigitOtp = z.string().regex(/^\d{6}$/, 'must be exactly six digits');
 

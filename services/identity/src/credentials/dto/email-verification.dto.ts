@@ -1,5 +1,6 @@
+import { emailAddress } from '@school/http';
 import { z } from 'zod';
-import { emailAddress, presentedLinkToken } from './credential-fields.js';
+import { presentedLinkToken } from './credential-fields.js';
 
 export const resendEmailVerificationBody = z.object({ email: emailAddress }).strict();
 

@@ -1,5 +1,5 @@
+import { e164Phone, emailAddress } from '@school/http';
 import { z } from 'zod';
-import { e164Phone, emailAddress } from './credential-fields.js';
 
 /** Where a reset is asked for: the account's email, or a phone (its code then goes by SMS). */
 export type ForgotPasswordRequest = { by: 'email'; email: string } | { by: 'phone'; phone: string };

@@ -1,5 +1,6 @@
+import { e164Phone } from '@school/http';
 import { z } from 'zod';
-import { e164Phone, sixDigitOtp } from './credential-fields.js';
+import { sixDigitOtp } from './credential-fields.js';
 
 export const requestPhoneVerificationBody = z.object({ phone: e164Phone }).strict();
 

@@ -1,8 +1,7 @@
 import { ROLES } from '@school/auth';
-import { singleLine } from '@school/http';
+import { e164Phone, emailAddress, singleLine } from '@school/http';
 import { z } from 'zod';
 import { addressBody } from './address.dto.js';
-import { e164Phone, emailAddress } from './contact-fields.js';
 
 const name = singleLine(1, 120);
 const role = z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` });

@@ -1,20 +1,9 @@
-import { multiLineText, SINGLE_LINE_MESSAGE, SINGLE_LINE_TEXT, singleLine } from '@school/http';
+import { e164Phone, emailAddress, multiLineText, singleLine } from '@school/http';
 import { z } from 'zod';
 import { geographyId } from '../../geography/dto/geography-fields.js';
 
 /** Bounds of the school profile (contract §6 leaves them to us). */
-export const SCHOOL_PROFILE_LIMITS = { name: 120, wardMin: 1, wardMax: 35, street: 255, email: 255 } as const;
-
-const email = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(SCHOOL_PROFILE_LIMITS.email, `must be at most ${SCHOOL_PROFILE_LIMITS.email} characters`)
-  .regex(SINGLE_LINE_TEXT, SINGLE_LINE_MESSAGE)
-  .pipe(z.email('must be an email address'));
-
-/** E.164: a plus sign, a country code not starting with 0, at most 15 digits in all. */
-const phone = z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 phone number such as +9779812345678');
+export const SCHOOL_PROFILE_LIMITS = { name: 120, wardMin: 1, wardMax: 35, street: 255 } as const;
 
 const ward = z
   .number({ message: 'must be an integer' })
@@ -33,8 +22,8 @@ export const putSchoolProfileBody = z.strictObject({
   municipalityId: geographyId,
   ward: ward.nullable().optional(),
   street: multiLineText(1, SCHOOL_PROFILE_LIMITS.street).nullable().optional(),
-  phone: phone.nullable().optional(),
-  email: email.nullable().optional(),
+  phone: e164Phone.nullable().optional(),
+  email: emailAddress.nullable().optional(),
 });
 
 export type PutSchoolProfileBody = z.output<typeof putSchoolProfileBody>;

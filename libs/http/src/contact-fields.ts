@@ -1,11 +1,12 @@
-import { SINGLE_LINE_MESSAGE, SINGLE_LINE_TEXT } from '@school/http';
 import { z } from 'zod';
+import { SINGLE_LINE_TEXT } from './text-rules.js';
+import { SINGLE_LINE_MESSAGE } from './validation.js';
 
 export const EMAIL_MAX_LENGTH = 255;
 
 /**
- * An email address as identity stores and compares it: trimmed and lower-cased, so the unique
- * index on lower(email) and plain equality lookups agree.
+ * An email address as the services store and compare it: trimmed and lower-cased, so a unique index
+ * on lower(email) and plain equality lookups agree.
  */
 export const emailAddress = z
   .string()
