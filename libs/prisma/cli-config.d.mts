@@ -1,0 +1,3 @@
+import type { PrismaConfig } from 'prisma/config';
+
+export function servicePrismaConfig(schema: string): PrismaConfig;
