@@ -28,15 +28,14 @@
 // resend 5, reset 10 per 15 minutes), whose Redis round trip is still paid, by both halves alike.
 // The per-account message cap of identity is not bypassed: it is part of what is measured.
 // Without services/gateway/dist the figures are taken from identity directly, and the output says so.
-import { spawn } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import amqp from 'amqplib';
-import pg from 'pg';
+import { freePort } from '@school/testing';
+import { freshDatabase, sql, startProcess, stopAll, waitFor } from './support.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const identityMain = `${root}services/identity/dist/main.js`;
@@ -45,7 +44,6 @@ const cores = availableParallelism();
 const requestsPerOperation = Number(process.env.BENCH_REQUESTS ?? 200);
 const half = Math.floor(requestsPerOperation / 2);
 const warmup = 20;
-const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const suffix = randomBytes(5).toString('hex');
 const amqpPrefix = `bench-enumeration-${suffix}.`;
@@ -57,51 +55,7 @@ if (!existsSync(identityMain)) {
 }
 const withGateway = existsSync(gatewayMain);
 
-const children = [];
-const database = `bench_enumeration_${suffix}`;
-const databaseUrl = new URL(serverUrl);
-databaseUrl.pathname = `/${database}`;
-
-async function sql(connectionString, text, values = []) {
-  const client = new pg.Client({ connectionString });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function start(name, script, env) {
-  const child = spawn(process.execPath, [script], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  child.stderr.on('data', (chunk) => process.stderr.write(`[${name}] ${chunk}`));
-  children.push(child);
-  return child;
-}
-
-async function waitFor(url, deadlineMs = 30_000) {
-  const deadline = Date.now() + deadlineMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(1_000) })).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(200);
-  }
-  throw new Error(`${url} did not answer within ${deadlineMs / 1000} s`);
-}
+let database;
 
 // Client ips 10.<run>.x.y: the throttles' counters outlive a run (15 minutes in Redis), so each run
 // takes its own block of 65,536 addresses rather than reusing those of the run before.
@@ -160,7 +114,7 @@ async function measure(base, label, path, existing, absent, expectedStatus, name
 async function waitForCredentials(count, deadlineMs = 60_000) {
   const deadline = Date.now() + deadlineMs;
   while (Date.now() < deadline) {
-    const [{ n }] = await sql(databaseUrl.href, `SELECT count(*)::int AS n FROM identity.verification_credentials WHERE purpose = 'password_reset'`);
+    const [{ n }] = await sql(database.url, `SELECT count(*)::int AS n FROM identity.verification_credentials WHERE purpose = 'password_reset'`);
     if (n >= count) return;
     await sleep(250);
   }
@@ -169,18 +123,19 @@ async function waitForCredentials(count, deadlineMs = 60_000) {
 
 async function main() {
   const loadBefore = loadavg();
-  await sql(serverUrl, `CREATE DATABASE "${database}"`);
+  database = await freshDatabase('bench_enumeration');
+  const databaseUrl = new URL(database.url);
   const identityPort = await freePort();
   const identityUrl = `http://127.0.0.1:${identityPort}`;
   const jwksUrl = `${identityUrl}/.well-known/jwks.json`;
   // Its own broker names: the events of the run (reset and verification messages) reach no consumer.
-  start('identity', identityMain, { DATABASE_URL: databaseUrl.href, PORT: String(identityPort), JWKS_URL: jwksUrl, AMQP_NAME_PREFIX: amqpPrefix });
+  startProcess('identity', identityMain, { DATABASE_URL: databaseUrl.href, PORT: String(identityPort), JWKS_URL: jwksUrl, AMQP_NAME_PREFIX: amqpPrefix });
   await waitFor(`${identityUrl}/health/ready`);
 
   let base = identityUrl;
   if (withGateway) {
     const gatewayPort = await freePort();
-    start('gateway', gatewayMain, { PORT: String(gatewayPort), HOST: '127.0.0.1', IDENTITY_URL: identityUrl, JWKS_URL: jwksUrl, TRUST_PROXY: '1' });
+    startProcess('gateway', gatewayMain, { PORT: String(gatewayPort), HOST: '127.0.0.1', IDENTITY_URL: identityUrl, JWKS_URL: jwksUrl, TRUST_PROXY: '1' });
     base = `http://127.0.0.1:${gatewayPort}`;
     await waitFor(`${base}/health/live`);
   }
@@ -263,9 +218,8 @@ async function main() {
 }
 
 async function stop() {
-  for (const child of children) child.kill('SIGTERM');
-  await Promise.all(children.map((child) => (child.exitCode !== null ? undefined : new Promise((resolve) => child.once('exit', resolve)))));
-  await sql(serverUrl, `DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch((error) => console.error(`bench/enumeration: could not drop ${database}: ${error.message}`));
+  await stopAll();
+  await database?.drop();
   try {
     const connection = await amqp.connect(amqpUrl);
     const channel = await connection.createChannel();

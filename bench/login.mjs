@@ -23,15 +23,14 @@
 // first attempt for the throttle (whose Redis round trip is still paid and measured).
 // Without services/gateway/dist the login and refresh figures are taken from identity directly,
 // and the output says so.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { createServer } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { freePort } from '@school/testing';
+import { freshDatabase, processes, startProcess, stopAll, waitFor } from './support.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const identityMain = `${root}services/identity/dist/main.js`;
@@ -42,7 +41,6 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
-const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const password = 'B3nch!mark';
 
 if (!existsSync(identityMain)) {
@@ -51,52 +49,8 @@ if (!existsSync(identityMain)) {
 }
 const withGateway = existsSync(gatewayMain);
 
-const children = [];
-const database = `bench_identity_${randomBytes(5).toString('hex')}`;
-const databaseUrl = new URL(serverUrl);
-databaseUrl.pathname = `/${database}`;
-
-async function admin(sql) {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function start(name, script, env) {
-  const child = spawn(process.execPath, [script], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  child.stderr.on('data', (chunk) => process.stderr.write(`[${name}] ${chunk}`));
-  child.name = name;
-  children.push(child);
-  return child;
-}
-
-async function waitFor(url, deadlineMs = 30_000) {
-  const deadline = Date.now() + deadlineMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(1_000) })).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(200);
-  }
-  throw new Error(`${url} did not answer within ${deadlineMs / 1000} s`);
-}
+let database;
+let databaseUrl;
 
 async function post(url, body, headers = {}) {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -132,7 +86,7 @@ function rawArgon2Rate() {
 /** CPU time (ms) so far of this process, the children and every postgres and redis-server process, by name. */
 function cpuTimes() {
   if (!existsSync('/proc/self/stat')) return undefined;
-  const names = new Map([[process.pid, 'bench'], ...children.map((child) => [child.pid, child.name])]);
+  const names = new Map([[process.pid, 'bench'], ...processes().map((child) => [child.pid, child.name])]);
   const times = {};
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -173,11 +127,12 @@ async function run(label, options) {
 }
 
 async function main() {
-  await admin(`CREATE DATABASE "${database}"`);
+  database = await freshDatabase('bench_identity');
+  databaseUrl = new URL(database.url);
   const identityPort = await freePort();
   const identityUrl = `http://127.0.0.1:${identityPort}`;
   const jwksUrl = `${identityUrl}/.well-known/jwks.json`;
-  start('identity', identityMain, {
+  startProcess('identity', identityMain, {
     DATABASE_URL: databaseUrl.href,
     PORT: String(identityPort),
     JWKS_URL: jwksUrl,
@@ -188,7 +143,7 @@ async function main() {
   let base = identityUrl;
   if (withGateway) {
     const gatewayPort = await freePort();
-    start('gateway', gatewayMain, { PORT: String(gatewayPort), HOST: '127.0.0.1', IDENTITY_URL: identityUrl, JWKS_URL: jwksUrl, TRUST_PROXY: 'true' });
+    startProcess('gateway', gatewayMain, { PORT: String(gatewayPort), HOST: '127.0.0.1', IDENTITY_URL: identityUrl, JWKS_URL: jwksUrl, TRUST_PROXY: 'true' });
     base = `http://127.0.0.1:${gatewayPort}`;
     await waitFor(`${base}/health/live`);
   }
@@ -262,9 +217,8 @@ async function main() {
 }
 
 async function stop() {
-  for (const child of children) child.kill('SIGTERM');
-  await Promise.all(children.map((child) => (child.exitCode !== null ? undefined : new Promise((resolve) => child.once('exit', resolve)))));
-  await admin(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch((error) => console.error(`bench/login: could not drop ${database}: ${error.message}`));
+  await stopAll();
+  await database?.drop();
 }
 
 try {

@@ -12,7 +12,6 @@
 // BENCH_CONNECTIONS, default 50); the ratio of the means is reported against the target (>= 0.35).
 // Then each runs at a fixed rate of half its measured throughput (autocannon `-R`, lesson 10) and
 // its p99 latency is printed.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,14 +19,13 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
-import pg from 'pg';
+import { freshDatabase, startProcess, stopAll } from './support.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const TARGET = 0.35;
-const serverUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 for (const name of ['identity', 'reference-data', 'gateway']) {
@@ -39,20 +37,7 @@ for (const name of ['identity', 'reference-data', 'gateway']) {
 const config = await import('@school/config');
 const { freePort } = await import('@school/testing');
 
-const database = `bench_reference_${randomBytes(5).toString('hex')}`;
-const databaseUrl = new URL(serverUrl);
-databaseUrl.pathname = `/${database}`;
-const children = [];
-
-async function admin(sql) {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+let database;
 
 async function startSystem() {
   const ports = Object.fromEntries(await Promise.all(config.PROCESS_NAMES.map(async (name) => [name, await freePort()])));
@@ -60,7 +45,7 @@ async function startSystem() {
     ...process.env,
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
-    DATABASE_URL: databaseUrl.toString(),
+    DATABASE_URL: database.url,
     AMQP_NAME_PREFIX: `bench-${randomBytes(3).toString('hex')}.`,
     CACHE_KEY_PREFIX: `bench-${randomBytes(3).toString('hex')}:`,
     DOTENV_PATH: '/dev/null',
@@ -72,10 +57,7 @@ async function startSystem() {
   const { generateKeyPairSync } = await import('node:crypto');
   operatorEnv.JWT_PRIVATE_KEY = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const environments = config.childEnvironments(operatorEnv);
-  for (const name of ['identity', 'reference-data', 'gateway']) {
-    const child = spawn(process.execPath, [`${root}services/${name}/dist/main.js`], { env: environments[name], stdio: ['ignore', 'ignore', 'inherit'] });
-    children.push(child);
-  }
+  for (const name of ['identity', 'reference-data', 'gateway']) startProcess(name, `${root}services/${name}/dist/main.js`, environments[name]);
   const gateway = `http://127.0.0.1:${ports.gateway}`;
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
@@ -118,7 +100,7 @@ function load(url, headers, options = {}) {
 }
 
 try {
-  await admin(`CREATE DATABASE ${database}`);
+  database = await freshDatabase('bench_reference');
   const { gateway, jwksUrl } = await startSystem();
   const login = await json(
     await fetch(`${gateway}/api/auth/login/email`, {
@@ -170,7 +152,6 @@ try {
   }
   await bare.app.close();
 } finally {
-  for (const child of children) child.kill('SIGTERM');
-  await sleep(1_000);
-  await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
+  await stopAll();
+  await database?.drop();
 }

@@ -1,0 +1,62 @@
+// What every bench script needs: a database of its own, child processes that print their
+// warnings with a prefix and are stopped at the end, and a wait for a URL to answer.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+
+export const SERVER_DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+export async function sql(connectionString, text, values = []) {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh database `<prefix>_<random>` on the server of DATABASE_URL; `drop()` removes it. */
+export async function freshDatabase(prefix) {
+  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
+  await sql(SERVER_DATABASE_URL, `CREATE DATABASE ${name}`);
+  const url = new URL(SERVER_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString(), drop: () => sql(SERVER_DATABASE_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined) };
+}
+
+const children = [];
+
+/** A node process whose stderr is printed with its name; stopped by stopAll(). */
+export function startProcess(name, script, env) {
+  const child = spawn(process.execPath, [script], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  child.stderr.on('data', (chunk) => process.stderr.write(`[${name}] ${chunk}`));
+  child.name = name;
+  children.push(child);
+  return child;
+}
+
+/** The processes started so far (pid and name), e.g. to read their CPU time. */
+export function processes() {
+  return [...children];
+}
+
+export async function stopAll() {
+  const exits = children.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined));
+  for (const child of children) child.kill('SIGTERM');
+  await Promise.race([Promise.all(exits), sleep(10_000)]);
+}
+
+export async function waitFor(url, deadlineMs = 30_000) {
+  const deadline = Date.now() + deadlineMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url, { signal: AbortSignal.timeout(1_000) })).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  throw new Error(`${url} did not answer within ${deadlineMs / 1000} s`);
+}
