@@ -3,3 +3,4 @@ export * from './database.js';
 export * from './test-schema.js';
 export * from './schema-drift/schema-drift.js';
 export * from './free-port.js';
+export * from './http-client.js';

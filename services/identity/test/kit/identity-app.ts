@@ -8,17 +8,14 @@ import { OUTBOX_MIGRATIONS } from '@school/messaging';
 import { TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { createServiceApp } from '@school/service';
 import { createLogger } from '@school/telemetry';
-import { freePort, quoteIdent, testDatabaseUrl, withConnection } from '@school/testing';
+import { freePort, type HttpAnswer, httpClient, quoteIdent, testDatabaseUrl, withConnection } from '@school/testing';
 import { AppModule } from '../../src/app.module.js';
 import { identityEnv } from '../../src/config.js';
 import { PrismaClient } from '../../src/generated/prisma/client.js';
 
 const serviceDir = join(import.meta.dirname, '..', '..');
 
-export interface HttpAnswer {
-  status: number;
-  body: { message: string; data: unknown; errorCode: string | null; errors?: { field: string; message: string }[] };
-}
+export type { HttpAnswer } from '@school/testing';
 
 export interface IdentityUnderTest {
   app: NestFastifyApplication;
@@ -69,17 +66,7 @@ export async function startIdentity(env: Record<string, string> = {}): Promise<I
       baseUrl,
       prisma,
       brokerPrefix,
-      async request(method, path, body, accessToken) {
-        const headers: Record<string, string> = {};
-        if (body !== undefined) headers['content-type'] = 'application/json';
-        if (accessToken) headers.authorization = `Bearer ${accessToken}`;
-        const response = await fetch(`${baseUrl}${path}`, {
-          method,
-          headers,
-          ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-        });
-        return { status: response.status, body: (await response.json()) as HttpAnswer['body'] };
-      },
+      request: httpClient(baseUrl),
       async close() {
         await app.close();
         await prisma.$disconnect();

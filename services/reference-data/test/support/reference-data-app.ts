@@ -7,25 +7,14 @@ import { TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging
 import { applyMigrations, createPrismaClient } from '@school/prisma';
 import { createServiceApp } from '@school/service';
 import { createLogger } from '@school/telemetry';
-import { createTestIssuer, migratedTestSchema, type MigratedTestSchema, type TestIssuer } from '@school/testing';
+import { createTestIssuer, type HttpAnswer, httpClient, migratedTestSchema, type MigratedTestSchema, type TestIssuer } from '@school/testing';
 import { AppModule } from '../../src/app.module.js';
 import { referenceDataEnv } from '../../src/config.js';
 import { PrismaClient } from '../../src/generated/prisma/client.js';
 
 const serviceDir = join(import.meta.dirname, '..', '..');
 
-export interface HttpAnswer {
-  status: number;
-  body: {
-    message: string;
-    data: unknown;
-    errorCode: string | null;
-    errors?: { field: string; message: string }[];
-    count?: number;
-    currentPage?: number;
-    totalPage?: number;
-  };
-}
+export type { HttpAnswer } from '@school/testing';
 
 export interface ReferenceDataInstance {
   baseUrl: string;
@@ -84,17 +73,7 @@ export async function referenceDataSuite(prefix: string): Promise<ReferenceDataS
       const instance: ReferenceDataInstance = {
         baseUrl,
         app,
-        async request(method, path, body, accessToken) {
-          const headers: Record<string, string> = {};
-          if (body !== undefined) headers['content-type'] = 'application/json';
-          if (accessToken) headers.authorization = `Bearer ${accessToken}`;
-          const response = await fetch(`${baseUrl}${path}`, {
-            method,
-            headers,
-            ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-          });
-          return { status: response.status, body: (await response.json()) as HttpAnswer['body'] };
-        },
+        request: httpClient(baseUrl),
         close: () => app.close(),
       };
       instances.push(instance);
