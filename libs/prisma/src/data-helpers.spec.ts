@@ -1,4 +1,4 @@
-import { deleteInBatches, escapeLike, isSerializationFailure, isUniqueViolation } from './data-helpers.js';
+import { deleteInBatches, escapeLike, isForeignKeyViolation, isSerializationFailure, isUniqueViolation } from './data-helpers.js';
 
 /** The shape measured here from Prisma 7 + @prisma/adapter-pg on a duplicate live email. */
 const prismaDuplicate = Object.assign(new Error('Unique constraint failed on the constraint: `users_email_lower_live_key`'), {
@@ -37,6 +37,14 @@ describe('isSerializationFailure', () => {
   it('recognises the adapter kind and nothing else', () => {
     expect(isSerializationFailure({ code: 'P2010', meta: { driverAdapterError: { cause: { kind: 'TransactionWriteConflict' } } } })).toBe(true);
     expect(isSerializationFailure(pgDuplicate)).toBe(false);
+  });
+});
+
+describe('isForeignKeyViolation', () => {
+  it('recognises Prisma and pg foreign-key refusals only', () => {
+    expect(isForeignKeyViolation(Object.assign(new Error('fk'), { code: 'P2003' }))).toBe(true);
+    expect(isForeignKeyViolation(Object.assign(new Error('fk'), { code: '23503' }))).toBe(true);
+    expect(isForeignKeyViolation(pgDuplicate)).toBe(false);
   });
 });
 

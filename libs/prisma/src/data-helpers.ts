@@ -28,6 +28,12 @@ export function isUniqueViolation(error: unknown, index?: string): boolean {
   return named.includes(index);
 }
 
+/** A foreign key refused the write (Prisma P2003 or SQLSTATE 23503): a parent missing, or a row still named. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === 'P2003' || code === '23503';
+}
+
 /**
  * The transaction lost to a concurrent one and may be retried: serialization failure (40001),
  * deadlock (40P01), or Prisma's transaction write conflict (P2034).

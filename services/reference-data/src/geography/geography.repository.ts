@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isUniqueViolation } from '@school/prisma';
+import { isForeignKeyViolation, isUniqueViolation } from '@school/prisma';
 import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
 import { Prisma, PrismaClient, type District, type Municipality, type MunicipalityType, type Province } from '../generated/prisma/client.js';
 
@@ -36,12 +36,6 @@ const WITH_PROVINCE = { province: { select: { name: true } } } as const satisfie
 const WITH_DISTRICT = { district: { select: { name: true } } } as const satisfies Prisma.MunicipalityInclude;
 const LOCKABLE = { province: 'provinces', district: 'districts', municipality: 'municipalities' } as const;
 const PROFILE_COLUMN = { province: 'province_id', district: 'district_id', municipality: 'municipality_id' } as const;
-
-/** A foreign key refused the write (Prisma P2003 or SQLSTATE 23503). */
-function isForeignKeyViolation(error: unknown): boolean {
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  return code === 'P2003' || code === '23503';
-}
 
 async function refusing<T>(level: keyof typeof NAME_INDEXES, write: () => Promise<T>): Promise<T | WriteRefusal> {
   try {
