@@ -1,18 +1,20 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { MessagingModule, OutboxModule } from '@school/messaging/nest';
-import { ServiceCoreModule } from '@school/service';
+import { ServiceCoreModule, type ServiceCoreOptions } from '@school/service';
 import type { FeedbackConfig } from './config.js';
+import { FeedbackModule } from './feedback/feedback.module.js';
 import { PrismaClient } from './generated/prisma/client.js';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: FeedbackConfig): DynamicModule {
+  static forRoot(config: FeedbackConfig, options: ServiceCoreOptions = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        ServiceCoreModule.forRoot('feedback', config, PrismaClient),
+        ServiceCoreModule.forRoot('feedback', config, PrismaClient, options),
         MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'feedback', namePrefix: config.AMQP_NAME_PREFIX }),
         OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL }),
+        FeedbackModule,
       ],
     };
   }

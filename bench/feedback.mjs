@@ -1,0 +1,172 @@
+#!/usr/bin/env node
+// `node bench/feedback.mjs` (after `npm run build`): one bounded run on this machine against a fresh
+// database and mail folder, both removed at the end. Needs Postgres, Redis and RabbitMQ
+// (DATABASE_URL, REDIS_URL, AMQP_URL).
+//
+// Starts identity, feedback, notifier and the gateway (as `npm start` would, on free ports, the
+// gateway with TRUST_PROXY=1) and alternates rounds (BENCH_ROUNDS, default 3, of BENCH_SECONDS,
+// default 8, at BENCH_CONNECTIONS, default 20) of:
+//   POST /api/mobile/feedback/public, each request from its own X-Forwarded-For address so the
+//   guest throttle (5 per hour per ip + device) lets every one through, and
+//   GET /health/live of the same gateway (the ceiling of a request through it on this machine).
+// Prints accepted submissions/s against the /health/live rate (target >= 0.25), then waits 30 s
+// after the load and prints how many accepted submissions have no email in the support mailbox
+// (target 0).
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { freshDatabase, sql, startProcess, stopAll } from './support.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const TARGET = 0.25;
+const DELIVERY_WINDOW_MS = 30_000;
+const PROCESSES = ['identity', 'feedback', 'notifier', 'gateway'];
+const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+for (const name of PROCESSES) {
+  if (!existsSync(`${root}services/${name}/dist/main.js`)) {
+    console.error(`bench/feedback: services/${name}/dist is missing; run \`npm run build\` first`);
+    process.exit(1);
+  }
+}
+const config = await import('@school/config');
+const { freePort } = await import('@school/testing');
+
+/** Each bench run tags its submissions, so only its own mail is counted. */
+const runTag = `bench-${randomBytes(4).toString('hex')}`;
+let database;
+let mailDir;
+
+async function startSystem() {
+  const ports = Object.fromEntries(await Promise.all(config.PROCESS_NAMES.map(async (name) => [name, await freePort()])));
+  const operatorEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: database.url,
+    AMQP_NAME_PREFIX: `${runTag}.`,
+    CACHE_KEY_PREFIX: `${runTag}:`,
+    DOTENV_PATH: '/dev/null',
+    PORT: String(ports.gateway),
+    HOST: '127.0.0.1',
+    TRUST_PROXY: '1',
+    MAIL_OUTBOX_DIR: mailDir,
+    OTP_SECRET: randomBytes(32).toString('hex'),
+    ...Object.fromEntries(config.SERVICE_NAMES.map((name) => [config.servicePortVariable(name), String(ports[name])])),
+  };
+  const { generateKeyPairSync } = await import('node:crypto');
+  operatorEnv.JWT_PRIVATE_KEY = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const environments = config.childEnvironments(operatorEnv);
+  for (const name of PROCESSES) startProcess(name, `${root}services/${name}/dist/main.js`, environments[name]);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const answers = await Promise.all(
+      PROCESSES.filter((name) => name !== 'gateway').map((name) => fetch(`http://127.0.0.1:${ports[name]}/health/ready`).then((response) => response.ok, () => false)),
+    );
+    const gateway = `http://127.0.0.1:${ports.gateway}`;
+    if (answers.every(Boolean) && (await fetch(`${gateway}/health/live`).then((response) => response.ok, () => false))) return gateway;
+    if (Date.now() > deadline) throw new Error('the processes did not become ready within 60 s');
+    await sleep(300);
+  }
+}
+
+/** A client address no other request of this run uses (10.0.0.0/8 holds 16.7 million). */
+const addressBase = randomBytes(3).readUIntBE(0, 3);
+let addressCount = 0;
+function nextAddress() {
+  const value = (addressBase + addressCount++) % 0x1000000;
+  return `10.${value >> 16}.${(value >> 8) & 0xff}.${value & 0xff}`;
+}
+
+let submissionCount = 0;
+function submissionRequest(request) {
+  submissionCount += 1;
+  request.headers = { ...request.headers, 'content-type': 'application/json', 'x-forwarded-for': nextAddress(), 'x-device-id': `${runTag}-device` };
+  request.body = JSON.stringify({
+    name: 'Bench Guest',
+    email: 'bench.guest@example.org',
+    category: 'general_feedback',
+    subject: `${runTag} ${submissionCount}`,
+    message: 'A submission of the feedback benchmark.\nSecond line.',
+  });
+  return request;
+}
+
+function submissions(gateway, duration = seconds) {
+  return autocannon({ url: gateway, connections, duration, requests: [{ method: 'POST', path: '/api/mobile/feedback/public', setupRequest: submissionRequest }] });
+}
+
+function liveness(gateway) {
+  return autocannon({ url: `${gateway}/health/live`, connections, duration: seconds });
+}
+
+/** Emails in the mail folder to the support inbox about this run's submissions, and how many distinct ones. */
+async function deliveries() {
+  let count = 0;
+  const subjects = new Set();
+  for (const file of (await readdir(mailDir)).filter((name) => name.endsWith('.eml'))) {
+    const text = await readFile(join(mailDir, file), 'utf8');
+    const subject = new RegExp(`${runTag} (\\d+)`).exec(text)?.[1];
+    if (/^To: .*support@example\.com/im.test(text) && subject) {
+      count += 1;
+      subjects.add(subject);
+    }
+  }
+  return { count, distinct: subjects.size };
+}
+
+try {
+  database = await freshDatabase('bench_feedback');
+  mailDir = await mkdtemp(join(tmpdir(), 'bench-feedback-mail-'));
+  const gateway = await startSystem();
+
+  console.log(`bench/feedback: ${rounds} alternating rounds of ${seconds} s at ${connections} connections\n`);
+  let accepted = 0;
+  let refused = 0;
+  const warmUp = await submissions(gateway, 2);
+  accepted += warmUp['2xx'];
+  refused += warmUp.non2xx;
+  const through = [];
+  const ceiling = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const load = await submissions(gateway);
+    accepted += load['2xx'];
+    refused += load.non2xx;
+    // Accepted submissions per second: a refused one (throttle, error) does not count.
+    through.push(load['2xx'] / (load.duration || seconds));
+    const live = await liveness(gateway);
+    if (live.non2xx > 0) throw new Error(`/health/live: ${live.non2xx} non-2xx answers`);
+    ceiling.push(live.requests.average);
+  }
+  const loadEnded = Date.now();
+  const ratio = mean(through) / mean(ceiling);
+  console.log(`accepted guest submissions: ${mean(through).toFixed(0)} /s (rounds ${through.map((value) => value.toFixed(0)).join(', ')}); refused: ${refused}`);
+  console.log(`gateway /health/live:       ${mean(ceiling).toFixed(0)} req/s (rounds ${ceiling.map((value) => value.toFixed(0)).join(', ')})`);
+  console.log(`ratio ${ratio.toFixed(2)} (target >= ${TARGET}: ${ratio >= TARGET ? 'met' : 'NOT met'})\n`);
+
+  // autocannon stops counting at the end of its duration; requests still in flight may be stored
+  // after it: the table is the count of accepted submissions.
+  const [{ stored }] = await sql(database.url, 'SELECT count(*)::int AS stored FROM feedback.feedback_submissions');
+  let delivered = await deliveries();
+  while (delivered.distinct < stored && Date.now() - loadEnded < DELIVERY_WINDOW_MS) {
+    await sleep(500);
+    delivered = await deliveries();
+  }
+  const missing = Math.max(0, stored - delivered.distinct);
+  console.log(`accepted submissions: ${stored} stored (${accepted} 2xx answers counted by the load generator)`);
+  console.log(`support emails within ${DELIVERY_WINDOW_MS / 1000} s of the end of the load: ${delivered.count} (${delivered.distinct} distinct submissions)`);
+  console.log(`not in the mailbox: ${missing} (target 0: ${missing === 0 ? 'met' : 'NOT met'})`);
+  if (delivered.count > delivered.distinct) console.log(`duplicates: ${delivered.count - delivered.distinct} emails sent twice`);
+} finally {
+  await stopAll();
+  await database?.drop();
+  if (mailDir) await rm(mailDir, { recursive: true, force: true });
+}

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { parseConfig } from '@school/config';
+import { OUTBOX_MIGRATIONS } from '@school/messaging';
+import { TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
+import { createPrismaClient } from '@school/prisma';
+import { createServiceApp } from '@school/service';
+import { createLogger } from '@school/telemetry';
+import { createTestIssuer, type HttpAnswer, migratedTestSchema } from '@school/testing';
+import { AppModule } from '../../src/app.module.js';
+import { feedbackEnv } from '../../src/config.js';
+import { PrismaClient } from '../../src/generated/prisma/client.js';
+
+const serviceDir = join(import.meta.dirname, '..', '..');
+
+export type { HttpAnswer } from '@school/testing';
+
+export interface OutboxRow {
+  type: string;
+  payload: Record<string, unknown>;
+}
+
+export interface FeedbackUnderTest {
+  baseUrl: string;
+  /** A client of the suite's own schema, for reading what the routes wrote. */
+  prisma: PrismaClient;
+  token(role: 'admin' | 'staff' | 'customer', userId?: string): Promise<string>;
+  /** A JSON (or raw string) body, a bearer token when given, extra headers. */
+  request(path: string, body: unknown, options?: { token?: string; headers?: Record<string, string> }): Promise<HttpAnswer & { raw: string }>;
+  outboxRows(): Promise<OutboxRow[]>;
+  /** Empties the submissions and the outbox. */
+  clear(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The real app on a real socket, in a schema of its own with the outbox, and a token issuer standing in for identity. */
+export async function startFeedback(): Promise<FeedbackUnderTest> {
+  const db = await migratedTestSchema(serviceDir, 'feedback', [OUTBOX_MIGRATIONS]);
+  const issuer = await createTestIssuer();
+  const prisma = createPrismaClient(PrismaClient, { databaseUrl: db.databaseUrl, schema: db.schema, maxConnections: 2 });
+  const brokerPrefix = uniqueBrokerPrefix('feedback-test');
+  const config = parseConfig(feedbackEnv, {
+    ...process.env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: db.databaseUrl,
+    JWKS_URL: issuer.jwksUrl,
+    AMQP_NAME_PREFIX: brokerPrefix,
+  });
+  const app = await createServiceApp(AppModule.forRoot(config, { schema: db.schema }), { logger: createLogger({ service: 'feedback', level: 'silent' }) });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.getHttpServer().address();
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+  return {
+    baseUrl,
+    prisma,
+    token: (role, userId = randomUUID()) => issuer.sign({ sub: userId, sid: randomUUID(), role }),
+    async request(path, body, options = {}) {
+      const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      const response = await fetch(`${baseUrl}${path}`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+      const raw = await response.text();
+      return { status: response.status, body: JSON.parse(raw) as HttpAnswer['body'], raw };
+    },
+    async outboxRows() {
+      return prisma.$queryRawUnsafe<OutboxRow[]>(`SELECT type, payload FROM "${db.schema}".outbox_events ORDER BY created_at, id`);
+    },
+    async clear() {
+      await prisma.$executeRawUnsafe(`TRUNCATE "${db.schema}".feedback_submissions, "${db.schema}".outbox_events`);
+    },
+    async close() {
+      await app.close().catch(() => undefined);
+      await prisma.$disconnect();
+      await issuer.close();
+      await db.drop();
+      await (await TestBroker.connect(brokerPrefix)).destroy();
+    },
+  };
+}
