@@ -22,15 +22,18 @@ export interface ServiceAppOptions {
 /**
  * A NestJS application on the Fastify adapter with everything every service shares: the error
  * envelope, request ids (taken from the gateway's `x-request-id`) on every log line,
- * prototype-poisoning refusal and graceful shutdown.
+ * undeclared `__proto__`/`constructor` keys left to the route's schema, and graceful shutdown.
  */
 export async function createServiceApp(module: Type | DynamicModule, options: ServiceAppOptions): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     loggerInstance: options.logger,
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: (request) => request.url.startsWith('/health/') }),
     bodyLimit: options.bodyLimit ?? JSON_BODY_LIMIT_BYTES,
-    onProtoPoisoning: 'error',
-    onConstructorPoisoning: 'error',
+    // `__proto__` and `constructor` stay plain own properties (JSON.parse never sets a prototype),
+    // so the route's strict schema refuses them as undeclared fields with the route's own status:
+    // 400, or 422 on the authenticated feedback route (contract §3), instead of a parser-level 400.
+    onProtoPoisoning: 'ignore',
+    onConstructorPoisoning: 'ignore',
     return503OnClosing: true,
     genReqId: (request: IncomingMessage) => {
       const incoming = request.headers['x-request-id'];

@@ -134,6 +134,7 @@ describe('feedback routes (spec §4.3)', () => {
       const answer = await svc.request(GUEST, raw);
       expect(answer.status).toBe(400);
       expect(answer.body.errorCode).toBe('VALIDATION_FAILED');
+      expect(answer.body.errors?.map((error) => error.field)).toContain('__proto__');
       expect(await rowCounts()).toEqual({ rows: 0, events: 0 });
     });
 
@@ -205,6 +206,15 @@ describe('feedback routes (spec §4.3)', () => {
       expect(answer.status).toBe(422);
       expect(answer.body.errorCode).toBe('VALIDATION_FAILED');
       expect(answer.body.errors?.map((error) => error.field)).toContain(field);
+      expect(await rowCounts()).toEqual({ rows: 0, events: 0 });
+    });
+
+    it('__proto__ is 422 VALIDATION_FAILED naming it, and pollutes nothing', async () => {
+      const raw = JSON.stringify(customerBody()).replace(/^\{/, '{"__proto__":{"polluted":true},');
+      const answer = await svc.request(CUSTOMER, raw, { token: customer });
+      expect(answer.status).toBe(422);
+      expect(answer.body.errors?.map((error) => error.field)).toContain('__proto__');
+      expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
       expect(await rowCounts()).toEqual({ rows: 0, events: 0 });
     });
 
