@@ -1,0 +1,113 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { Principal } from '@school/auth';
+import { AppError } from '@school/http';
+import { isPublicKey, keyFor, ownerOfKey, randomFilename } from '../storage/storage-key.js';
+import { STORAGE, type Storage, type StoredObject } from '../storage/storage.js';
+import { assertContentMatches, claimedFormat } from './content-check.js';
+import type { FileUrlDto, UploadResultDto } from './dto/upload-result.dto.js';
+import type { UploadQuery } from './dto/upload.query.js';
+import { FileUrls } from './file-urls.js';
+import { ImageDecodeError, toWebp } from './image-optimizer.js';
+import { Spool } from './spool.js';
+import { ALLOWLISTS, isPublicType } from './upload-types.js';
+import { UploadsRepository } from './uploads.repository.js';
+
+/** One file part of a multipart request, as the controller hands it over. */
+export interface IncomingFile {
+  filename: string;
+  mimetype: string;
+  stream: Readable & { truncated?: boolean };
+}
+
+const WEBP_MIME = 'image/webp';
+
+/** @fastify/multipart's error for a file over `limits.fileSize`. */
+function isFileTooLarge(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE';
+}
+
+/** Spec §4.4 and §4.5: storing uploads after their checks, and handing out URLs of stored files. */
+@Injectable()
+export class UploadsService {
+  private readonly logger = new Logger(UploadsService.name);
+
+  constructor(
+    @Inject(STORAGE) private readonly storage: Storage,
+    private readonly urls: FileUrls,
+    private readonly uploads: UploadsRepository,
+  ) {}
+
+  /**
+   * Rule 1: extension, claimed MIME type and content signature must all match the type's
+   * allowlist; with optimize, images are stored as WebP. Over `maxBytes` is 413 and nothing is kept.
+   */
+  async upload(caller: Principal, query: UploadQuery, file: IncomingFile, maxBytes: number): Promise<UploadResultDto> {
+    const format = claimedFormat(ALLOWLISTS[query.uploadType], file.filename, file.mimetype);
+    const spool = await Spool.create();
+    try {
+      const received = await spool.write(file.stream).catch((error: unknown) => {
+        throw isFileTooLarge(error) ? new AppError('UPLOAD_TOO_LARGE') : error;
+      });
+      if (file.stream.truncated || (await stat(received)).size > maxBytes) throw new AppError('UPLOAD_TOO_LARGE');
+      await assertContentMatches(received, format);
+
+      const convert = format.image && query.optimize;
+      const stored = convert ? spool.path('.webp') : received;
+      if (convert) {
+        await toWebp(received, stored).catch((error: unknown) => {
+          throw error instanceof ImageDecodeError ? new AppError('UPLOAD_CONTENT_REJECTED', undefined, { cause: error }) : error;
+        });
+      }
+      const extension = convert ? 'webp' : (format.extensions[0] ?? format.name);
+      const mimeType = convert ? WEBP_MIME : (format.mimeTypes[0] ?? 'application/octet-stream');
+      return await this.store(caller, query, file.filename, stored, extension, mimeType);
+    } finally {
+      await spool.dispose();
+    }
+  }
+
+  /** Rule 3 then a URL: signed for a private key, permanent for a public one. */
+  signedUrl(caller: Principal, key: string, expiresInSeconds: number): FileUrlDto {
+    this.assertMayRead(caller, key);
+    return this.urls.of(key, expiresInSeconds);
+  }
+
+  /** A file behind a signed gateway URL: 403 for a bad or expired signature (public files need none). */
+  async openSigned(key: string, expires: unknown, signature: unknown): Promise<StoredObject> {
+    if (!isPublicKey(key) && !this.urls.verify(key, expires, signature)) throw new AppError('UPLOAD_FORBIDDEN');
+    const object = await this.storage.get(key);
+    if (!object) throw new AppError('NOT_FOUND');
+    return object;
+  }
+
+  private async store(caller: Principal, query: UploadQuery, originalName: string, path: string, extension: string, mimeType: string): Promise<UploadResultDto> {
+    const isPublic = isPublicType(query.uploadType);
+    const filename = randomFilename(extension);
+    const relativePath = keyFor(query.uploadType, isPublic, caller.userId, filename);
+    const { size } = await this.storage.put(relativePath, createReadStream(path), mimeType).catch((error: unknown) => {
+      this.logger.error(`storage rejected the upload of ${relativePath}: ${String(error)}`);
+      throw new AppError('STORAGE_UNAVAILABLE', undefined, { cause: error });
+    });
+    try {
+      await this.uploads.record({ ownerId: caller.userId, uploadType: query.uploadType, relativePath, filename, originalName, mimeType, size, isPublic });
+    } catch (error) {
+      await this.storage.delete(relativePath).catch(() => undefined);
+      throw error;
+    }
+    return { filename, originalName, mimeType, size, relativePath, ...this.urls.of(relativePath) };
+  }
+
+  /** Rule 3: a private key's userId segment must be the caller's; legacy keys without one pass with a warning. */
+  private assertMayRead(caller: Principal, key: string): void {
+    if (isPublicKey(key)) return;
+    const owner = ownerOfKey(key);
+    if (owner === null) {
+      this.logger.warn(`legacy key without a userId segment allowed: ${key} (caller ${caller.userId})`);
+      return;
+    }
+    if (owner !== caller.userId) throw new AppError('UPLOAD_FORBIDDEN');
+  }
+}
