@@ -320,4 +320,123 @@ describe('media uploads over HTTP (local storage)', () => {
       }
     });
   });
+  describe('batch signed URLs, the file proxy and multiple uploads', () => {
+    let ownKey: string;
+    let foreignKey: string;
+    let publicKey: string;
+    let ownBytes: Buffer;
+
+    beforeAll(async () => {
+      const own = await upload('/api/mobile/uploads?uploadType=file', form('file', Buffer.from('0123456789abcdef'), 'digits.txt', 'text/plain'), customer.token);
+      ownKey = String(own.body.data?.['relativePath']);
+      ownBytes = await readFile(join(media.storageDir, ownKey));
+      const foreign = await upload('/api/mobile/uploads', form('file', await image('png'), 'theirs.png', 'image/png'), otherCustomer.token);
+      foreignKey = String(foreign.body.data?.['relativePath']);
+      const avatar = await upload('/api/mobile/uploads?uploadType=avatar', form('file', await image('png'), 'me.png', 'image/png'), otherCustomer.token);
+      publicKey = String(avatar.body.data?.['relativePath']);
+    });
+
+    async function post(path: string, body: unknown, token: string): Promise<{ status: number; body: Envelope }> {
+      const response = await media.fetch(path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, token });
+      return { status: response.status, body: (await response.json()) as Envelope };
+    }
+
+    it('resolves a batch of keys: "URLs resolved", keyed by key, expiresAt null for public keys', async () => {
+      const before = Date.now();
+      for (const path of ['/api/mobile/uploads/signed-urls', '/api/upload/signed-urls']) {
+        const token = path.startsWith('/api/mobile') ? customer.token : admin.token;
+        const keys = path.startsWith('/api/mobile') ? [ownKey, publicKey] : [publicKey, 'uploads/image/legacy.png'];
+        const answer = await post(path, { keys, expiresIn: 120 }, token);
+        expect(answer.status).toBe(200);
+        expect(answer.body.message).toBe('URLs resolved');
+        expect(Object.keys(answer.body.data ?? {}).sort()).toEqual([...keys].sort());
+        const data = answer.body.data as Record<string, { url: string; expiresAt: number | null }>;
+        expect(data[publicKey]).toEqual({ url: `http://files.test/api/files/signed/${publicKey}`, expiresAt: null });
+        const privateKey = keys.find((key) => key !== publicKey) ?? '';
+        expect(data[privateKey]?.expiresAt).toBeGreaterThanOrEqual(before + 120_000);
+        expect(data[privateKey]?.expiresAt).toBeLessThanOrEqual(Date.now() + 120_000);
+      }
+    });
+
+    it('refuses a batch holding another user\'s key (403), a bad key or expiresIn (400), no keys or undeclared fields (400)', async () => {
+      const foreign = await post('/api/mobile/uploads/signed-urls', { keys: [ownKey, foreignKey] }, customer.token);
+      expect([foreign.status, foreign.body.errorCode]).toEqual([403, 'UPLOAD_FORBIDDEN']);
+      for (const body of [{ keys: ['uploads/../x'] }, { keys: [ownKey], expiresIn: 30 }, { keys: [] }, {}, { keys: [ownKey], extra: 1 }]) {
+        const answer = await post('/api/mobile/uploads/signed-urls', body, customer.token);
+        expect({ body, status: answer.status, errorCode: answer.body.errorCode }).toEqual({ body, status: 400, errorCode: 'VALIDATION_FAILED' });
+      }
+    });
+
+    it('proxies the owner\'s file with private caching, its stored type, nosniff and a download disposition', async () => {
+      for (const [path, token] of [
+        [`/api/mobile/uploads/file/${ownKey}`, customer.token],
+        [`/api/upload/file/${publicKey}`, admin.token],
+      ] as const) {
+        const served = await media.fetch(path, { token });
+        expect({ path, status: served.status }).toEqual({ path, status: 200 });
+        expect(served.headers.get('cache-control')).toBe('private, max-age=3600');
+        expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+        const key = path.replace(/^\/api\/(?:mobile\/uploads|upload)\/file\//, '');
+        expect(Buffer.from(await served.arrayBuffer())).toEqual(await readFile(join(media.storageDir, key)));
+      }
+      const text = await media.fetch(`/api/mobile/uploads/file/${ownKey}`, { token: customer.token });
+      expect(text.headers.get('content-type')).toBe('text/plain');
+      expect(text.headers.get('content-disposition')).toBe(`attachment; filename="${ownKey.split('/').pop()}"`);
+    });
+
+    it('serves byte ranges: 206 with Content-Range, 416 past the end', async () => {
+      const partial = await media.fetch(`/api/mobile/uploads/file/${ownKey}`, { token: customer.token, headers: { range: 'bytes=2-5' } });
+      expect(partial.status).toBe(206);
+      expect(partial.headers.get('content-range')).toBe(`bytes 2-5/${ownBytes.length}`);
+      expect(Buffer.from(await partial.arrayBuffer())).toEqual(ownBytes.subarray(2, 6));
+      const suffix = await media.fetch(`/api/mobile/uploads/file/${ownKey}`, { token: customer.token, headers: { range: 'bytes=-3' } });
+      expect(Buffer.from(await suffix.arrayBuffer())).toEqual(ownBytes.subarray(ownBytes.length - 3));
+      const beyond = await media.fetch(`/api/mobile/uploads/file/${ownKey}`, { token: customer.token, headers: { range: 'bytes=999-' } });
+      expect(beyond.status).toBe(416);
+      expect(beyond.headers.get('content-range')).toBe(`bytes */${ownBytes.length}`);
+      expect(((await beyond.json()) as Envelope).errorCode).toBe('RANGE_NOT_SATISFIABLE');
+    });
+
+    it('refuses another user\'s file with 403 UPLOAD_FORBIDDEN and a missing one with 404 FILE_NOT_FOUND', async () => {
+      const foreign = await get(`/api/mobile/uploads/file/${foreignKey}`, customer.token);
+      expect([foreign.status, foreign.body.errorCode]).toEqual([403, 'UPLOAD_FORBIDDEN']);
+      const missing = await get(`/api/mobile/uploads/file/uploads/image/${customer.userId}/${'0'.repeat(32)}.webp`, customer.token);
+      expect([missing.status, missing.body.errorCode]).toEqual([404, 'FILE_NOT_FOUND']);
+    });
+
+    function many(count: number, bytes: Buffer, name = 'p.png', type = 'image/png'): FormData {
+      const body = new FormData();
+      for (let index = 0; index < count; index += 1) body.append('files', new Blob([new Uint8Array(bytes)], { type }), name);
+      return body;
+    }
+
+    it('stores 1 to 10 files from the files field, each as a single upload would', async () => {
+      const answer = await upload('/api/upload/multiple?uploadType=thumbnail', many(2, await image('png')), admin.token);
+      expect(answer.status).toBe(200);
+      const results = answer.body.data as unknown as Array<Record<string, unknown>>;
+      expect(results).toHaveLength(2);
+      for (const result of results) {
+        expect(result).toMatchObject({ originalName: 'p.png', mimeType: 'image/webp', expiresAt: null });
+        expect(String(result['relativePath'])).toMatch(/^public\/thumbnail\/[0-9a-f]{32}\.webp$/);
+      }
+    });
+
+    it('refuses 0 or 11 files, and a batch with one bad file, with 400 and stores none of them', async () => {
+      const before = await storedFiles();
+      const rows = await media.prisma.upload.count();
+      const png = await image('png');
+      const none = new FormData();
+      none.append('note', 'no files');
+      for (const [label, body, code] of [
+        ['no file', none, 'VALIDATION_FAILED'],
+        ['eleven files', many(11, png), 'VALIDATION_FAILED'],
+        ['one disguised file', (() => { const body = many(2, png); body.append('files', new Blob([new Uint8Array(HTML)], { type: 'image/png' }), 'x.png'); return body; })(), 'UPLOAD_CONTENT_REJECTED'],
+      ] as const) {
+        const answer = await upload('/api/upload/multiple', body, admin.token);
+        expect({ label, status: answer.status, errorCode: answer.body.errorCode }).toEqual({ label, status: 400, errorCode: code });
+      }
+      expect(await storedFiles()).toEqual(before);
+      expect(await media.prisma.upload.count()).toBe(rows);
+    });
+  });
 });

@@ -4,7 +4,7 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Storage, StoredObject } from './storage.js';
+import type { ByteRange, ObjectInfo, Storage, StoredObject } from './storage.js';
 
 const TYPE_SUFFIX = '.content-type';
 
@@ -35,7 +35,7 @@ export class LocalStorage implements Storage {
     }
   }
 
-  async get(key: string): Promise<StoredObject | null> {
+  async stat(key: string): Promise<ObjectInfo | null> {
     const path = this.pathOf(key);
     const size = await stat(path).then(
       (stats) => (stats.isFile() ? stats.size : null),
@@ -43,7 +43,13 @@ export class LocalStorage implements Storage {
     );
     if (size === null) return null;
     const contentType = await readFile(`${path}${TYPE_SUFFIX}`, 'utf8').catch(() => 'application/octet-stream');
-    return { stream: createReadStream(path), size, contentType };
+    return { size, contentType };
+  }
+
+  async get(key: string, range?: ByteRange): Promise<StoredObject | null> {
+    const info = await this.stat(key);
+    if (!info) return null;
+    return { ...info, stream: createReadStream(this.pathOf(key), range ?? {}) };
   }
 
   async exists(key: string): Promise<boolean> {

@@ -1,37 +1,27 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
 import type { Principal } from '@school/auth';
 import { CurrentPrincipal, RequireSurface } from '@school/auth/nest';
 import { success } from '@school/http';
-import { ZodPipe } from '@school/http/nest';
 import type { FastifyRequest } from 'fastify';
-import { storageKey } from '../storage/storage-key.js';
-import { type SignedUrlQuery, signedUrlQuery } from './dto/signed-url.query.js';
 import { parseUploadQuery } from './dto/upload.query.js';
-import { FILE_FIELD, multipartFile } from './multipart-file.js';
+import { FILES_FIELD, multipartFiles } from './multipart-file.js';
 import { UPLOAD_LIMITS, type UploadLimits } from './upload-limits.js';
+import { UPLOAD_MESSAGE, UploadRoutes } from './upload-routes.js';
 import { UploadsService } from './uploads.service.js';
-import { urlMessage } from './url-message.js';
 
 /** Spec §4.4: uploads of the administrator surface (admin-surface tokens only, contract §4). */
 @Controller('api/upload')
 @RequireSurface('admin')
-export class UploadsController {
-  constructor(
-    private readonly uploads: UploadsService,
-    @Inject(UPLOAD_LIMITS) private readonly limits: UploadLimits,
-  ) {}
-
-  @Post()
-  @HttpCode(200)
-  async upload(@CurrentPrincipal() caller: Principal, @Req() request: FastifyRequest, @Query() query: Record<string, unknown>) {
-    const options = parseUploadQuery(query, 'admin');
-    const file = await multipartFile(request, FILE_FIELD, this.limits.adminMaxFileBytes);
-    return success('File uploaded', await this.uploads.upload(caller, options, file, this.limits.adminMaxFileBytes));
+export class UploadsController extends UploadRoutes {
+  constructor(uploads: UploadsService, @Inject(UPLOAD_LIMITS) limits: UploadLimits) {
+    super(uploads, limits, 'admin');
   }
 
-  @Get('signed-url/*')
-  signedUrl(@CurrentPrincipal() caller: Principal, @Param('*') key: string, @Query(new ZodPipe(signedUrlQuery)) query: SignedUrlQuery) {
-    const url = this.uploads.signedUrl(caller, storageKey(key), query.expiresIn);
-    return success(urlMessage(url), url);
+  @Post('multiple')
+  @HttpCode(200)
+  async uploadMultiple(@CurrentPrincipal() caller: Principal, @Req() request: FastifyRequest, @Query() query: Record<string, unknown>) {
+    const options = parseUploadQuery(query, 'admin');
+    const files = multipartFiles(request, FILES_FIELD, this.maxFileBytes);
+    return success('Files uploaded', await this.uploads.uploadMany(caller, options, files, this.maxFileBytes));
   }
 }

@@ -25,6 +25,10 @@ export class UploadsRepository {
     await this.db(tx).upload.create({ data: { id: randomUUID(), ...upload, size: BigInt(upload.size) } });
   }
 
+  async remove(relativePath: string, tx?: Transaction): Promise<void> {
+    await this.db(tx).upload.deleteMany({ where: { relativePath } });
+  }
+
   private db(tx?: Transaction): Db {
     return clientOf<Db>(tx ?? this.prisma);
   }

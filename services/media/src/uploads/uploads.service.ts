@@ -5,7 +5,8 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Principal } from '@school/auth';
 import { AppError } from '@school/http';
 import { isPublicKey, keyFor, ownerOfKey, randomFilename } from '../storage/storage-key.js';
-import { STORAGE, type Storage, type StoredObject } from '../storage/storage.js';
+import { type ByteRange, STORAGE, type Storage, type StoredObject } from '../storage/storage.js';
+import { byteRange } from './byte-range.js';
 import { assertContentMatches, claimedFormat } from './content-check.js';
 import type { FileUrlDto, UploadResultDto } from './dto/upload-result.dto.js';
 import type { UploadQuery } from './dto/upload.query.js';
@@ -20,6 +21,12 @@ export interface IncomingFile {
   filename: string;
   mimetype: string;
   stream: Readable & { truncated?: boolean };
+}
+
+/** A stored file opened for reading, and the byte range being served (undefined: all of it). */
+export interface OpenedFile {
+  file: StoredObject;
+  range: ByteRange | undefined;
 }
 
 const WEBP_MIME = 'image/webp';
@@ -75,12 +82,51 @@ export class UploadsService {
     return this.urls.of(key, expiresInSeconds);
   }
 
+  /** The batch form of signedUrl: every key is checked first, so one foreign key refuses the whole batch. */
+  signedUrls(caller: Principal, keys: readonly string[], expiresInSeconds: number): Record<string, FileUrlDto> {
+    for (const key of keys) this.assertMayRead(caller, key);
+    return Object.fromEntries(keys.map((key) => [key, this.urls.of(key, expiresInSeconds)]));
+  }
+
   /** A file behind a signed gateway URL: 403 for a bad or expired signature (public files need none). */
-  async openSigned(key: string, expires: unknown, signature: unknown): Promise<StoredObject> {
+  openSigned(key: string, expires: unknown, signature: unknown, rangeHeader?: string): Promise<OpenedFile> {
     if (!isPublicKey(key) && !this.urls.verify(key, expires, signature)) throw new AppError('UPLOAD_FORBIDDEN');
-    const object = await this.storage.get(key);
-    if (!object) throw new AppError('NOT_FOUND');
-    return object;
+    return this.open(key, rangeHeader);
+  }
+
+  /** Rule 2: the file proxy, after the ownership check of rule 3. */
+  openOwned(caller: Principal, key: string, rangeHeader?: string): Promise<OpenedFile> {
+    this.assertMayRead(caller, key);
+    return this.open(key, rangeHeader);
+  }
+
+  /**
+   * POST /upload/multiple: each file as `upload` would store it, all or none: when one is refused,
+   * the files of the request already stored are deleted again.
+   */
+  async uploadMany(caller: Principal, query: UploadQuery, files: AsyncIterable<IncomingFile>, maxBytes: number): Promise<UploadResultDto[]> {
+    const stored: UploadResultDto[] = [];
+    try {
+      for await (const file of files) stored.push(await this.upload(caller, query, file, maxBytes));
+    } catch (error) {
+      for (const result of stored) await this.discard(result.relativePath);
+      throw error;
+    }
+    return stored;
+  }
+
+  private async open(key: string, rangeHeader: string | undefined): Promise<OpenedFile> {
+    const info = await this.storage.stat(key);
+    if (!info) throw new AppError('FILE_NOT_FOUND');
+    const range = byteRange(rangeHeader, info.size);
+    const file = await this.storage.get(key, range);
+    if (!file) throw new AppError('FILE_NOT_FOUND');
+    return { file, range };
+  }
+
+  private async discard(relativePath: string): Promise<void> {
+    await this.uploads.remove(relativePath).catch(() => undefined);
+    await this.storage.delete(relativePath).catch((error: unknown) => this.logger.error(`could not delete ${relativePath}: ${String(error)}`));
   }
 
   private async store(caller: Principal, query: UploadQuery, originalName: string, path: string, extension: string, mimeType: string): Promise<UploadResultDto> {
