@@ -147,4 +147,39 @@ describe('uploads through the gateway', () => {
     expect(resolved.body).toEqual({ message: 'Local URL resolved', data: { url: `${system.gatewayUrl}/api/files/signed/${key}`, expiresAt: null }, errorCode: null });
     expect((await fetch(`${system.gatewayUrl}/api/files/signed/${key}`)).status).toBe(200);
   });
+  it('resolves batches and proxies files on both surfaces, at /api and without it, checking ownership', async () => {
+    const mine = await upload('/api/mobile/uploads', PNG, 'mine.png', 'image/png', customer.token);
+    const key = String(mine.body.data?.['relativePath']);
+    for (const prefix of ['/api', '']) {
+      const batch = await call('POST', `${prefix}/mobile/uploads/signed-urls`, { token: customer.token, body: { keys: [key] } });
+      expect({ prefix, status: batch.status, message: batch.body.message }).toEqual({ prefix, status: 200, message: 'URLs resolved' });
+      expect(Object.keys(batch.body.data ?? {})).toEqual([key]);
+      const proxied = await fetch(`${system.gatewayUrl}${prefix}/mobile/uploads/file/${key}`, { headers: { authorization: `Bearer ${customer.token}` } });
+      expect({ prefix, status: proxied.status }).toEqual({ prefix, status: 200 });
+      expect(proxied.headers.get('cache-control')).toBe('private, max-age=3600');
+      expect(proxied.headers.get('content-type')).toBe('image/webp');
+      expect(Buffer.from(await proxied.arrayBuffer()).length).toBe(mine.body.data?.['size']);
+    }
+    const adminBatch = await call('POST', '/upload/signed-urls', { token: admin.token, body: { keys: [key] } });
+    expect([adminBatch.status, adminBatch.body.errorCode]).toEqual([403, 'UPLOAD_FORBIDDEN']);
+    const adminProxy = await call('GET', `/api/upload/file/${key}`, { token: admin.token });
+    expect([adminProxy.status, adminProxy.body.errorCode]).toEqual([403, 'UPLOAD_FORBIDDEN']);
+  });
+
+  it('stores several files from /api/upload/multiple and refuses eleven with 400 VALIDATION_FAILED', async () => {
+    const batch = (count: number) => {
+      const body = new FormData();
+      for (let index = 0; index < count; index += 1) body.append('files', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), `p${index}.png`);
+      return body;
+    };
+    const post = async (count: number) => {
+      const response = await fetch(`${system.gatewayUrl}/api/upload/multiple`, { method: 'POST', body: batch(count), headers: { authorization: `Bearer ${admin.token}` } });
+      return { status: response.status, body: (await response.json()) as Answer['body'] };
+    };
+    const two = await post(2);
+    expect(two.status).toBe(200);
+    expect(two.body.data).toHaveLength(2);
+    const eleven = await post(11);
+    expect([eleven.status, eleven.body.errorCode]).toEqual([400, 'VALIDATION_FAILED']);
+  });
 });
