@@ -1,10 +1,11 @@
 import { request as httpRequest } from 'node:http';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import sharp from 'sharp';
 import { UrlSigner } from '../src/storage/url-signer.js';
-import { form, HTML, image, PDF, rotatedJpeg, SVG } from './support/files.js';
+import { animatedGif, form, HTML, image, PDF, pixelBomb, rotatedJpeg, SVG } from './support/files.js';
 import { type Caller, type MediaUnderTest, startMedia } from './support/media-app.js';
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-characters';
@@ -93,6 +94,18 @@ describe('media uploads over HTTP (local storage)', () => {
         exif: undefined,
         orientation: undefined,
       });
+    });
+
+    it('keeps an animated GIF animated as WebP', async () => {
+      const answer = await upload('/api/upload', form('file', await animatedGif(), 'blink.gif', 'image/gif'), admin.token);
+      expect(answer.status).toBe(200);
+      const stored = await readFile(join(media.storageDir, String(answer.body.data?.['relativePath'])));
+      expect(await sharp(stored, { animated: true }).metadata()).toMatchObject({ format: 'webp', pages: 2 });
+    });
+
+    it('refuses a decompression bomb with 400 UPLOAD_CONTENT_REJECTED before decoding it', async () => {
+      const answer = await upload('/api/upload', form('file', await pixelBomb(), 'bomb.png', 'image/png'), admin.token);
+      expect([answer.status, answer.body.errorCode]).toEqual([400, 'UPLOAD_CONTENT_REJECTED']);
     });
 
     it('keeps the original bytes with optimize=false', async () => {
@@ -438,5 +451,22 @@ describe('media uploads over HTTP (local storage)', () => {
       expect(await storedFiles()).toEqual(before);
       expect(await media.prisma.upload.count()).toBe(rows);
     });
+  });
+});
+
+describe('media uploads when the storage fails', () => {
+  it('answers 502 STORAGE_UNAVAILABLE and keeps no record', async () => {
+    const blocked = join(await mkdtemp(join(tmpdir(), 'media-blocked-')), 'not-a-folder');
+    await writeFile(blocked, 'a file where the storage folder should be');
+    const media = await startMedia({ STORAGE_DIR: blocked });
+    try {
+      const caller = await media.caller('admin');
+      const response = await media.fetch('/api/upload', { method: 'POST', body: form('file', await image('png'), 'a.png', 'image/png'), token: caller.token });
+      expect([response.status, ((await response.json()) as Envelope).errorCode]).toEqual([502, 'STORAGE_UNAVAILABLE']);
+      expect(await media.prisma.upload.count()).toBe(0);
+    } finally {
+      await media.close();
+      await rm(dirname(blocked), { recursive: true, force: true });
+    }
   });
 });

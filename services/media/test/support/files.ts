@@ -26,3 +26,30 @@ export function form(field: string, bytes: Buffer, filename: string, type: strin
   body.append(field, new Blob([new Uint8Array(bytes)], { type }), filename);
   return body;
 }
+
+/** A two-frame animated GIF. */
+export async function animatedGif(): Promise<Buffer> {
+  const frame = (background: string) => sharp({ create: { width: 8, height: 8, channels: 3, background } }).png().toBuffer();
+  return sharp([await frame('red'), await frame('blue')], { join: { animated: true } })
+    .gif()
+    .toBuffer();
+}
+
+/** A small PNG whose header claims 10000 x 10000 pixels (over MAX_INPUT_PIXELS, under sharp's own default) (a decompression bomb as a decoder sees it). */
+export async function pixelBomb(): Promise<Buffer> {
+  const png = Buffer.from(await image('png', 1, 1));
+  // IHDR data starts at byte 16 (8 signature + 4 length + 4 type); its CRC follows the 13 data bytes.
+  png.writeUInt32BE(10_000, 16);
+  png.writeUInt32BE(10_000, 20);
+  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
+  return png;
+}
+
+function crc32(bytes: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let bit = 0; bit < 8; bit += 1) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
