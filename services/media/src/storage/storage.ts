@@ -21,8 +21,8 @@ export interface ObjectInfo {
 
 /** Where uploaded files live (contract §8), behind one interface whatever the driver. */
 export interface Storage {
-  /** Writes the whole stream under `key`; on failure nothing is left under `key`. */
-  put(key: string, body: Readable, contentType: string): Promise<{ size: number }>;
+  /** Writes the whole stream (of `size` bytes, when known) under `key`; on failure nothing is left under `key`. */
+  put(key: string, body: Readable, contentType: string, size?: number): Promise<{ size: number }>;
   /** Size and content type, or null when nothing is stored under `key`. */
   stat(key: string): Promise<ObjectInfo | null>;
   /** The object (only `range` of it when given), or null when nothing is stored under `key`. */

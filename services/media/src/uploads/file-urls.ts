@@ -1,25 +1,45 @@
 import { isPublicKey } from '../storage/storage-key.js';
-import { DEFAULT_EXPIRES_IN_SECONDS, UrlSigner } from '../storage/url-signer.js';
+import type { S3Storage } from '../storage/s3-storage.js';
+import type { UrlSigner } from '../storage/url-signer.js';
 import type { FileUrlDto } from './dto/upload-result.dto.js';
 
 /** The gateway route serving stored files without a bearer token (contract §8, local driver). */
 export const SIGNED_FILES_PATH = '/api/files/signed/';
 
-/** URLs of stored files on the local driver: HMAC-signed gateway URLs, permanent for `public/` keys. */
-export class FileUrls {
+/** URLs of stored files: signed and expiring for private keys, permanent (expiresAt null) for `public/` ones. */
+export interface FileUrls {
+  of(key: string, expiresInSeconds: number): Promise<FileUrlDto>;
+}
+
+export const FILE_URLS = Symbol('FILE_URLS');
+
+const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
+
+/** Local driver: HMAC-signed gateway URLs under PUBLIC_BASE_URL. */
+export class GatewayFileUrls implements FileUrls {
   constructor(
     private readonly publicBaseUrl: string,
     private readonly signer: UrlSigner,
   ) {}
 
-  of(key: string, expiresInSeconds = DEFAULT_EXPIRES_IN_SECONDS, now = Date.now()): FileUrlDto {
-    const base = `${this.publicBaseUrl.replace(/\/+$/, '')}${SIGNED_FILES_PATH}${key}`;
+  async of(key: string, expiresInSeconds: number): Promise<FileUrlDto> {
+    const base = `${withoutTrailingSlash(this.publicBaseUrl)}${SIGNED_FILES_PATH}${key}`;
     if (isPublicKey(key)) return { url: base, expiresAt: null };
-    const expiresAt = now + expiresInSeconds * 1000;
+    const expiresAt = Date.now() + expiresInSeconds * 1000;
     return { url: `${base}?expires=${expiresAt}&signature=${this.signer.sign(key, expiresAt)}`, expiresAt };
   }
+}
 
-  verify(key: string, expires: unknown, signature: unknown): boolean {
-    return this.signer.verify(key, expires, signature);
+/** S3 driver: the store's presigned GET URLs; public objects under S3_PUBLIC_BASE_URL. */
+export class S3FileUrls implements FileUrls {
+  constructor(
+    private readonly storage: S3Storage,
+    private readonly publicBaseUrl: string,
+  ) {}
+
+  async of(key: string, expiresInSeconds: number): Promise<FileUrlDto> {
+    if (isPublicKey(key)) return { url: `${withoutTrailingSlash(this.publicBaseUrl)}/${key}`, expiresAt: null };
+    const expiresAt = Date.now() + expiresInSeconds * 1000;
+    return { url: await this.storage.presignedGet(key, expiresInSeconds), expiresAt };
   }
 }

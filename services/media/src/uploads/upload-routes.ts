@@ -40,15 +40,15 @@ export abstract class UploadRoutes {
   }
 
   @Get('signed-url/*')
-  signedUrl(@CurrentPrincipal() caller: Principal, @Param('*') key: string, @Query(new ZodPipe(signedUrlQuery)) query: SignedUrlQuery) {
-    const url = this.uploads.signedUrl(caller, storageKey(key), query.expiresIn);
+  async signedUrl(@CurrentPrincipal() caller: Principal, @Param('*') key: string, @Query(new ZodPipe(signedUrlQuery)) query: SignedUrlQuery) {
+    const url = await this.uploads.signedUrl(caller, storageKey(key), query.expiresIn);
     return success(urlMessage(url), url);
   }
 
   @Post('signed-urls')
   @HttpCode(200)
-  signedUrls(@CurrentPrincipal() caller: Principal, @Body(new ZodPipe(signedUrlsBody)) body: SignedUrlsBody) {
-    return success('URLs resolved', this.uploads.signedUrls(caller, body.keys.map(storageKey), body.expiresIn));
+  async signedUrls(@CurrentPrincipal() caller: Principal, @Body(new ZodPipe(signedUrlsBody)) body: SignedUrlsBody) {
+    return success('URLs resolved', await this.uploads.signedUrls(caller, body.keys.map(storageKey), body.expiresIn));
   }
 
   @Get('file/*')

@@ -6,11 +6,12 @@ import type { Principal } from '@school/auth';
 import { AppError } from '@school/http';
 import { isPublicKey, keyFor, ownerOfKey, randomFilename } from '../storage/storage-key.js';
 import { type ByteRange, STORAGE, type Storage, type StoredObject } from '../storage/storage.js';
+import { DEFAULT_EXPIRES_IN_SECONDS, UrlSigner } from '../storage/url-signer.js';
 import { byteRange } from './byte-range.js';
 import { assertContentMatches, claimedFormat } from './content-check.js';
 import type { FileUrlDto, UploadResultDto } from './dto/upload-result.dto.js';
 import type { UploadQuery } from './dto/upload.query.js';
-import { FileUrls } from './file-urls.js';
+import { FILE_URLS, type FileUrls } from './file-urls.js';
 import { ImageDecodeError, toWebp } from './image-optimizer.js';
 import { Spool } from './spool.js';
 import { ALLOWLISTS, isPublicType } from './upload-types.js';
@@ -43,7 +44,8 @@ export class UploadsService {
 
   constructor(
     @Inject(STORAGE) private readonly storage: Storage,
-    private readonly urls: FileUrls,
+    @Inject(FILE_URLS) private readonly urls: FileUrls,
+    private readonly signer: UrlSigner,
     private readonly uploads: UploadsRepository,
   ) {}
 
@@ -77,20 +79,20 @@ export class UploadsService {
   }
 
   /** Rule 3 then a URL: signed for a private key, permanent for a public one. */
-  signedUrl(caller: Principal, key: string, expiresInSeconds: number): FileUrlDto {
+  signedUrl(caller: Principal, key: string, expiresInSeconds: number): Promise<FileUrlDto> {
     this.assertMayRead(caller, key);
     return this.urls.of(key, expiresInSeconds);
   }
 
   /** The batch form of signedUrl: every key is checked first, so one foreign key refuses the whole batch. */
-  signedUrls(caller: Principal, keys: readonly string[], expiresInSeconds: number): Record<string, FileUrlDto> {
+  async signedUrls(caller: Principal, keys: readonly string[], expiresInSeconds: number): Promise<Record<string, FileUrlDto>> {
     for (const key of keys) this.assertMayRead(caller, key);
-    return Object.fromEntries(keys.map((key) => [key, this.urls.of(key, expiresInSeconds)]));
+    return Object.fromEntries(await Promise.all(keys.map(async (key) => [key, await this.urls.of(key, expiresInSeconds)] as const)));
   }
 
   /** A file behind a signed gateway URL: 403 for a bad or expired signature (public files need none). */
   openSigned(key: string, expires: unknown, signature: unknown, rangeHeader?: string): Promise<OpenedFile> {
-    if (!isPublicKey(key) && !this.urls.verify(key, expires, signature)) throw new AppError('UPLOAD_FORBIDDEN');
+    if (!isPublicKey(key) && !this.signer.verify(key, expires, signature)) throw new AppError('UPLOAD_FORBIDDEN');
     return this.open(key, rangeHeader);
   }
 
@@ -133,7 +135,7 @@ export class UploadsService {
     const isPublic = isPublicType(query.uploadType);
     const filename = randomFilename(extension);
     const relativePath = keyFor(query.uploadType, isPublic, caller.userId, filename);
-    const { size } = await this.storage.put(relativePath, createReadStream(path), mimeType).catch((error: unknown) => {
+    const { size } = await this.storage.put(relativePath, createReadStream(path), mimeType, (await stat(path)).size).catch((error: unknown) => {
       this.logger.error(`storage rejected the upload of ${relativePath}: ${String(error)}`);
       throw new AppError('STORAGE_UNAVAILABLE', undefined, { cause: error });
     });
@@ -143,7 +145,7 @@ export class UploadsService {
       await this.storage.delete(relativePath).catch(() => undefined);
       throw error;
     }
-    return { filename, originalName, mimeType, size, relativePath, ...this.urls.of(relativePath) };
+    return { filename, originalName, mimeType, size, relativePath, ...(await this.urls.of(relativePath, DEFAULT_EXPIRES_IN_SECONDS)) };
   }
 
   /** Rule 3: a private key's userId segment must be the caller's; legacy keys without one pass with a warning. */
