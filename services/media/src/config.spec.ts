@@ -21,4 +21,12 @@ describe('media configuration', () => {
     expect(() => configOf({ SIGNED_URL_SECRET: 'short' })).toThrow(/SIGNED_URL_SECRET/);
     expect(() => configOf({ STORAGE_DRIVER: 'ftp' })).toThrow(/STORAGE_DRIVER/);
   });
+
+  it('requires the endpoint, bucket and credentials with the s3 driver', () => {
+    expect(() => configOf({ STORAGE_DRIVER: 's3' })).toThrow(/^Invalid configuration: S3_ENDPOINT: must be set when STORAGE_DRIVER is s3$/);
+    expect(() => configOf({ STORAGE_DRIVER: 's3', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_BUCKET: 'media', S3_ACCESS_KEY: 'k' })).toThrow(/S3_SECRET_KEY/);
+    expect(() => configOf({ S3_ENDPOINT: 'ftp://host' })).toThrow(/S3_ENDPOINT/);
+    const s3 = { STORAGE_DRIVER: 's3', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_BUCKET: 'media', S3_ACCESS_KEY: 'k', S3_SECRET_KEY: 's' };
+    expect(configOf(s3)).toMatchObject({ ...s3, S3_REGION: 'us-east-1' });
+  });
 });
