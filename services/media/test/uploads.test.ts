@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import sharp from 'sharp';
 import { UrlSigner } from '../src/storage/url-signer.js';
-import { animatedGif, form, HTML, image, PDF, pixelBomb, rotatedJpeg, SVG } from './support/files.js';
+import { animatedGif, DOCX, form, HTML, image, MP4, PDF, pixelBomb, rotatedJpeg, SVG, ZIP } from './support/files.js';
 import { type Caller, type MediaUnderTest, startMedia } from './support/media-app.js';
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-characters';
@@ -139,6 +139,31 @@ describe('media uploads over HTTP (local storage)', () => {
         const answer = await upload('/api/upload?uploadType=file', form('file', bytes, name, type), admin.token);
         expect({ name, status: answer.status, mimeType: answer.body.data?.['mimeType'] }).toEqual({ name, status: 200, mimeType: type });
         expect(await readFile(join(media.storageDir, String(answer.body.data?.['relativePath'])))).toEqual(bytes);
+      }
+    });
+
+    it('accepts a DOCX and a ZIP as type file and an MP4 as type video, and a WebP as image', async () => {
+      for (const [query, bytes, name, type] of [
+        ['uploadType=file', DOCX, 'letter.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+        ['uploadType=file', ZIP, 'bundle.zip', 'application/zip'],
+        ['uploadType=video', MP4, 'clip.mp4', 'video/mp4'],
+      ] as const) {
+        const answer = await upload(`/api/upload?${query}`, form('file', bytes, name, type), admin.token);
+        expect({ name, status: answer.status, mimeType: answer.body.data?.['mimeType'] }).toEqual({ name, status: 200, mimeType: type });
+        expect(String(answer.body.data?.['relativePath'])).toMatch(new RegExp(`\\.${name.split('.').pop()}$`));
+      }
+      const webp = await upload('/api/upload', form('file', await image('webp'), 'w.webp', 'image/webp'), admin.token);
+      expect([webp.status, webp.body.data?.['mimeType']]).toEqual([200, 'image/webp']);
+    });
+
+    it('refuses a DOCX sent as a ZIP, a ZIP named .docx and an MP4 as an image', async () => {
+      for (const [query, bytes, name, type] of [
+        ['uploadType=file', DOCX, 'letter.zip', 'application/zip'],
+        ['uploadType=file', ZIP, 'letter.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+        ['uploadType=image', MP4, 'clip.mp4', 'video/mp4'],
+      ] as const) {
+        const answer = await upload(`/api/upload?${query}`, form('file', bytes, name, type), admin.token);
+        expect({ name, status: answer.status, errorCode: answer.body.errorCode }).toEqual({ name, status: 400, errorCode: 'UPLOAD_CONTENT_REJECTED' });
       }
     });
 

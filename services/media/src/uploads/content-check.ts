@@ -25,11 +25,11 @@ export function claimedFormat(allowlist: readonly Format[], originalName: string
 /**
  * The spooled bytes must be what was claimed: the signature file-type detects (file-type cannot
  * recognise text formats, so those must be valid UTF-8 with no NUL and no markup a browser could
- * sniff), and no markup at the start of a binary format (an HTML/GIF polyglot).
+ * sniff), and no markup at the start of a format a browser may show (an HTML/GIF polyglot).
+ * Documents and archives are only served as downloads; their XML parts are not markup to fear.
  */
 export async function assertContentMatches(path: string, format: Format): Promise<void> {
-  const head = await readHead(path);
-  if (MARKUP.test(head.toString('latin1'))) throw rejected();
+  if (!format.download && MARKUP.test((await readHead(path)).toString('latin1'))) throw rejected();
   if (format.signature === 'text') {
     if (!(await isPlainUtf8(path))) throw rejected();
     return;

@@ -22,24 +22,27 @@ export interface Format {
   signature: string | 'text';
   /** Re-encoded to WebP when optimize is on. */
   image: boolean;
+  /** Documents and archives are only ever offered as downloads, never shown in place. */
+  download: boolean;
 }
 
-const format = (name: string, extensions: string[], mimeTypes: string[], signature: string, image = false): Format => ({
+const format = (name: string, extensions: string[], mimeTypes: string[], signature: string, kind: 'image' | 'inline' | 'download' = 'inline'): Format => ({
   name,
   extensions,
   mimeTypes,
   signature,
-  image,
+  image: kind === 'image',
+  download: kind === 'download',
 });
 
-const JPEG = format('jpeg', ['jpg', 'jpeg'], ['image/jpeg'], 'jpg', true);
-const PNG = format('png', ['png'], ['image/png'], 'png', true);
-const WEBP = format('webp', ['webp'], ['image/webp'], 'webp', true);
-const GIF = format('gif', ['gif'], ['image/gif'], 'gif', true);
-const PDF = format('pdf', ['pdf'], ['application/pdf'], 'pdf');
-const DOCX = format('docx', ['docx'], ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'], 'docx');
-const XLSX = format('xlsx', ['xlsx'], ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'], 'xlsx');
-const ZIP = format('zip', ['zip'], ['application/zip', 'application/x-zip-compressed'], 'zip');
+const JPEG = format('jpeg', ['jpg', 'jpeg'], ['image/jpeg'], 'jpg', 'image');
+const PNG = format('png', ['png'], ['image/png'], 'png', 'image');
+const WEBP = format('webp', ['webp'], ['image/webp'], 'webp', 'image');
+const GIF = format('gif', ['gif'], ['image/gif'], 'gif', 'image');
+const PDF = format('pdf', ['pdf'], ['application/pdf'], 'pdf', 'download');
+const DOCX = format('docx', ['docx'], ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'], 'docx', 'download');
+const XLSX = format('xlsx', ['xlsx'], ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'], 'xlsx', 'download');
+const ZIP = format('zip', ['zip'], ['application/zip', 'application/x-zip-compressed'], 'zip', 'download');
 const CSV = format('csv', ['csv'], ['text/csv'], 'text');
 const TXT = format('txt', ['txt'], ['text/plain'], 'text');
 const MP4 = format('mp4', ['mp4'], ['video/mp4'], 'mp4');
