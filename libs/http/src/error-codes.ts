@@ -50,6 +50,8 @@ export const ERROR_CATALOGUE = {
   UPLOAD_TOO_LARGE: { status: 413, message: 'File is too large' },
   UPLOAD_FORBIDDEN: { status: 403, message: 'You do not have access to this file' },
   STORAGE_UNAVAILABLE: { status: 502, message: 'Storage rejected the request' },
+  FILE_NOT_FOUND: { status: 404, message: 'File not found' },
+  RANGE_NOT_SATISFIABLE: { status: 416, message: 'The requested range is not satisfiable' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -1,0 +1,28 @@
+import type { MediaConfig } from '../config.js';
+import { type FileUrls, GatewayFileUrls, S3FileUrls } from '../uploads/file-urls.js';
+import { LocalStorage } from './local-storage.js';
+import { S3Storage, s3Client } from './s3-storage.js';
+import { DEV_SIGNED_URL_SECRET } from './storage.config.js';
+import type { Storage } from './storage.js';
+import { UrlSigner } from './url-signer.js';
+
+export interface StorageWiring {
+  storage: Storage;
+  urls: FileUrls;
+  signer: UrlSigner;
+}
+
+/** The configured driver and the URLs that go with it (config already passed s3SettingsRequired). */
+export function storageOf(config: MediaConfig): StorageWiring {
+  const signer = new UrlSigner(config.SIGNED_URL_SECRET ?? DEV_SIGNED_URL_SECRET);
+  if (config.STORAGE_DRIVER === 's3') {
+    const endpoint = config.S3_ENDPOINT ?? '';
+    const bucket = config.S3_BUCKET ?? '';
+    const storage = new S3Storage(
+      s3Client({ endpoint, region: config.S3_REGION, bucket, accessKey: config.S3_ACCESS_KEY ?? '', secretKey: config.S3_SECRET_KEY ?? '' }),
+      bucket,
+    );
+    return { storage, urls: new S3FileUrls(storage, config.S3_PUBLIC_BASE_URL ?? `${endpoint.replace(/\/+$/, '')}/${bucket}`), signer };
+  }
+  return { storage: new LocalStorage(config.STORAGE_DIR), urls: new GatewayFileUrls(config.PUBLIC_BASE_URL, signer), signer };
+}

@@ -1,0 +1,41 @@
+import multipart from '@fastify/multipart';
+import { Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { APP_CONFIG } from '@school/service';
+import type { FastifyInstance } from 'fastify';
+import type { MediaConfig } from '../config.js';
+import { storageOf, type StorageWiring } from '../storage/storage.factory.js';
+import { STORAGE } from '../storage/storage.js';
+import { UrlSigner } from '../storage/url-signer.js';
+import { FILE_URLS } from './file-urls.js';
+import { MobileUploadsController } from './mobile-uploads.controller.js';
+import { SignedFilesController } from './signed-files.controller.js';
+import { UPLOAD_LIMITS, uploadLimitsOf } from './upload-limits.js';
+import { UploadsController } from './uploads.controller.js';
+import { UploadsRepository } from './uploads.repository.js';
+import { UploadsService } from './uploads.service.js';
+
+const STORAGE_WIRING = Symbol('STORAGE_WIRING');
+
+/** Spec §4.4, §4.5 and contract §8: uploads on both surfaces, their storage and their URLs. */
+@Module({
+  controllers: [UploadsController, MobileUploadsController, SignedFilesController],
+  providers: [
+    { provide: STORAGE_WIRING, useFactory: (config: MediaConfig) => storageOf(config), inject: [APP_CONFIG] },
+    { provide: STORAGE, useFactory: (wiring: StorageWiring) => wiring.storage, inject: [STORAGE_WIRING] },
+    { provide: FILE_URLS, useFactory: (wiring: StorageWiring) => wiring.urls, inject: [STORAGE_WIRING] },
+    { provide: UrlSigner, useFactory: (wiring: StorageWiring) => wiring.signer, inject: [STORAGE_WIRING] },
+    { provide: UPLOAD_LIMITS, useFactory: uploadLimitsOf, inject: [APP_CONFIG] },
+    UploadsRepository,
+    UploadsService,
+  ],
+})
+export class UploadsModule implements OnModuleInit {
+  constructor(@Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost) {}
+
+  /** Multipart bodies are streamed part by part; each route sets its own file size limit. */
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    void fastify.register(multipart, { throwFileSizeLimit: true });
+  }
+}

@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { clientOf, type Transaction } from '@school/service';
+import { type Prisma, PrismaClient } from '../generated/prisma/client.js';
+
+type Db = Prisma.TransactionClient;
+
+export interface UploadRecord {
+  ownerId: string;
+  uploadType: string;
+  relativePath: string;
+  filename: string;
+  originalName: string;
+  mimeType: string;
+  size: number;
+  isPublic: boolean;
+}
+
+/** The only place that touches the uploads table: one row per stored file. */
+@Injectable()
+export class UploadsRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async record(upload: UploadRecord, tx?: Transaction): Promise<void> {
+    await this.db(tx).upload.create({ data: { id: randomUUID(), ...upload, size: BigInt(upload.size) } });
+  }
+
+  async remove(relativePath: string, tx?: Transaction): Promise<void> {
+    await this.db(tx).upload.deleteMany({ where: { relativePath } });
+  }
+
+  private db(tx?: Transaction): Db {
+    return clientOf<Db>(tx ?? this.prisma);
+  }
+}

@@ -1,0 +1,6 @@
+import type { FileUrlDto } from './dto/upload-result.dto.js';
+
+/** Spec §4.4: the signed-url route's message says which kind of URL it answers. */
+export function urlMessage(url: FileUrlDto): string {
+  return url.expiresAt === null ? 'Local URL resolved' : 'Signed URL generated';
+}

@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfig } from '@school/config';
+import { createPrismaClient } from '@school/prisma';
+import { createServiceApp } from '@school/service';
+import { createLogger } from '@school/telemetry';
+import { createTestIssuer, migratedTestSchema } from '@school/testing';
+import { AppModule } from '../../src/app.module.js';
+import { mediaEnv } from '../../src/config.js';
+import { PrismaClient } from '../../src/generated/prisma/client.js';
+
+const serviceDir = join(import.meta.dirname, '..', '..');
+
+export interface Caller {
+  userId: string;
+  token: string;
+}
+
+export interface MediaUnderTest {
+  baseUrl: string;
+  storageDir: string;
+  prisma: PrismaClient;
+  /** A new account's token on the administrator surface (admin role) or the customer one. */
+  caller(surface: 'admin' | 'mobile'): Promise<Caller>;
+  fetch(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** The real media app over a real socket, with its own schema, token issuer and storage folder. */
+export async function startMedia(env: Record<string, string> = {}): Promise<MediaUnderTest> {
+  const db = await migratedTestSchema(serviceDir, 'media');
+  const issuer = await createTestIssuer();
+  const storageDir = await mkdtemp(join(tmpdir(), 'media-storage-'));
+  const prisma = createPrismaClient(PrismaClient, { databaseUrl: db.databaseUrl, schema: db.schema, maxConnections: 2 });
+  const config = parseConfig(mediaEnv, {
+    ...process.env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: db.databaseUrl,
+    JWKS_URL: issuer.jwksUrl,
+    STORAGE_DIR: storageDir,
+    PUBLIC_BASE_URL: 'http://files.test',
+    ...env,
+  });
+  const app = await createServiceApp(AppModule.forRoot(config, { schema: db.schema }), {
+    logger: createLogger({ service: 'media', level: 'silent' }),
+  });
+  const release = async () => {
+    await app.close().catch(() => undefined);
+    await prisma.$disconnect();
+    await issuer.close();
+    await db.drop();
+    await rm(storageDir, { recursive: true, force: true });
+  };
+  try {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  const address = app.getHttpServer().address();
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  return {
+    baseUrl,
+    storageDir,
+    prisma,
+    async caller(surface) {
+      const userId = randomUUID();
+      const token = await issuer.sign({ sub: userId, sid: randomUUID(), role: surface === 'admin' ? 'admin' : 'customer', srf: surface });
+      return { userId, token };
+    },
+    fetch(path, init = {}) {
+      const { token, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (token) headers.set('authorization', `Bearer ${token}`);
+      return fetch(`${baseUrl}${path}`, { ...rest, headers });
+    },
+    close: release,
+  };
+}
