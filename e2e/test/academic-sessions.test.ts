@@ -1,7 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { BOOTSTRAP_ADMIN, invitedPerson, signIn } from './support/people.js';
 import { type RunningSystem, startSystem } from './support/system.js';
 
 /** Issue 11, academic sessions (spec §4.6, table §3.2) through the gateway, as a client sees them. */
@@ -14,7 +11,6 @@ interface Answer {
   body: { message: string; data: unknown; errorCode: string | null; count?: number; currentPage?: number; totalPage?: number };
 }
 
-const ADMIN = { email: 'admin@example.com', password: 'Admin123!' };
 const PASSWORD = 'Pers0n!pw';
 const PATH = '/api/academic-sessions';
 
@@ -26,40 +22,11 @@ async function call(method: string, path: string, options: { body?: unknown; tok
   return { status: response.status, body: (await response.json()) as Answer['body'] };
 }
 
-async function login(surface: 'admin' | 'mobile', email: string, password: string): Promise<string> {
-  const answer = await call('POST', `${surface === 'admin' ? '/api/auth' : '/api/mobile/auth'}/login/email`, { body: { email, password } });
-  if (answer.status !== 200) throw new Error(`login failed: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return (answer.body.data as { accessToken: string }).accessToken;
-}
-
-async function invitationLink(to: string): Promise<string> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    for (const file of (await readdir(system.mailDir)).filter((name) => name.endsWith('.eml'))) {
-      const text = (await readFile(join(system.mailDir, file), 'utf8')).replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-      const link = text.toLowerCase().includes(`to: ${to}`) && /accept-invitation\?token=([^\s"<>]+)/.exec(text);
-      if (link) return decodeURIComponent(link[1]!);
-    }
-    await sleep(200);
-  }
-  throw new Error(`no invitation to ${to}`);
-}
-
-/** A staff member or a customer created by the admin, signed in after accepting the invitation. */
-async function personToken(role: 'staff' | 'customer'): Promise<string> {
-  const email = `${role}.${randomBytes(4).toString('hex')}@example.com`;
-  expect((await call('POST', '/api/users', { token: adminToken, body: { email, name: `A ${role}`, role } })).status).toBe(201);
-  const surface = role === 'customer' ? 'mobile' : 'admin';
-  const reset = await call('POST', `${surface === 'admin' ? '/api/auth' : '/api/mobile/auth'}/password/reset`, { body: { token: await invitationLink(email), password: PASSWORD } });
-  expect(reset.status).toBe(200);
-  return login(surface, email, PASSWORD);
-}
-
 const refusal = (errorCode: string) => ({ data: null, errorCode });
 
 beforeAll(async () => {
   system = await startSystem();
-  adminToken = await login('admin', ADMIN.email, ADMIN.password);
+  adminToken = (await signIn(system, 'admin', BOOTSTRAP_ADMIN.email, BOOTSTRAP_ADMIN.password)).accessToken;
 }, 90_000);
 
 afterAll(async () => {
@@ -114,7 +81,7 @@ describe('academic sessions through the gateway', () => {
   });
 
   it('refuses staff and customers with 403 PERMISSION_INSUFFICIENT and anonymous callers with 401', async () => {
-    const [staff, customer] = [await personToken('staff'), await personToken('customer')];
+    const [staff, customer] = [(await invitedPerson(system, adminToken, 'staff', PASSWORD)).accessToken, (await invitedPerson(system, adminToken, 'customer', PASSWORD)).accessToken];
     for (const token of [staff, customer]) {
       expect(await call('GET', PATH, { token })).toMatchObject({ status: 403, body: refusal('PERMISSION_INSUFFICIENT') });
       expect(await call('POST', PATH, { token, body: { name: 'Nope', startDate: '2030-01-01', endDate: '2031-01-01' } })).toMatchObject({ status: 403, body: refusal('PERMISSION_INSUFFICIENT') });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { invitedPerson } from './support/people.js';
 import { type RunningSystem, startSystem } from './support/system.js';
 
 /**
@@ -144,21 +145,7 @@ describe('feedback through the gateway (issue 12)', () => {
 
   it('the authenticated route answers 201 to a customer token, 401 without one, 422 to the guest body', async () => {
     const admin = await adminToken();
-    const email = `${unique('customer')}@example.com`;
-    expect((await call('POST', '/api/users', { name: 'A Customer', email, role: 'customer' }, { token: admin })).status).toBe(201);
-    const invitation = await eventually(async () => {
-      for (const file of (await readdir(system.mailDir)).filter((name) => name.endsWith('.eml'))) {
-        const text = (await readFile(join(system.mailDir, file), 'utf8')).replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-        if (!text.toLowerCase().includes(`to: ${email}`)) continue;
-        const token = /\/accept-invitation\?token=([A-Za-z0-9_%-]+)/.exec(text)?.[1];
-        if (token) return decodeURIComponent(token);
-      }
-      return undefined;
-    }, 'the invitation');
-    expect((await call('POST', '/api/mobile/auth/password/reset', { token: invitation, password: 'Cust0mer!pw' })).status).toBe(200);
-    const login = await call('POST', '/api/mobile/auth/login/email', { email, password: 'Cust0mer!pw' });
-    expect(login.status).toBe(200);
-    const customer = (login.body.data as { accessToken: string }).accessToken;
+    const customer = (await invitedPerson(system, admin, 'customer', 'Cust0mer!pw')).accessToken;
 
     const subject = unique('signed-in');
     const answer = await call('POST', CUSTOMER, { category: 'feature_request', subject, message: 'Dark mode, please.' }, { token: customer });

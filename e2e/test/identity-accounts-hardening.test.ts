@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { linkToken as mailedLinkToken } from './support/mail.js';
 import { type RunningSystem, startSystem } from './support/system.js';
 
 /**
@@ -56,23 +55,8 @@ async function eventually<T>(read: () => Promise<T | undefined>, what: string): 
   throw new Error(`timed out waiting for ${what}`);
 }
 
-/** Undoes quoted-printable soft breaks and escapes, enough to read links out of an email. */
-function decodeQuotedPrintable(text: string): string {
-  return text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
-
 /** The token of the newest link to `path` in an email to `email`, once it has arrived. */
-function linkToken(email: string, path: string, seen: Set<string> = new Set()): Promise<string> {
-  return eventually(async () => {
-    for (const file of (await readdir(system.mailDir)).filter((name) => name.endsWith('.eml'))) {
-      const text = decodeQuotedPrintable(await readFile(join(system.mailDir, file), 'utf8'));
-      if (!text.toLowerCase().includes(`to: ${email}`)) continue;
-      const token = new RegExp(`${path}\\?token=([A-Za-z0-9_%-]+)`).exec(text)?.[1];
-      if (token && !seen.has(token)) return decodeURIComponent(token);
-    }
-    return undefined;
-  }, `a ${path} link mailed to ${email}`);
-}
+const linkToken = (email: string, path: string, seen?: Set<string>) => mailedLinkToken(system.mailDir, email, path, seen);
 
 /** The phone verification code the notifier's log SMS driver wrote for `phone`. */
 function smsCode(phone: string): Promise<string> {

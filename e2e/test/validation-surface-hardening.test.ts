@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { BOOTSTRAP_ADMIN, invitedPerson, type SignedIn, signIn } from './support/people.js';
 import { type RunningSystem, startSystem } from './support/system.js';
 
 /**
@@ -18,7 +16,7 @@ interface Answer {
   bytes: number;
 }
 
-const ADMIN = { email: 'admin@example.com', password: 'Admin123!' };
+const ADMIN = BOOTSTRAP_ADMIN;
 const CUSTOMER_PASSWORD = 'Cust0mer!pw';
 
 async function call(method: string, path: string, options: { body?: unknown; token?: string; raw?: string } = {}): Promise<Answer> {
@@ -31,40 +29,6 @@ async function call(method: string, path: string, options: { body?: unknown; tok
   return { status: response.status, body: JSON.parse(text) as Answer['body'], bytes: Buffer.byteLength(text) };
 }
 
-async function login(surface: 'admin' | 'mobile', email: string, password: string): Promise<string> {
-  const prefix = surface === 'admin' ? '/api/auth' : '/api/mobile/auth';
-  const answer = await call('POST', `${prefix}/login/email`, { body: { email, password } });
-  if (answer.status !== 200) throw new Error(`login failed: ${answer.status} ${JSON.stringify(answer.body)}`);
-  return (answer.body.data as { accessToken: string }).accessToken;
-}
-
-/** The body of the mail sent to `to`, quoted-printable soft breaks and escapes undone. */
-async function mailTo(to: string): Promise<string> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    for (const file of (await readdir(system.mailDir)).filter((name) => name.endsWith('.eml'))) {
-      const text = await readFile(join(system.mailDir, file), 'utf8');
-      if (text.toLowerCase().includes(`to: ${to}`)) {
-        return text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-      }
-    }
-    await sleep(200);
-  }
-  throw new Error(`no mail to ${to}`);
-}
-
-/** A customer created by the admin, who sets a password through the invitation link. */
-async function newCustomer(): Promise<{ email: string; token: string }> {
-  const email = `customer.${randomBytes(4).toString('hex')}@example.com`;
-  const created = await call('POST', '/api/users', { token: adminToken, body: { email, name: 'Customer Person', role: 'customer' } });
-  expect(created.status).toBe(201);
-  const link = /accept-invitation\?token=([^\s"<>]+)/.exec(await mailTo(email));
-  if (!link) throw new Error('no invitation link');
-  const reset = await call('POST', '/api/mobile/auth/password/reset', { body: { token: decodeURIComponent(link[1]!), password: CUSTOMER_PASSWORD } });
-  expect(reset.status).toBe(200);
-  return { email, token: await login('mobile', email, CUSTOMER_PASSWORD) };
-}
-
 function expectValidationFailed(answer: Answer, field: string): void {
   expect(answer.status).toBe(400);
   expect(answer.body).toMatchObject({ data: null, errorCode: 'VALIDATION_FAILED' });
@@ -73,7 +37,7 @@ function expectValidationFailed(answer: Answer, field: string): void {
 
 beforeAll(async () => {
   system = await startSystem();
-  adminToken = await login('admin', ADMIN.email, ADMIN.password);
+  adminToken = (await signIn(system, 'admin', ADMIN.email, ADMIN.password)).accessToken;
 }, 90_000);
 
 afterAll(async () => {
@@ -122,19 +86,19 @@ describe('errors[] cap (contract §3)', () => {
 });
 
 describe('tokens bound to their surface (contract §4)', () => {
-  let customer: { email: string; token: string };
+  let customer: SignedIn;
 
   beforeAll(async () => {
-    customer = await newCustomer();
+    customer = await invitedPerson(system, adminToken, 'customer', CUSTOMER_PASSWORD);
   }, 60_000);
 
   it('refuses a customer token on the admin surface with 401 AUTH_UNAUTHENTICATED', async () => {
     const refused = [
-      await call('GET', '/api/auth/me', { token: customer.token }),
-      await call('GET', '/api/auth/permissions', { token: customer.token }),
-      await call('DELETE', '/api/auth/logout', { token: customer.token }),
-      await call('POST', '/api/auth/phone/verify/request', { token: customer.token, body: { phone: '+9779812345670' } }),
-      await call('POST', '/api/auth/password/set', { token: customer.token, body: { newPassword: 'An0ther!pw', currentPassword: CUSTOMER_PASSWORD } }),
+      await call('GET', '/api/auth/me', { token: customer.accessToken }),
+      await call('GET', '/api/auth/permissions', { token: customer.accessToken }),
+      await call('DELETE', '/api/auth/logout', { token: customer.accessToken }),
+      await call('POST', '/api/auth/phone/verify/request', { token: customer.accessToken, body: { phone: '+9779812345670' } }),
+      await call('POST', '/api/auth/password/set', { token: customer.accessToken, body: { newPassword: 'An0ther!pw', currentPassword: CUSTOMER_PASSWORD } }),
     ];
     for (const answer of refused) {
       expect(answer.status).toBe(401);
@@ -143,7 +107,7 @@ describe('tokens bound to their surface (contract §4)', () => {
   });
 
   it('keeps the customer token working on the mobile surface (the refused logout ended nothing)', async () => {
-    const me = await call('GET', '/api/mobile/auth/me', { token: customer.token });
+    const me = await call('GET', '/api/mobile/auth/me', { token: customer.accessToken });
     expect(me.status).toBe(200);
     expect(me.body.data).toMatchObject({ email: customer.email, role: 'customer' });
   });
@@ -169,16 +133,16 @@ describe('tokens bound to their surface (contract §4)', () => {
   });
 
   it('logs each surface out with its own token', async () => {
-    expect((await call('DELETE', '/api/mobile/auth/logout', { token: customer.token })).status).toBe(200);
-    expect((await call('GET', '/api/mobile/auth/me', { token: customer.token })).status).toBe(401);
-    const admin = await login('admin', ADMIN.email, ADMIN.password);
+    expect((await call('DELETE', '/api/mobile/auth/logout', { token: customer.accessToken })).status).toBe(200);
+    expect((await call('GET', '/api/mobile/auth/me', { token: customer.accessToken })).status).toBe(401);
+    const admin = (await signIn(system, 'admin', ADMIN.email, ADMIN.password)).accessToken;
     expect((await call('DELETE', '/api/auth/logout', { token: admin })).status).toBe(200);
     expect((await call('GET', '/api/auth/me', { token: admin })).status).toBe(401);
   });
 
   it('lets other routes decide by permission: a customer token is 403 on users, not 401', async () => {
-    const other = await newCustomer();
-    const answer = await call('GET', '/api/users', { token: other.token });
+    const other = await invitedPerson(system, adminToken, 'customer', CUSTOMER_PASSWORD);
+    const answer = await call('GET', '/api/users', { token: other.accessToken });
     expect(answer.status).toBe(403);
     expect(answer.body.errorCode).toBe('PERMISSION_INSUFFICIENT');
   }, 60_000);
