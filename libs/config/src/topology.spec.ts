@@ -24,6 +24,12 @@ describe('resolveTopology', () => {
     expect(resolveTopology({ JWKS_URL: 'https://keys.example/jwks.json' }).jwksUrl).toBe('https://keys.example/jwks.json');
   });
 
+  it('points links at the gateway on its port unless PUBLIC_BASE_URL says otherwise', () => {
+    expect(resolveTopology({}).publicBaseUrl).toBe('http://localhost:3000');
+    expect(resolveTopology({ PORT: '3977' }).publicBaseUrl).toBe('http://localhost:3977');
+    expect(resolveTopology({ PORT: '3977', PUBLIC_BASE_URL: 'https://shop.example' }).publicBaseUrl).toBe('https://shop.example');
+  });
+
   it('refuses a port that is not one, naming the variable', () => {
     expect(() => resolveTopology({ MEDIA_PORT: '70000' })).toThrow(/^Invalid configuration: MEDIA_PORT: must be a port number from 1 to 65535$/);
     expect(() => resolveTopology({ PORT: 'abc' })).toThrow(/PORT/);

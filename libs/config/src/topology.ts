@@ -49,6 +49,8 @@ export interface Endpoint {
 export interface Topology {
   processes: Record<ProcessName, Endpoint>;
   jwksUrl: string;
+  /** Host of links in emails and file URLs: PUBLIC_BASE_URL, else the gateway on localhost. */
+  publicBaseUrl: string;
 }
 
 function portOf(env: Environment, variable: string, fallback: number): number {
@@ -71,14 +73,15 @@ export function resolveTopology(env: Environment): Topology {
   const gateway: Endpoint = { host: env['HOST'] || GATEWAY_HOST, port: gatewayPort, url: `http://localhost:${gatewayPort}`, portVariable: 'PORT' };
   const processes = { ...Object.fromEntries(SERVICE_NAMES.map((name) => [name, service(name)])), gateway } as Record<ProcessName, Endpoint>;
   const jwksUrl = env['JWKS_URL'] || `${processes.identity.url}/.well-known/jwks.json`;
-  return { processes, jwksUrl };
+  return { processes, jwksUrl, publicBaseUrl: env['PUBLIC_BASE_URL'] || gateway.url };
 }
 
-/** The peer addresses every process reads: each service's URL and the JWKS URL. */
+/** The peer addresses every process reads: each service's URL, the JWKS URL, and the public base URL. */
 export function peerEnvironment(topology: Topology): Record<string, string> {
   return {
     ...Object.fromEntries(SERVICE_NAMES.map((name) => [serviceUrlVariable(name), topology.processes[name].url])),
     JWKS_URL: topology.jwksUrl,
+    PUBLIC_BASE_URL: topology.publicBaseUrl,
   };
 }
 
