@@ -24,7 +24,7 @@ async function startKeysApp(privateKeyPem: string): Promise<{ app: INestApplicat
   })
   class PrismaStandIn {}
 
-  @Module({ imports: [PrismaStandIn, KeysModule.forRoot({ privateKeyPem, issuer, audience })] })
+  @Module({ imports: [PrismaStandIn, KeysModule.forRoot({ privateKeyPem, issuer, audience, timings: { activationMs: 0, retirementMs: 0 }, refreshMs: 1_000 })] })
   class TestModule {}
 
   const app = await NestFactory.create(TestModule, new FastifyAdapter(), { logger: false, abortOnError: false });
