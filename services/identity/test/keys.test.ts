@@ -14,7 +14,7 @@ import { SigningKeyService } from '../src/keys/signing-key.service.js';
 
 const serviceDir = join(import.meta.dirname, '..');
 const timings: KeyRingTimings = { activationMs: 1_500, retirementMs: 2_000 };
-const options = { issuer: 'https://identity.test', audience: 'school-test', timings, refreshMs: 100 };
+const options = { issuer: 'https://identity.test', audience: 'school-test', timings, refreshMs: 100, jwksMaxAgeSeconds: 1 };
 
 async function eventually(probe: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

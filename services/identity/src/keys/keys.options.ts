@@ -12,6 +12,8 @@ export interface KeysModuleOptions {
   timings: KeyRingTimings;
   /** How often the stored keys are read again (JWT_KEYS_REFRESH_SECONDS). */
   refreshMs: number;
+  /** Cache-Control max-age of the JWKS (JWKS_CACHE_SECONDS). */
+  jwksMaxAgeSeconds: number;
 }
 
 export const KEYS_OPTIONS = Symbol('KEYS_OPTIONS');
@@ -46,5 +48,6 @@ export function keysModuleOptions(config: KeysConfig, tokenLifetimeSeconds: numb
     audience: config.JWT_AUDIENCE,
     timings: keyRingTimings(config, tokenLifetimeSeconds),
     refreshMs: config.JWT_KEYS_REFRESH_SECONDS * 1000,
+    jwksMaxAgeSeconds: config.JWKS_CACHE_SECONDS,
   };
 }
