@@ -28,6 +28,12 @@ describe('signing key rotation through the gateway (npm run keys:rotate)', () =>
     await system?.shutdown();
   });
 
+  async function post(path: string, body: unknown): Promise<{ accessToken: string; refreshToken: string }> {
+    const response = await fetch(`${system.gatewayUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { data: { accessToken: string; refreshToken: string } }).data;
+  }
+
   const me = (token: string) => fetch(`${system.gatewayUrl}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
   const jwksKids = async () => ((await (await fetch(`${system.gatewayUrl}/.well-known/jwks.json`)).json()) as { keys: Array<{ kid: string }> }).keys.map((key) => key.kid);
 
@@ -42,7 +48,7 @@ describe('signing key rotation through the gateway (npm run keys:rotate)', () =>
   }
 
   it('old and new tokens both work until the old key retires; then the old one is refused and only the new key is published', async () => {
-    const first = await signIn(system, 'admin', BOOTSTRAP_ADMIN.email, BOOTSTRAP_ADMIN.password);
+    const first = await post('/api/auth/login/email', BOOTSTRAP_ADMIN);
     const oldKid = kidOf(first.accessToken);
     expect(await jwksKids()).toEqual([oldKid]);
     expect((await me(first.accessToken)).status).toBe(200);
@@ -67,6 +73,9 @@ describe('signing key rotation through the gateway (npm run keys:rotate)', () =>
     expect((await me(first.accessToken)).status).toBe(200);
     // The signing key first.
     expect(await jwksKids()).toEqual([newKid, oldKid]);
+    // Refresh tokens are opaque: one issued before the rotation refreshes into a token of the new key.
+    const refreshed = await post('/api/auth/refresh', { refreshToken: first.refreshToken });
+    expect(kidOf(refreshed.accessToken)).toBe(newKid);
 
     await until(async () => ((await jwksKids()).length === 1 ? true : undefined), 'the old key to leave the JWKS');
     expect(await jwksKids()).toEqual([newKid]);
