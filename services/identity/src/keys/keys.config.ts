@@ -16,7 +16,7 @@ export const keysEnv = {
   /**
    * Public keys (SPKI PEM, Ed25519 or P-256, several one after the other) published in the JWKS beside
    * JWT_PRIVATE_KEY's: the previous key until its tokens expire, or the next one before it signs
-   * (README, Signing key rotation). Ignored without JWT_PRIVATE_KEY.
+   * (README, Signing key rotation). Only with JWT_PRIVATE_KEY.
    */
   JWT_PUBLIC_KEYS: z
     .string()
@@ -33,4 +33,10 @@ export const keysEnv = {
 export const signingKeyRequiredInProduction: ConfigRule<{ NODE_ENV: string; JWT_PRIVATE_KEY?: string | undefined }> = (config) =>
   config.NODE_ENV === 'production' && !config.JWT_PRIVATE_KEY
     ? { variable: 'JWT_PRIVATE_KEY', problem: 'must be set in production (the generated signing key is for development and tests only)' }
+    : undefined;
+
+/** Extra public keys go with a configured signing key; beside stored keys they would be a mistake left in place. */
+export const publicKeysNeedPrivateKey: ConfigRule<{ JWT_PRIVATE_KEY?: string | undefined; JWT_PUBLIC_KEYS?: string[] | undefined }> = (config) =>
+  config.JWT_PUBLIC_KEYS && !config.JWT_PRIVATE_KEY
+    ? { variable: 'JWT_PUBLIC_KEYS', problem: 'goes with JWT_PRIVATE_KEY (keys kept in the identity schema rotate with npm run keys:rotate)' }
     : undefined;
