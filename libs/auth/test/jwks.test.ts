@@ -39,6 +39,18 @@ describe('JwtVerifier and the JWKS', () => {
     expect(issuer.jwksRequests).toBe(3);
   });
 
+  it('stops accepting a key that left the JWKS once its cached copy is older than jwksCacheMaxAgeMs (key retirement)', async () => {
+    const verifier = new JwtVerifier({ ...issuer, jwksCacheMaxAgeMs: 200 });
+    const old = await issuer.sign(claims);
+    await verifier.verify(old);
+    await issuer.rotate({ retirePrevious: true });
+    await expect(verifier.verify(old)).resolves.toMatchObject({ userId: 'user-1' });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await failureCode(verifier.verify(old))).toBe('AUTH_UNAUTHENTICATED');
+    await expect(verifier.verify(await issuer.sign(claims))).resolves.toMatchObject({ userId: 'user-1' });
+    expect(issuer.jwksRequests).toBe(2);
+  });
+
   it('does not refetch for unknown kids during the cooldown', async () => {
     const verifier = new JwtVerifier(issuer);
     await verifier.verify(await issuer.sign(claims));

@@ -53,6 +53,12 @@ export const jwtEnv = {
   JWT_ISSUER: z.string().min(1).default('school-commerce-identity'),
   JWT_AUDIENCE: z.string().min(1).default('school-commerce'),
   JWKS_URL: url(resolveTopology({}).jwksUrl, ['http:', 'https:']),
+  /**
+   * How long a verifier uses a fetched JWKS before fetching it again (identity's answer says the same
+   * in Cache-Control). Identity waits this long before signing with a newly published key, so every
+   * verifier knows it first, and a retired key stops verifying at most this long after it left the JWKS.
+   */
+  JWKS_CACHE_SECONDS: seconds(300),
 };
 
 /**

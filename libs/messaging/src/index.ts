@@ -13,3 +13,5 @@ export * from './outbox/uuid-v7.js';
 export * from './rpc/index.js';
 export * from './topology.js';
 export * from './tracing.js';
+export * from './dead-letters/dead-letter.js';
+export * from './dead-letters/dead-letter-queues.js';

@@ -13,6 +13,7 @@ interface CoreConfig {
   JWKS_URL: string;
   JWT_ISSUER: string;
   JWT_AUDIENCE: string;
+  JWKS_CACHE_SECONDS?: number;
 }
 
 type PrismaClass = Parameters<typeof DatabaseModule.forRoot>[0];
@@ -51,6 +52,7 @@ export class ServiceCoreModule {
           jwksUrl: config.JWKS_URL,
           issuer: config.JWT_ISSUER,
           audience: config.JWT_AUDIENCE,
+          ...(config.JWKS_CACHE_SECONDS !== undefined && { jwksCacheMaxAgeMs: config.JWKS_CACHE_SECONDS * 1000 }),
           redisUrl: config.REDIS_URL,
         }),
       ],

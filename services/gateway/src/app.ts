@@ -38,7 +38,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
   const authenticator =
     deps.authenticator ??
     new Authenticator(
-      new JwtVerifier({ jwksUrl: config.JWKS_URL, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE }),
+      new JwtVerifier({ jwksUrl: config.JWKS_URL, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, jwksCacheMaxAgeMs: config.JWKS_CACHE_SECONDS * 1000 }),
       new SessionRevocations(redis),
     );
   const throttle = new Throttle(redis, { logger, ...(deps.throttleKeyPrefix && { keyPrefix: deps.throttleKeyPrefix }) });

@@ -8,6 +8,8 @@ import { BootstrapModule } from './bootstrap/bootstrap.module.js';
 import { CredentialsModule } from './credentials/credentials.module.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { KeysModule } from './keys/keys.module.js';
+import { keysModuleOptions } from './keys/keys.options.js';
+import { REVOCATION_TTL_SECONDS } from './sessions/token-lifetimes.js';
 import { RetentionModule } from './retention/retention.module.js';
 import { UsersAdminModule } from './users/users-admin.module.js';
 
@@ -22,7 +24,7 @@ export class AppModule {
         OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL }),
         RpcModule.forRoot({ serves: [ADDRESS_REFERENCES] }),
         // Global: sessions sign access tokens wherever they are started or refreshed.
-        { ...KeysModule.forRoot({ privateKeyPem: config.JWT_PRIVATE_KEY, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE }), global: true },
+        { ...KeysModule.forRoot(keysModuleOptions(config, REVOCATION_TTL_SECONDS)), global: true },
         CredentialsModule,
         AuthenticationModule,
         UsersAdminModule,

@@ -31,4 +31,10 @@ describe('identity configuration rules', () => {
     expect(config).toMatchObject({ NODE_ENV: 'production', OTP_SECRET: otpSecret });
     expect(config.JWT_PRIVATE_KEY).toContain('PRIVATE KEY');
   });
+
+  it('takes JWT_PUBLIC_KEYS only beside JWT_PRIVATE_KEY', () => {
+    const previous = generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    expect(() => configOf({ JWT_PUBLIC_KEYS: previous })).toThrow(/^Invalid configuration: JWT_PUBLIC_KEYS: goes with JWT_PRIVATE_KEY/);
+    expect(configOf({ JWT_PRIVATE_KEY: signingKey, JWT_PUBLIC_KEYS: previous.replace(/\n/g, '\\n') }).JWT_PUBLIC_KEYS).toEqual([previous.trim()]);
+  });
 });

@@ -2,7 +2,7 @@ import { amqpEnv, type ConfigRule, SERVICES, serviceEnv } from '@school/config';
 import type { z } from 'zod';
 import { bootstrapEnv } from './bootstrap/bootstrap.config.js';
 import { credentialsEnv, otpSecretRequiredInProduction } from './credentials/credentials.config.js';
-import { keysEnv, signingKeyRequiredInProduction } from './keys/keys.config.js';
+import { keysEnv, publicKeysNeedPrivateKey, signingKeyRequiredInProduction } from './keys/keys.config.js';
 import { passwordsEnv } from './passwords/passwords.config.js';
 import { retentionEnv } from './retention/retention.config.js';
 import { sessionsEnv } from './sessions/sessions.config.js';
@@ -12,4 +12,4 @@ export const identityEnv = serviceEnv(SERVICES.identity.port, { ...amqpEnv, ...k
 export type IdentityConfig = z.infer<z.ZodObject<typeof identityEnv>>;
 
 /** Checked with the values at start-up: a production identity has its own signing key and OTP secret. */
-export const identityConfigRules: readonly ConfigRule<IdentityConfig>[] = [signingKeyRequiredInProduction, otpSecretRequiredInProduction];
+export const identityConfigRules: readonly ConfigRule<IdentityConfig>[] = [signingKeyRequiredInProduction, publicKeysNeedPrivateKey, otpSecretRequiredInProduction];

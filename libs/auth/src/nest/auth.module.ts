@@ -29,6 +29,7 @@ export class AuthModule implements OnApplicationShutdown {
               issuer: options.issuer,
               audience: options.audience,
               ...(options.jwksCooldownMs !== undefined && { jwksCooldownMs: options.jwksCooldownMs }),
+              ...(options.jwksCacheMaxAgeMs !== undefined && { jwksCacheMaxAgeMs: options.jwksCacheMaxAgeMs }),
             }),
         },
         {

@@ -7,6 +7,8 @@ export interface AuthModuleOptions {
   global?: boolean;
   /** Minimum time between JWKS refetches for an unknown kid (jose default 30 s; tests shorten it). */
   jwksCooldownMs?: number;
+  /** How long a fetched JWKS is used before it is fetched again (JWKS_CACHE_SECONDS). */
+  jwksCacheMaxAgeMs?: number;
   /** Redis key prefix of revoked sessions (tests isolate themselves with a random one). */
   revocationKeyPrefix?: string;
 }

@@ -43,8 +43,8 @@ export const RETRY_HEADERS = {
   lastError: 'retry-last-error',
 } as const;
 
-/** Headers the broker sets on a delivery; a retry is a new message and starts without them. */
-const BROKER_HEADERS = /^x-(death|first-death-|last-death-|delivery-count)/;
+/** Headers the broker sets on a delivery; a retry (or a replay from the dead-letter queue) is a new message and starts without them. */
+export const BROKER_HEADERS = /^x-(death|first-death-|last-death-|delivery-count)/;
 const LAST_ERROR_MAX_LENGTH = 500;
 
 /**

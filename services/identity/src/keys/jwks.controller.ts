@@ -1,15 +1,22 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { JSONWebKeySet } from 'jose';
+import { KEYS_OPTIONS, type KeysModuleOptions } from './keys.options.js';
 import { SigningKeyService } from './signing-key.service.js';
 
 @Controller('.well-known')
 export class JwksController {
-  constructor(private readonly keys: SigningKeyService) {}
+  constructor(
+    private readonly keys: SigningKeyService,
+    @Inject(KEYS_OPTIONS) private readonly options: KeysModuleOptions,
+  ) {}
 
-  /** A plain JWK Set (RFC 7517), not the response envelope: verifiers read it as is. */
+  /**
+   * A plain JWK Set (RFC 7517), not the response envelope: verifiers read it as is. Cacheable as long
+   * as verifiers keep it (JWKS_CACHE_SECONDS), the time a rotated key waits before it signs.
+   */
   @Get('jwks.json')
-  @Header('Cache-Control', 'public, max-age=300')
-  jwks(): JSONWebKeySet {
+  jwks(@Res({ passthrough: true }) reply: { header(name: string, value: string): unknown }): JSONWebKeySet {
+    reply.header('Cache-Control', `public, max-age=${this.options.jwksMaxAgeSeconds}`);
     return this.keys.jwks();
   }
 }

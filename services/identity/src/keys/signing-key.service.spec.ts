@@ -24,7 +24,7 @@ async function startKeysApp(privateKeyPem: string): Promise<{ app: INestApplicat
   })
   class PrismaStandIn {}
 
-  @Module({ imports: [PrismaStandIn, KeysModule.forRoot({ privateKeyPem, issuer, audience })] })
+  @Module({ imports: [PrismaStandIn, KeysModule.forRoot({ privateKeyPem, issuer, audience, timings: { activationMs: 0, retirementMs: 0 }, refreshMs: 1_000, jwksMaxAgeSeconds: 120 })] })
   class TestModule {}
 
   const app = await NestFactory.create(TestModule, new FastifyAdapter(), { logger: false, abortOnError: false });
@@ -48,10 +48,10 @@ describe.each([
     await app.close();
   });
 
-  it('serves the public key at /.well-known/jwks.json, cacheable for 5 minutes', async () => {
+  it('serves the public key at /.well-known/jwks.json, cacheable for JWKS_CACHE_SECONDS', async () => {
     const response = await fetch(`${base}/.well-known/jwks.json`);
     expect(response.status).toBe(200);
-    expect(response.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=120');
     const body = (await response.json()) as { keys: Record<string, unknown>[] };
     expect(body.keys).toHaveLength(1);
     expect(body.keys[0]).toMatchObject({ kid: app.get(SigningKeyService).kid, alg, use: 'sig' });

@@ -12,7 +12,6 @@ export interface SigningKeyMaterial {
   publicJwk: JWK;
 }
 
-
 const PKCS8_HEADER = '-----BEGIN PRIVATE KEY-----';
 
 /** EdDSA for Ed25519, ES256 for P-256; undefined for anything else (other curves, RSA, non-PKCS#8, junk). */
@@ -36,10 +35,43 @@ function algorithmOf(key: KeyObject): AccessTokenAlgorithm | undefined {
 export async function describePrivateKey(pem: string): Promise<SigningKeyMaterial> {
   const algorithm = signingAlgorithmOf(pem);
   if (!algorithm) throw new Error('The signing key must be an Ed25519 or P-256 private key in PKCS#8 PEM');
-  const { kty, crv, x, y } = createPublicKey(createPrivateKey(pem)).export({ format: 'jwk' });
+  const publicJwk = await jwkOf(createPublicKey(createPrivateKey(pem)), algorithm);
+  return { kid: publicJwk.kid!, algorithm, privateKeyPem: pem, publicJwk };
+}
+
+const SPKI_BLOCK = /-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/g;
+
+/** The PEM blocks of a value holding one or more public keys (JWT_PUBLIC_KEYS). */
+export function publicKeyPems(value: string): string[] {
+  return [...value.matchAll(SPKI_BLOCK)].map((match) => match[0]);
+}
+
+/** EdDSA or ES256 for an Ed25519 or P-256 public key in SPKI PEM; undefined for anything else. */
+export function verifyingAlgorithmOf(pem: string): AccessTokenAlgorithm | undefined {
+  try {
+    return algorithmOf(createPublicKey({ key: pem, format: 'pem' }));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The JWK a public key (SPKI PEM) is published as, with its thumbprint as kid. */
+export async function describePublicKey(pem: string): Promise<JWK> {
+  const algorithm = verifyingAlgorithmOf(pem);
+  if (!algorithm) throw new Error('A published key must be an Ed25519 or P-256 public key in SPKI PEM');
+  return jwkOf(createPublicKey(pem), algorithm);
+}
+
+async function jwkOf(key: KeyObject, algorithm: AccessTokenAlgorithm): Promise<JWK> {
+  const { kty, crv, x, y } = key.export({ format: 'jwk' });
   const publicMembers: JWK = { kty, crv, x, ...(y !== undefined && { y }) };
   const kid = await calculateJwkThumbprint(publicMembers, 'sha256');
-  return { kid, algorithm, privateKeyPem: pem, publicJwk: { ...publicMembers, kid, alg: algorithm, use: 'sig' } };
+  return { ...publicMembers, kid, alg: algorithm, use: 'sig' };
+}
+
+/** The public half of a private key, SPKI PEM: what JWT_PUBLIC_KEYS holds. */
+export function publicPemOf(privateKeyPem: string): string {
+  return createPublicKey(createPrivateKey(privateKeyPem)).export({ format: 'pem', type: 'spki' }).toString();
 }
 
 export function generateEd25519Pem(): string {

@@ -1,0 +1,84 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ALL_EVENT_TYPES, EVENT_TYPES, type ConsumerTopology, type DeadLetter } from '@school/messaging';
+import { TestBroker } from '@school/messaging/testing';
+import { mailsTo } from './support/mail.js';
+import { startSystem, type RunningSystem } from './support/system.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('npm run dlq against the running notifier', () => {
+  let system: RunningSystem;
+  let isolated: Record<string, string>;
+  let broker: TestBroker;
+  let notifier: ConsumerTopology;
+
+  beforeAll(async () => {
+    system = await startSystem({
+      env: (resources) => {
+        isolated = resources;
+        return {};
+      },
+    });
+    broker = await TestBroker.connect(isolated['AMQP_NAME_PREFIX']!);
+    notifier = broker.consumer('notifier', ALL_EVENT_TYPES);
+  });
+
+  afterAll(async () => {
+    await system?.shutdown();
+    await broker?.destroy();
+  });
+
+  /** The built command, as `npm run dlq` runs it, with this run's AMQP_NAME_PREFIX. */
+  function dlq(...argv: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      execFile(process.execPath, ['libs/messaging/dist/cli/dlq.js', ...argv], { cwd: root, env: { ...process.env, ...isolated, DOTENV_PATH: '/dev/null' } }, (error, stdout, stderr) =>
+        resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+  }
+
+  async function parked(count: number): Promise<void> {
+    const deadline = Date.now() + 15_000;
+    while ((await broker.messageCount(notifier.deadLetterQueue)) !== count) {
+      if (Date.now() > deadline) throw new Error(`expected ${count} parked message(s)`);
+      await sleep(100);
+    }
+  }
+
+  it('lists what the notifier parked, replays a message into the notifier, which mails it, and purges the rest', async () => {
+    // Refused by the notifier (the payload fails its schema): dead-lettered through the real consumer.
+    await broker.publish(EVENT_TYPES.passwordChanged, '{"userId":"u-1"}', { messageId: 'poison-1', type: EVENT_TYPES.passwordChanged });
+    await parked(1);
+    // A valid event parked as well (as after an outage outlasting its retries).
+    const email = `dlq.${randomUUID().slice(0, 8)}@example.com`;
+    const eventId = randomUUID();
+    const payload = { userId: 'u-2', email, name: 'Parked Person', changedAt: new Date().toISOString() };
+    await broker.sendToQueue(notifier.deadLetterQueue, JSON.stringify(payload), { messageId: eventId, type: EVENT_TYPES.passwordChanged, contentType: 'application/json' });
+
+    const listed = await dlq('list', '--json');
+    expect(listed.status).toBe(0);
+    const [queue] = (JSON.parse(listed.stdout) as { queues: Array<{ queue: string; messages: DeadLetter[] }> }).queues;
+    expect(queue?.queue).toBe(notifier.deadLetterQueue);
+    expect(queue?.messages.map((m) => m.messageId)).toEqual(['poison-1', eventId]);
+    expect(queue?.messages[0]).toMatchObject({ routingKey: EVENT_TYPES.passwordChanged, reason: 'rejected', from: notifier.queue });
+    expect((await dlq('list')).stdout).toContain(`${notifier.deadLetterQueue}: 2 messages`);
+
+    const replayed = await dlq('replay', '--id', eventId);
+    expect(replayed).toMatchObject({ status: 0, stdout: `${notifier.deadLetterQueue}: replayed 1 message\n  ${eventId} -> ${EVENT_TYPES.passwordChanged}\n` });
+    const deadline = Date.now() + 20_000;
+    while ((await mailsTo(system.mailDir, email)).length === 0) {
+      if (Date.now() > deadline) throw new Error(`no mail to ${email} after the replay`);
+      await sleep(200);
+    }
+    expect(await broker.messageCount(notifier.deadLetterQueue)).toBe(1);
+
+    const refused = await dlq('purge');
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('holds 1 message; purge deletes them for good: add --yes');
+    expect(await dlq('purge', '--yes')).toMatchObject({ status: 0, stdout: `${notifier.deadLetterQueue}: purged 1 message\n` });
+    expect(JSON.parse((await dlq('list', '--json')).stdout)).toEqual({ queues: [{ queue: notifier.deadLetterQueue, messages: [] }] });
+  });
+});
