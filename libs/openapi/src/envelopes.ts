@@ -22,3 +22,6 @@ export const nullEnvelope = successEnvelope(z.null());
 
 /** A timestamp as the services serialise it (`Date.toJSON`). */
 export const timestamp = z.iso.datetime();
+
+/** The `:publicId` of a record: a UUID; any other string names no record (404 of the route). */
+export const publicIdParams = z.object({ publicId: z.uuid().describe('publicId of the record') });

@@ -5,7 +5,9 @@ import { successEnvelope } from './envelopes.js';
 import { operationOf } from './route-doc.js';
 
 const body = z.strictObject({ name: z.string().min(1).max(64), isActive: z.boolean().default(true) });
-const query = z.strictObject({ includeInactive: queryBoolean.default(false), size: z.string().regex(/^\d+$/).transform(Number) });
+const query = z.strictObject({ includeInactive: queryBoolean.default(false), size: z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(100)),
+  search: z.string().max(10).optional(),
+});
 
 describe('operationOf', () => {
   const operation = operationOf({
@@ -30,11 +32,12 @@ describe('operationOf', () => {
     });
   });
 
-  it('lists path and query parameters with the strings a query accepts before its transforms', () => {
+  it('lists path and query parameters, a query number or boolean by its parsed bounds and default', () => {
     expect(operation.parameters).toEqual([
       { name: 'publicId', in: 'path', required: true, schema: expect.objectContaining({ type: 'string', format: 'uuid' }) },
-      { name: 'includeInactive', in: 'query', required: false, schema: expect.objectContaining({ enum: expect.arrayContaining(['true', '1', 'false', '0']), default: 'false' }) },
-      { name: 'size', in: 'query', required: true, schema: expect.objectContaining({ type: 'string', pattern: '^\\d+$' }) },
+      { name: 'includeInactive', in: 'query', required: false, schema: { type: 'boolean', default: false } },
+      { name: 'size', in: 'query', required: true, schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 100 }) },
+      { name: 'search', in: 'query', required: false, schema: { type: 'string', maxLength: 10 } },
     ]);
   });
 

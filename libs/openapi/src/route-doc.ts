@@ -34,32 +34,32 @@ export interface RouteDoc {
   query?: z.ZodObject;
   body?: { json: z.ZodType; example?: unknown } | { multipart: MultipartBody };
   response: RouteResponse;
-  /** The route's own error codes; VALIDATION_FAILED is added for any route with params, a query or a body. */
+  /** The route's own error codes; VALIDATION_FAILED is added for any route with a query or a body. */
   errors?: readonly RouteError[];
   /** Status of a validation failure where the contract departs from 400 (the authenticated feedback route: 422). */
   validationStatus?: number;
   permissions?: readonly string[];
 }
 
+/** JSON Schema types a query string carries as their usual text form (`20`, `true`). */
+const SCALAR_TYPES = new Set(['integer', 'number', 'boolean']);
+
 /**
- * A query default is a value after the transforms (`false`), which JSON Schema's input view leaves
- * out; in a query string it is sent as its string.
+ * A query value is text. Where the validating schema turns it into a number or a boolean
+ * (`^\d+$` piped into bounds, `true|1|false|0`), the parameter is described by that result, bounds
+ * and default included, as OpenAPI clients serialise it; any other field as the text it accepts.
  */
-function stringDefault(field: z.ZodType | undefined): string | undefined {
-  const def = field?._zod.def;
-  if (def?.type !== 'default') return undefined;
-  const value: unknown = (def as unknown as { defaultValue: unknown }).defaultValue;
-  return ['string', 'number', 'boolean'].includes(typeof value) ? String(value) : undefined;
+function querySchema(input: JsonSchema, output: JsonSchema | undefined): JsonSchema {
+  return output && SCALAR_TYPES.has(output['type'] as string) ? output : input;
 }
 
 function parameters(schema: z.ZodObject, location: 'path' | 'query'): Parameter[] {
-  const converted = jsonSchema(schema, 'input');
-  const properties = (converted['properties'] ?? {}) as Record<string, JsonSchema>;
-  const required = new Set((converted['required'] ?? []) as string[]);
-  return Object.entries(properties).map(([name, property]) => {
+  const inputs = (jsonSchema(schema, 'input')['properties'] ?? {}) as Record<string, JsonSchema>;
+  const outputs = (jsonSchema(schema, 'output')['properties'] ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((jsonSchema(schema, 'input')['required'] ?? []) as string[]);
+  return Object.entries(inputs).map(([name, input]) => {
+    const property = location === 'query' ? querySchema(input, outputs[name]) : input;
     const { description, ...propertySchema } = property;
-    const queryDefault = location === 'query' ? stringDefault(schema.shape[name]) : undefined;
-    if (queryDefault !== undefined) propertySchema['default'] = queryDefault;
     return {
       name,
       in: location,
@@ -110,7 +110,8 @@ export function operationOf(doc: RouteDoc): Operation {
     ...(doc.permissions && doc.permissions.length > 0 && { 'x-permissions': [...doc.permissions] }),
     'x-error-codes': {},
   };
-  const validates = doc.params || doc.query || doc.body;
+  // A path parameter naming no row is a 404 of the route's own; a route refusing a malformed one says so in `errors`.
+  const validates = doc.query || doc.body;
   const validation: RouteError[] = validates ? [doc.validationStatus ? { code: 'VALIDATION_FAILED', status: doc.validationStatus } : 'VALIDATION_FAILED'] : [];
   const permission: RouteError[] = doc.permissions?.length ? ['PERMISSION_INSUFFICIENT'] : [];
   return addErrors(operation, [...validation, ...permission, ...(doc.errors ?? [])]);
