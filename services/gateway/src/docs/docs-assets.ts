@@ -35,6 +35,8 @@ export const DOCS_INIT_SCRIPT = `window.ui = SwaggerUIBundle({
   deepLinking: true,
   displayOperationId: true,
   showExtensions: true,
+  // The default validator badge calls validator.swagger.io; the page must work offline.
+  validatorUrl: null,
 });
 `;
 
