@@ -1,8 +1,9 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { operationKeys, openApiPath, type OpenApiDocument } from '@school/openapi';
 import { ROUTE_TABLE } from '../../services/gateway/src/routes/route-table.js';
+import { undocumented } from './support/documented-responses.js';
 import { type GeneratedClient, generateClient } from './support/generated-client.js';
-import { BOOTSTRAP_ADMIN } from './support/people.js';
+import { BOOTSTRAP_ADMIN, signIn } from './support/people.js';
 import { type RunningSystem, startSystem } from './support/system.js';
 
 /** Contract §2 and issue 14: the gateway's /api/openapi.json describes the whole public API, and only it. */
@@ -37,6 +38,48 @@ describe('the published API document', () => {
         security: route.auth === 'jwt' ? [{ bearerAuth: [] }] : [],
       });
     }
+  });
+
+  it('declares a path parameter for each {name} of a path, and no other', () => {
+    for (const [path, item] of Object.entries(document.paths)) {
+      const named = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]).sort();
+      for (const operation of Object.values(item)) {
+        const declared = (operation.parameters ?? []).filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name).sort();
+        expect({ path, declared }).toEqual({ path, declared: named });
+      }
+    }
+  });
+
+  it('describes what the system answers: statuses and bodies of real calls match the documented schemas', async () => {
+    const admin = await signIn(system, 'admin', BOOTSTRAP_ADMIN.email, BOOTSTRAP_ADMIN.password);
+    const calls: { method: 'get' | 'post' | 'patch' | 'delete'; path: string; url?: string; body?: unknown; token?: boolean }[] = [
+      { method: 'post', path: '/api/auth/login/email', body: { email: BOOTSTRAP_ADMIN.email, password: BOOTSTRAP_ADMIN.password } },
+      { method: 'post', path: '/api/auth/login/email', body: { email: BOOTSTRAP_ADMIN.email, password: 'not-the-password' } },
+      { method: 'get', path: '/api/auth/me', token: true },
+      { method: 'get', path: '/api/auth/me' },
+      { method: 'get', path: '/api/auth/permissions', token: true },
+      { method: 'get', path: '/api/users', token: true },
+      { method: 'get', path: '/api/lookups/provinces', token: true },
+      { method: 'get', path: '/api/lookups/districts', url: '/api/lookups/districts?includeInactive=true', token: true },
+      { method: 'get', path: '/api/lookups/municipalities', url: '/api/lookups/municipalities?size=5', token: true },
+      { method: 'get', path: '/api/lookups/municipalities', url: '/api/lookups/municipalities?size=101', token: true },
+      { method: 'patch', path: '/api/lookups/provinces/{publicId}', url: '/api/lookups/provinces/0199a1b2-7c3d-7e4f-8a5b-6c7d8e9f0a1b', body: { isActive: true }, token: true },
+      { method: 'get', path: '/api/academic-sessions', token: true },
+      { method: 'get', path: '/api/school-profile', token: true },
+      { method: 'post', path: '/api/mobile/feedback/public', body: { name: 'A Guest', email: 'not-an-email', category: 'bug_report', subject: 's', message: 'm' } },
+      { method: 'get', path: '/.well-known/jwks.json' },
+    ];
+    const problems: string[] = [];
+    for (const call of calls) {
+      const headers: Record<string, string> = { ...(call.body !== undefined && { 'content-type': 'application/json' }), ...(call.token && { authorization: `Bearer ${admin.accessToken}` }) };
+      const response = await fetch(`${system.gatewayUrl}${call.url ?? call.path}`, {
+        method: call.method.toUpperCase(),
+        headers,
+        ...(call.body !== undefined && { body: JSON.stringify(call.body) }),
+      });
+      problems.push(...undocumented(document, call.method, call.path, response.status, await response.json()));
+    }
+    expect(problems).toEqual([]);
   });
 
   it('passes the OpenAPI validator of @apidevtools/swagger-parser', async () => {
