@@ -11,13 +11,18 @@ import { confirmPhoneVerificationBody, requestPhoneVerificationBody } from '../d
  * The reset body as a client sends it, from the field schemas of the two branches that
  * parseResetPassword checks in turn (spec §2.2); its branch rules are in the description.
  */
-const resetPasswordBody = z.strictObject({
-  token: presentedLinkToken.optional(),
-  otp: sixDigitOtp.optional(),
-  email: emailAddress.optional(),
-  phone: e164Phone.optional(),
-  password: strongPassword,
-});
+const resetPasswordBody = z
+  .strictObject({
+    token: presentedLinkToken.optional(),
+    otp: sixDigitOtp.optional(),
+    email: emailAddress.optional(),
+    phone: e164Phone.optional(),
+    password: strongPassword,
+  })
+  .meta({ anyOf: [{ required: ['token'] }, { required: ['otp', 'email'] }, { required: ['otp', 'phone'] }] });
+
+/** The refinement of forgotPasswordBody, which JSON Schema cannot read from zod: exactly one of email and phone. */
+const forgotPasswordDocBody = forgotPasswordBody.meta({ oneOf: [{ required: ['email'] }, { required: ['phone'] }] });
 
 const RESET_RULES =
   'token present: token branch (reset link or invitation). Otherwise otp with email or phone: ' +
@@ -34,7 +39,7 @@ export function publicCredentialRoutes(prefix: string, tag: string): RouteDoc[] 
       tag,
       summary: 'Request a password reset (always the same 200)',
       description: 'Send exactly one of email or phone.',
-      body: { json: forgotPasswordBody, example: { email: 'admin@example.com' } },
+      body: { json: forgotPasswordDocBody, example: { email: 'admin@example.com' } },
       response: { status: 200, description: 'Instructions sent if an account matches', schema: nullEnvelope },
     },
     {
