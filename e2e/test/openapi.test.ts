@@ -52,22 +52,27 @@ describe('the published API document', () => {
 
   it('describes what the system answers: statuses and bodies of real calls match the documented schemas', async () => {
     const admin = await signIn(system, 'admin', BOOTSTRAP_ADMIN.email, BOOTSTRAP_ADMIN.password);
-    const calls: { method: 'get' | 'post' | 'patch' | 'delete'; path: string; url?: string; body?: unknown; token?: boolean }[] = [
-      { method: 'post', path: '/api/auth/login/email', body: { email: BOOTSTRAP_ADMIN.email, password: BOOTSTRAP_ADMIN.password } },
-      { method: 'post', path: '/api/auth/login/email', body: { email: BOOTSTRAP_ADMIN.email, password: 'not-the-password' } },
-      { method: 'get', path: '/api/auth/me', token: true },
-      { method: 'get', path: '/api/auth/me' },
-      { method: 'get', path: '/api/auth/permissions', token: true },
-      { method: 'get', path: '/api/users', token: true },
-      { method: 'get', path: '/api/lookups/provinces', token: true },
-      { method: 'get', path: '/api/lookups/districts', url: '/api/lookups/districts?includeInactive=true', token: true },
-      { method: 'get', path: '/api/lookups/municipalities', url: '/api/lookups/municipalities?size=5', token: true },
-      { method: 'get', path: '/api/lookups/municipalities', url: '/api/lookups/municipalities?size=101', token: true },
-      { method: 'patch', path: '/api/lookups/provinces/{publicId}', url: '/api/lookups/provinces/0199a1b2-7c3d-7e4f-8a5b-6c7d8e9f0a1b', body: { isActive: true }, token: true },
-      { method: 'get', path: '/api/academic-sessions', token: true },
-      { method: 'get', path: '/api/school-profile', token: true },
-      { method: 'post', path: '/api/mobile/feedback/public', body: { name: 'A Guest', email: 'not-an-email', category: 'bug_report', subject: 's', message: 'm' } },
-      { method: 'get', path: '/.well-known/jwks.json' },
+    const province = '/api/lookups/provinces/0199a1b2-7c3d-7e4f-8a5b-6c7d8e9f0a1b';
+    // The wildcard key as OpenAPI clients send a path parameter: its slashes percent-encoded.
+    const encodedKey = encodeURIComponent('public/avatar/example.webp');
+    const calls: { method: 'get' | 'post' | 'patch'; path: string; url?: string; body?: unknown; token?: boolean; status: number }[] = [
+      { method: 'post', path: '/api/auth/login/email', body: { email: BOOTSTRAP_ADMIN.email, password: BOOTSTRAP_ADMIN.password }, status: 200 },
+      { method: 'post', path: '/api/auth/login/email', body: { email: BOOTSTRAP_ADMIN.email, password: 'not-the-password' }, status: 401 },
+      { method: 'get', path: '/api/auth/me', token: true, status: 200 },
+      { method: 'get', path: '/api/auth/me', status: 401 },
+      { method: 'get', path: '/api/auth/permissions', token: true, status: 200 },
+      { method: 'get', path: '/api/users', token: true, status: 200 },
+      { method: 'get', path: '/api/lookups/provinces', token: true, status: 200 },
+      { method: 'get', path: '/api/lookups/districts', url: '/api/lookups/districts?includeInactive=true', token: true, status: 200 },
+      { method: 'get', path: '/api/lookups/municipalities', url: '/api/lookups/municipalities?size=5', token: true, status: 200 },
+      { method: 'get', path: '/api/lookups/municipalities', url: '/api/lookups/municipalities?size=101', token: true, status: 400 },
+      { method: 'patch', path: '/api/lookups/provinces/{publicId}', url: province, body: { isActive: true }, token: true, status: 404 },
+      { method: 'get', path: '/api/academic-sessions', token: true, status: 200 },
+      { method: 'get', path: '/api/school-profile', token: true, status: 200 },
+      { method: 'get', path: '/api/upload/signed-url/{key}', url: `/api/upload/signed-url/${encodedKey}`, token: true, status: 200 },
+      { method: 'get', path: '/upload/signed-url/{key}', url: `/upload/signed-url/${encodedKey}?expiresIn=59`, token: true, status: 400 },
+      { method: 'post', path: '/api/mobile/feedback/public', body: { name: 'A Guest', email: 'not-an-email', category: 'bug_report', subject: 's', message: 'm' }, status: 400 },
+      { method: 'get', path: '/.well-known/jwks.json', status: 200 },
     ];
     const problems: string[] = [];
     for (const call of calls) {
@@ -77,7 +82,9 @@ describe('the published API document', () => {
         headers,
         ...(call.body !== undefined && { body: JSON.stringify(call.body) }),
       });
-      problems.push(...undocumented(document, call.method, call.path, response.status, await response.json()));
+      const body: unknown = await response.json();
+      if (response.status !== call.status) problems.push(`${call.method} ${call.url ?? call.path}: ${response.status} ${JSON.stringify(body)}, expected ${call.status}`);
+      problems.push(...undocumented(document, call.method, call.path, response.status, body));
     }
     expect(problems).toEqual([]);
   });
