@@ -53,11 +53,13 @@ export const queryBoolean = z
 
 /** A trimmed string with length bounds counted after trimming. */
 export function trimmedString(min: number, max: number) {
-  return z
+  const bounded = z
     .string()
     .trim()
     .min(min, min === 1 ? 'must not be blank' : `must be at least ${min} characters`)
     .max(max, `must be at most ${max} characters`);
+  // Bounds apply after trimming, which a description of the input (libs/openapi) cannot see: say that blank is refused.
+  return min > 0 ? bounded.meta({ not: { pattern: '^\\s*$' } }) : bounded;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { queryBoolean } from '@school/http';
+import { queryBoolean, singleLine } from '@school/http';
 import { z } from 'zod';
 import { serviceDocument } from './document.js';
 import { successEnvelope } from './envelopes.js';
@@ -68,6 +68,22 @@ describe('operationOf', () => {
     });
     expect(feedback['x-error-codes']).toEqual({ VALIDATION_FAILED: 422 });
     expect(Object.keys(feedback.responses).sort()).toEqual(['201', '422']);
+  });
+});
+
+describe('the input of a trimmed field', () => {
+  it('says that a blank string is refused, as the bounds count after trimming', () => {
+    const schema = operationOf({
+      method: 'POST',
+      path: '/t',
+      tag: 't',
+      summary: 't',
+      body: { json: z.strictObject({ name: singleLine(1, 10), note: singleLine(0, 10).optional() }) },
+      response: { status: 200, description: 'ok' },
+    }).requestBody?.content['application/json']?.schema as { properties: Record<string, Record<string, unknown>> };
+    expect(schema.properties['name']).toMatchObject({ not: { pattern: '^\\s*$' } });
+    expect(schema.properties['note']?.['not']).toBeUndefined();
+    expect(new RegExp((schema.properties['name']?.['not'] as { pattern: string }).pattern).test(' \t ')).toBe(true);
   });
 });
 

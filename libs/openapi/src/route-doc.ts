@@ -34,6 +34,8 @@ export interface RouteDoc {
   query?: z.ZodObject;
   body?: { json: z.ZodType; example?: unknown } | { multipart: MultipartBody };
   response: RouteResponse;
+  /** Other successes (206 for a byte range). */
+  alsoAnswers?: readonly RouteResponse[];
   /** The route's own error codes; VALIDATION_FAILED is added for any route with a query or a body. */
   errors?: readonly RouteError[];
   /** Status of a validation failure where the contract departs from 400 (the authenticated feedback route: 422). */
@@ -99,14 +101,18 @@ function successContent(response: RouteResponse): Record<string, MediaType> | un
 /** The OpenAPI operation of a route: parameters, body, success response and one response per error status. */
 export function operationOf(doc: RouteDoc): Operation {
   const parameterList = [...(doc.params ? parameters(doc.params, 'path') : []), ...(doc.query ? parameters(doc.query, 'query') : [])];
-  const content = successContent(doc.response);
   const operation: Operation = {
     summary: doc.summary,
     tags: [doc.tag],
     ...(doc.description && { description: doc.description }),
     ...(parameterList.length > 0 && { parameters: parameterList }),
     ...(doc.body && { requestBody: requestBody(doc.body) }),
-    responses: { [String(doc.response.status)]: { description: doc.response.description, ...(content && { content }) } },
+    responses: Object.fromEntries(
+      [doc.response, ...(doc.alsoAnswers ?? [])].map((response) => {
+        const content = successContent(response);
+        return [String(response.status), { description: response.description, ...(content && { content }) }];
+      }),
+    ),
     ...(doc.permissions && doc.permissions.length > 0 && { 'x-permissions': [...doc.permissions] }),
     'x-error-codes': {},
   };

@@ -23,6 +23,7 @@ const keyParams = z.object({ key: z.string().min(1).describe('stored relativePat
 
 const fileStream = { contentType: 'application/octet-stream', schema: { type: 'string', format: 'binary' } };
 const FILE_DESCRIPTION = 'The stored bytes, `Cache-Control: private, max-age=3600`; a Range header is answered 206.';
+const PARTIAL = [{ status: 206, description: 'The requested byte range (Content-Range)', raw: fileStream }];
 
 /** The token surface check of every upload route (contract §4), and the checks of a key. */
 const SURFACE: RouteError[] = ['PERMISSION_INSUFFICIENT'];
@@ -71,6 +72,7 @@ function surfaceRoutes(prefix: string, surface: 'admin' | 'mobile', maxFileBytes
       description: FILE_DESCRIPTION,
       params: keyParams,
       response: { status: 200, description: 'The file', raw: fileStream },
+      alsoAnswers: PARTIAL,
       errors: [...SURFACE, ...KEY, 'FILE_NOT_FOUND', 'RANGE_NOT_SATISFIABLE'],
     },
   ];
@@ -100,6 +102,7 @@ export function uploadRoutes(limits: UploadLimits): RouteDoc[] {
       params: keyParams,
       query: signedFileQuery,
       response: { status: 200, description: 'The file', raw: fileStream },
+      alsoAnswers: PARTIAL,
       errors: [...KEY, 'FILE_NOT_FOUND', 'RANGE_NOT_SATISFIABLE'],
     },
   ];
