@@ -40,6 +40,16 @@ describe('the published API document', () => {
     }
   });
 
+  it('names the login surface of every surface-bound route: the authentication prefixes and the upload routes', () => {
+    const bound = ROUTE_TABLE.filter((route) => /^(\/api)?\/(auth|mobile\/auth|upload|mobile\/uploads)(\/|$)/.test(route.path));
+    expect(bound.length).toBeGreaterThan(0);
+    for (const route of bound) {
+      const operation = document.paths[openApiPath(route.path)]?.[route.method.toLowerCase() as 'get'];
+      const expected = /^(\/api)?\/(mobile\/auth|mobile\/uploads)/.test(route.path) ? 'mobile' : 'admin';
+      expect({ route: route.path, surface: operation?.['x-token-surface'] }).toEqual({ route: route.path, surface: expected });
+    }
+  });
+
   it('declares a path parameter for each {name} of a path, and no other', () => {
     for (const [path, item] of Object.entries(document.paths)) {
       const named = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]).sort();

@@ -39,6 +39,8 @@ export interface Operation {
   'x-error-codes': Record<string, number>;
   /** Permissions the caller's role must hold. */
   'x-permissions'?: string[];
+  /** The login surface whose access tokens the operation accepts. */
+  'x-token-surface'?: 'admin' | 'mobile';
   [extension: `x-${string}`]: unknown;
 }
 

@@ -21,6 +21,7 @@ describe('operationOf', () => {
     response: { status: 200, description: 'Updated', schema: successEnvelope(z.object({ id: z.number() })) },
     errors: ['GEOGRAPHY_NAME_TAKEN', 'GEOGRAPHY_IN_USE', 'PROVINCE_NOT_FOUND'],
     permissions: ['Geography_UPDATE'],
+    tokenSurface: 'admin',
   });
 
   it('describes the body as the validating schema accepts it: bounds, defaults, no undeclared field', () => {
@@ -54,6 +55,7 @@ describe('operationOf', () => {
     expect(Object.keys(conflict?.examples ?? {})).toEqual(['GEOGRAPHY_IN_USE', 'GEOGRAPHY_NAME_TAKEN']);
     expect(operation.responses['400']?.content?.['application/json']?.schema).toMatchObject({ properties: { errors: { type: 'array' } } });
     expect(operation['x-permissions']).toEqual(['Geography_UPDATE']);
+    expect(operation['x-token-surface']).toBe('admin');
   });
 
   it('uses the route status for a validation failure where the contract departs from 400', () => {

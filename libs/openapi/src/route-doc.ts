@@ -41,6 +41,8 @@ export interface RouteDoc {
   /** Status of a validation failure where the contract departs from 400 (the authenticated feedback route: 422). */
   validationStatus?: number;
   permissions?: readonly string[];
+  /** The login surface of the route (contract §4): a JWT route accepts only its tokens, a login issues them; absent: any valid token. */
+  tokenSurface?: 'admin' | 'mobile';
 }
 
 /** JSON Schema types a query string carries as their usual text form (`20`, `true`). */
@@ -114,6 +116,7 @@ export function operationOf(doc: RouteDoc): Operation {
       }),
     ),
     ...(doc.permissions && doc.permissions.length > 0 && { 'x-permissions': [...doc.permissions] }),
+    ...(doc.tokenSurface && { 'x-token-surface': doc.tokenSurface }),
     'x-error-codes': {},
   };
   // A path parameter naming no row is a 404 of the route's own; a route refusing a malformed one says so in `errors`.

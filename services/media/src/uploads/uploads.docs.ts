@@ -33,7 +33,7 @@ const UPLOAD: RouteError[] = ['UPLOAD_FILE_REQUIRED', 'UPLOAD_TYPE_INVALID', 'UP
 /** The routes both surfaces serve (spec §4.4, §4.5) under `prefix`. */
 function surfaceRoutes(prefix: string, surface: 'admin' | 'mobile', maxFileBytes: number): RouteDoc[] {
   const tag = surface === 'admin' ? 'uploads' : 'mobile-uploads';
-  return [
+  const routes: RouteDoc[] = [
     {
       method: 'POST',
       path: prefix,
@@ -76,6 +76,7 @@ function surfaceRoutes(prefix: string, surface: 'admin' | 'mobile', maxFileBytes
       errors: [...SURFACE, ...KEY, 'FILE_NOT_FOUND', 'RANGE_NOT_SATISFIABLE'],
     },
   ];
+  return routes.map((route) => ({ ...route, tokenSurface: surface }));
 }
 
 /** Spec §4.4, §4.5 and contract §8; the admin size limit is the service's configuration. */
@@ -91,6 +92,7 @@ export function uploadRoutes(limits: UploadLimits): RouteDoc[] {
       body: { multipart: { field: FILES_FIELD, maxFiles: MAX_FILES_PER_BATCH, maxFileBytes: limits.adminMaxFileBytes } },
       response: { status: 200, description: 'Files uploaded', schema: successEnvelope(z.array(uploadResult)) },
       errors: [...SURFACE, ...UPLOAD],
+      tokenSurface: 'admin',
     },
     ...surfaceRoutes('/api/mobile/uploads', 'mobile', limits.mobileMaxFileBytes),
     {
