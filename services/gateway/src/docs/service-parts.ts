@@ -24,7 +24,7 @@ function isDocument(value: unknown): value is OpenApiDocument {
 export class ServiceDocParts {
   private readonly parts: ServiceParts = {};
   private timer: NodeJS.Timeout | undefined;
-  private inFlight: Promise<void> | undefined;
+  private readonly inFlight = new Map<ServiceName, Promise<void>>();
   private stopped = false;
   private readonly retryMs: number;
   private readonly refreshMs: number;
@@ -56,12 +56,18 @@ export class ServiceDocParts {
     return (Object.keys(this.upstreams) as ServiceName[]).filter((name) => !this.parts[name]);
   }
 
-  /** Fetches the given parts (every part by default); concurrent callers share one round. */
-  fetch(names: readonly ServiceName[] = Object.keys(this.upstreams) as ServiceName[]): Promise<void> {
-    this.inFlight ??= Promise.all(names.map((name) => this.fetchOne(name))).then(() => {
-      this.inFlight = undefined;
-    });
-    return this.inFlight;
+  /** Fetches the given parts (every part by default); a part already being fetched is awaited, not asked twice. */
+  async fetch(names: readonly ServiceName[] = Object.keys(this.upstreams) as ServiceName[]): Promise<void> {
+    await Promise.all(
+      names.map((name) => {
+        let pending = this.inFlight.get(name);
+        if (!pending) {
+          pending = this.fetchOne(name).finally(() => this.inFlight.delete(name));
+          this.inFlight.set(name, pending);
+        }
+        return pending;
+      }),
+    );
   }
 
   private async cycle(): Promise<void> {
