@@ -14,7 +14,9 @@ export const emailAddress = z
   .toLowerCase()
   .max(EMAIL_MAX_LENGTH, `must be at most ${EMAIL_MAX_LENGTH} characters`)
   .regex(SINGLE_LINE_TEXT, SINGLE_LINE_MESSAGE)
-  .pipe(z.email('must be an email address'));
+  .pipe(z.email('must be an email address'))
+  // A description of the input (libs/openapi) sees only the string before the pipe.
+  .meta({ format: 'email' });
 
 /** E.164: a plus sign, a country code not starting with 0, at most 15 digits in all. */
 export const e164Phone = z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 phone number such as +9779812345678');
