@@ -1,5 +1,5 @@
 # One pattern for every process: docker build --build-arg SERVICE=<process> -t school-commerce-<process> .
-# SERVICE is a process of libs/config (gateway, identity, reference-data, feedback, media, notifier)
+# SERVICE is a process of libs/config's PROCESS_NAMES (scripts/docker/assemble.mjs refuses any other)
 # or migrate (the migration job: every service's migrations, then exit 0).
 ARG NODE_IMAGE=node:22-bookworm-slim
 

@@ -161,6 +161,13 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     }
   });
 
+  it('takes every image of the system from one registry at one tag (each has its entry in the overlay)', () => {
+    const images = objects.flatMap((object) => [...(object.spec?.template?.spec?.initContainers ?? []), ...(object.spec?.template?.spec?.containers ?? [])]).map((spec: Container) => spec.image);
+    const ours = images.filter((image) => /school-commerce-/.test(image));
+    expect(ours.length).toBeGreaterThan(PROCESS_NAMES.length);
+    expect([...new Set(ours.map((image) => image.replace(/school-commerce-[a-z-]+/, '<process>')))]).toEqual([expect.stringMatching(/<process>:[\w.-]+$/)]);
+  });
+
   it('exposes the gateway alone through an Ingress fit for server-sent events', () => {
     const ingresses = objects.filter((object) => object.kind === 'Ingress');
     expect(ingresses.map((ingress) => ingress.spec.rules[0].http.paths[0].backend.service)).toEqual([{ name: 'gateway', port: { name: 'http' } }]);

@@ -36,11 +36,6 @@ describe('the service list of libs/config', () => {
     expect(compose.services['identity']?.environment?.['JWKS_URL']).toBe(`http://identity:${SERVICES.identity.port}/.well-known/jwks.json`);
   });
 
-  it('is the list the Dockerfile names as SERVICE', () => {
-    const named = /SERVICE is a process of libs\/config \(([^)]+)\)/.exec(read('Dockerfile').replace(/\n# /g, ' '))?.[1] ?? '';
-    expect(named.split(', ').sort()).toEqual([...PROCESS_NAMES].sort());
-  });
-
   it('is what the route table routes to: every service is reachable through the gateway', () => {
     const routed = new Set(ROUTE_TABLE.map((route) => route.service));
     expect([...routed].sort()).toEqual([...SERVICE_NAMES].sort());

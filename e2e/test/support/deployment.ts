@@ -1,13 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type ConfigRule, parseConfig, processEnvironment, type ProcessName, SERVICE_NAMES, servicePortVariable } from '@school/config';
+import { type ConfigRule, parseConfig, processEnvironment, PROCESS_NAMES, type ProcessName, SERVICE_NAMES, servicePortVariable } from '@school/config';
 import type { z } from 'zod';
-import { feedbackEnv } from '../../../services/feedback/src/config.js';
-import { gatewayEnv } from '../../../services/gateway/src/config.js';
-import { identityConfigRules, identityEnv } from '../../../services/identity/src/config.js';
-import { mediaConfigRules, mediaEnv } from '../../../services/media/src/config.js';
-import { notifierEnv } from '../../../services/notifier/src/config.js';
-import { referenceDataEnv } from '../../../services/reference-data/src/config.js';
 
 /** What deployment artefacts (.env.example, compose, Kubernetes) are checked against: each process's own config shape. */
 export const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -18,14 +12,17 @@ interface ProcessConfig {
   rules?: readonly ConfigRule<never>[];
 }
 
-export const PROCESS_CONFIG: Record<ProcessName, ProcessConfig> = {
-  gateway: { shape: gatewayEnv },
-  identity: { shape: identityEnv, rules: identityConfigRules as readonly ConfigRule<never>[] },
-  'reference-data': { shape: referenceDataEnv },
-  feedback: { shape: feedbackEnv },
-  media: { shape: mediaEnv, rules: mediaConfigRules as readonly ConfigRule<never>[] },
-  notifier: { shape: notifierEnv },
-};
+/** A process's `src/config.ts`: its shape (the exported object of variables) and its rules (`<name>ConfigRules`), if any. */
+async function loadProcessConfig(name: ProcessName): Promise<ProcessConfig> {
+  const module = (await import(`../../../services/${name}/src/config.js`)) as Record<string, unknown>;
+  const exported = Object.entries(module);
+  const shape = exported.find(([, value]) => typeof value === 'object' && value !== null && 'LOG_LEVEL' in value)?.[1] as z.ZodRawShape | undefined;
+  if (!shape) throw new Error(`services/${name}/src/config.ts exports no config shape`);
+  const rules = exported.find(([key]) => key.endsWith('ConfigRules'))?.[1] as readonly ConfigRule<never>[] | undefined;
+  return { shape, ...(rules && { rules }) };
+}
+
+export const PROCESS_CONFIG = Object.fromEntries(await Promise.all(PROCESS_NAMES.map(async (name) => [name, await loadProcessConfig(name)]))) as Record<ProcessName, ProcessConfig>;
 
 /** Read by npm start or by the runtime itself rather than by a process's config shape. */
 export const OUTSIDE_SHAPES = ['LOG_FORMAT', 'DOTENV_PATH', 'UV_THREADPOOL_SIZE', ...SERVICE_NAMES.map(servicePortVariable)];
