@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { PROCESS_NAMES, type ProcessName, SERVICE_NAMES } from '@school/config';
-import type AjvClass from 'ajv';
+import type { Ajv as AjvClass } from 'ajv';
 import { parse } from 'yaml';
 import { IMAGE_TARGETS, MIGRATE } from '../../scripts/docker/assemble.mjs';
 import { containerConfig, imageEnvironment, readRepoFile, variablesRead } from './support/deployment.js';
