@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { GATEWAY_PORT, PROCESS_NAMES, SERVICES, SERVICE_NAMES, serviceUrlVariable } from '@school/config';
 import { stringify } from 'yaml';
+import { MIGRATE } from '../../scripts/docker/assemble.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -15,7 +16,6 @@ const PEERS_CONFIG_MAP = 'school-commerce-peers';
 export const SECRET = 'school-commerce-secrets';
 /** The gateway's Prometheus port (METRICS_PORT's default): never its public PORT. */
 const GATEWAY_METRICS_PORT = 9464;
-const MIGRATE = 'migrate';
 
 /**
  * Variables that carry credentials: they come from the Secret, never the ConfigMap. Required ones

@@ -6,7 +6,7 @@ import { PATH_METADATA } from '@nestjs/common/constants.js';
 import { PROCESS_NAMES, type ProcessName, SERVICE_NAMES } from '@school/config';
 import Fastify from 'fastify';
 import { parseAllDocuments } from 'yaml';
-import { generated } from '../../deploy/k8s/generate.mjs';
+import { generated, SECRET } from '../../deploy/k8s/generate.mjs';
 import { HealthController } from '../../libs/service/src/health.controller.js';
 import { registerHealthRoutes } from '../../services/gateway/src/health/health.routes.js';
 import { containerConfig, imageEnvironment, readRepoFile, root } from './support/deployment.js';
@@ -38,6 +38,7 @@ const SECRET_NAME = /SECRET|PASSWORD|PRIVATE_KEY|ACCESS_KEY|TOKEN/;
 
 function render(overlay: string): K8sObject[] {
   const result = spawnSync('kubectl', ['kustomize', `${root}/deploy/k8s/overlays/${overlay}`], { encoding: 'utf8' });
+  if (result.error) throw new Error(`kubectl kustomize ${overlay}: ${result.error.message} (kubectl, with its built-in kustomize, renders the overlays)`);
   if (result.status !== 0) throw new Error(`kubectl kustomize ${overlay}: ${result.stderr}`);
   return parseAllDocuments(result.stdout).map((document) => document.toJSON() as K8sObject);
 }
@@ -86,7 +87,7 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
   function secretValue(ref: { name: string; key: string }): string | undefined {
     const secret = secrets.get(ref.name);
     if (secret) return secret.data?.[ref.key] === undefined ? undefined : Buffer.from(secret.data[ref.key] as string, 'base64').toString('utf8');
-    return overlay === 'prod' && ref.name === 'school-commerce-secrets' ? operatorSecret()[ref.key] : undefined;
+    return overlay === 'prod' && ref.name === SECRET ? operatorSecret()[ref.key] : undefined;
   }
 
   /** The container's environment as the kubelet builds it, on top of the image's ENV. */
