@@ -14,8 +14,8 @@ const PART_OF = 'school-commerce';
 export const CONFIG_MAP = 'school-commerce-config';
 const PEERS_CONFIG_MAP = 'school-commerce-peers';
 export const SECRET = 'school-commerce-secrets';
-/** The gateway's Prometheus port (METRICS_PORT's default): never its public PORT. */
-const GATEWAY_METRICS_PORT = 9464;
+/** The gateway serves Prometheus on METRICS_PORT (its shape's default, else 9464), never on its public PORT. */
+const METRICS_PORT_FALLBACK = 9464;
 
 /**
  * Variables that carry credentials: they come from the Secret, never the ConfigMap. Required ones
@@ -38,14 +38,18 @@ export const SECRET_VARIABLES = {
 const image = (name) => `school-commerce-${name}`;
 const labels = (name) => ({ 'app.kubernetes.io/name': name, 'app.kubernetes.io/part-of': PART_OF });
 const portOf = (name) => (name === 'gateway' ? GATEWAY_PORT : SERVICES[name].port);
-const metricsPortOf = (name) => (name === 'gateway' ? GATEWAY_METRICS_PORT : portOf(name));
 
-/** The variables a process reads: the keys of its config shape (the exported object its dist/config.js validates). */
-async function variablesRead(name) {
+/** A process's config shape: the exported object of variables its dist/config.js validates. */
+async function shapeOf(name) {
   const module = await import(`${root}services/${name}/dist/config.js`);
   const shape = Object.values(module).find((value) => value && typeof value === 'object' && 'LOG_LEVEL' in value);
   if (!shape) throw new Error(`services/${name}/dist/config.js exports no config shape`);
-  return Object.keys(shape);
+  return shape;
+}
+
+function metricsPortOf(name, shape) {
+  if (name !== 'gateway') return portOf(name);
+  return shape.METRICS_PORT?.safeParse(undefined).data ?? METRICS_PORT_FALLBACK;
 }
 
 function secretEnv(variables) {
@@ -59,9 +63,10 @@ const httpProbe = (path, extra) => ({ httpGet: { path, port: 'http' }, ...extra 
 /** The gateway is ready when it serves: its /health/ready reports every service, and one service down must not empty it. */
 const readinessPath = (name) => (name === 'gateway' ? '/health/live' : '/health/ready');
 
-function deployment(name, variables) {
-  const ports = [{ name: 'http', containerPort: portOf(name) }, ...(name === 'gateway' ? [{ name: 'metrics', containerPort: GATEWAY_METRICS_PORT }] : [])];
-  const env = secretEnv(variables);
+function deployment(name, shape) {
+  const metricsPort = metricsPortOf(name, shape);
+  const ports = [{ name: 'http', containerPort: portOf(name) }, ...(metricsPort !== portOf(name) ? [{ name: 'metrics', containerPort: metricsPort }] : [])];
+  const env = secretEnv(Object.keys(shape));
   const container = {
     name,
     image: image(name),
@@ -95,7 +100,7 @@ function deployment(name, variables) {
       template: {
         metadata: {
           labels: labels(name),
-          annotations: { 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(metricsPortOf(name)), 'prometheus.io/path': '/metrics' },
+          annotations: { 'prometheus.io/scrape': 'true', 'prometheus.io/port': String(metricsPort), 'prometheus.io/path': '/metrics' },
         },
         spec: {
           securityContext: { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, seccompProfile: { type: 'RuntimeDefault' } },
@@ -175,7 +180,7 @@ const peerConfig = () => ({
 async function base() {
   const objects = [];
   for (const name of PROCESS_NAMES) {
-    objects.push(withTmp(deployment(name, await variablesRead(name))), service(name), disruptionBudget(name), autoscaler(name));
+    objects.push(withTmp(deployment(name, await shapeOf(name))), service(name), disruptionBudget(name), autoscaler(name));
   }
   objects.push(migrationJob(), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: PEERS_CONFIG_MAP }, data: peerConfig() });
   return objects;

@@ -139,6 +139,17 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     expect(find('Service', name)?.spec.ports).toEqual([expect.objectContaining({ port, targetPort: 'http' })]);
   });
 
+  it.each([...PROCESS_NAMES])('annotates %s for Prometheus on the port that serves /metrics (the gateway: METRICS_PORT, never its public port)', (name) => {
+    const config = containerConfig(name, environment(name)).config ?? {};
+    const annotations = deployment(name)?.spec.template.metadata.annotations ?? {};
+    const metricsPort = name === 'gateway' ? Number(config['METRICS_PORT'] ?? container(name).ports?.find((candidate) => candidate.name === 'metrics')?.containerPort) : Number(config['PORT']);
+    expect(annotations).toEqual(expect.objectContaining({ 'prometheus.io/scrape': 'true', 'prometheus.io/path': '/metrics', 'prometheus.io/port': String(metricsPort) }));
+    if (name === 'gateway') {
+      expect(metricsPort).not.toBe(Number(config['PORT']));
+      expect(container(name).ports?.find((candidate) => candidate.name === 'metrics')?.containerPort).toBe(metricsPort);
+    }
+  });
+
   it.each([...PROCESS_NAMES])('runs %s from its image, with resources, a PodDisruptionBudget and an autoscaler', (name) => {
     expect(imageName(container(name).image)).toBe(`school-commerce-${name}`);
     expect(container(name).resources?.requests).toEqual(expect.objectContaining({ cpu: expect.any(String), memory: expect.any(String) }));
