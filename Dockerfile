@@ -1,16 +1,26 @@
-# One image for every process of the monorepo; SERVICE picks which one runs.
-# docker build -t school-commerce . && docker run -e SERVICE=identity school-commerce
-FROM node:20-bookworm-slim AS build
-WORKDIR /app
-COPY package.json package-lock.json nx.json tsconfig.base.json tsconfig.json .swcrc jest.preset.js ./
-COPY libs ./libs
-COPY services ./services
-COPY scripts ./scripts
-RUN npm ci && npx nx run-many -t build --parallel=2 --outputStyle=static && npm prune --omit=dev
+# One pattern for every process: docker build --build-arg SERVICE=<process> -t school-commerce-<process> .
+# SERVICE is a process of libs/config's PROCESS_NAMES (scripts/docker/assemble.mjs refuses any other)
+# or migrate (the migration job: every service's migrations, then exit 0).
+ARG NODE_IMAGE=node:22-bookworm-slim
 
-FROM node:20-bookworm-slim
-ENV NODE_ENV=production HOST=0.0.0.0
+# Install and build once: everything above `ARG SERVICE` is the same layer for every image.
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-COPY --from=build /app /app
+ENV NX_DAEMON=false NX_NO_CLOUD=true NX_TUI=false
+COPY . .
+# The build generates each service's Prisma client (prisma:generate) into its dist.
+RUN npm ci && npx nx run-many -t build --parallel=2 --outputStyle=static
+ARG SERVICE
+RUN node scripts/docker/assemble.mjs "${SERVICE}" /out
+
+# The process alone: its dist, its workspace libraries' dist, its production dependencies.
+FROM ${NODE_IMAGE}
+ARG SERVICE
+ENV NODE_ENV=production HOST=0.0.0.0 SERVICE=${SERVICE}
+WORKDIR /app
+COPY --from=build /out ./
 USER node
-CMD ["sh", "-c", "exec node --enable-source-maps services/${SERVICE:?set SERVICE to gateway, identity, reference-data, feedback, media or notifier}/dist/main.js"]
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 CMD ["node", "scripts/docker/healthcheck.mjs"]
+# Exec form: node is PID 1 and receives SIGTERM itself (graceful shutdown in every process).
+STOPSIGNAL SIGTERM
+CMD ["node", "--enable-source-maps", "entrypoint.mjs"]

@@ -1,19 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { SERVICE_NAMES, servicePortVariable, serviceUrlVariable } from '@school/config';
-import { feedbackEnv } from '../../services/feedback/src/config.js';
-import { gatewayEnv } from '../../services/gateway/src/config.js';
-import { identityEnv } from '../../services/identity/src/config.js';
-import { mediaEnv } from '../../services/media/src/config.js';
-import { notifierEnv } from '../../services/notifier/src/config.js';
-import { referenceDataEnv } from '../../services/reference-data/src/config.js';
 import { documentedVariables } from '../../scripts/start/help.mjs';
 import { parse } from 'yaml';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-
-/** Read by npm start or by the runtime itself rather than by a process's config shape. */
-const OUTSIDE_SHAPES = ['LOG_FORMAT', 'DOTENV_PATH', 'UV_THREADPOOL_SIZE', ...SERVICE_NAMES.map(servicePortVariable)];
+import { OUTSIDE_SHAPES, PROCESS_CONFIG, root } from './support/deployment.js';
 
 /** Every variable named in the first column of the README's configuration table. */
 function readmeVariables(): string[] {
@@ -28,7 +17,7 @@ function readmeVariables(): string[] {
 describe('configuration documentation', () => {
   const example = documentedVariables(root).map((variable) => variable.name);
   const read = new Set([
-    ...[gatewayEnv, identityEnv, referenceDataEnv, feedbackEnv, mediaEnv, notifierEnv].flatMap((shape) => Object.keys(shape)),
+    ...Object.values(PROCESS_CONFIG).flatMap(({ shape }) => Object.keys(shape)),
     ...OUTSIDE_SHAPES,
   ]);
 

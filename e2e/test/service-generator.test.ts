@@ -66,12 +66,13 @@ describe('npx nx g @school/tools:service <name>', () => {
     const read = (path: string) => readFile(join(copy, path), 'utf8');
     expect(await read('services/billing/src/main.ts')).toContain("name: 'billing'");
     expect(await read('libs/config/src/topology.ts')).toContain("billing: { port: 3006, schema: 'billing' },");
-    expect(await read('docker-compose.yml')).toMatch(/ {2}billing:\n {4}<<: \*app\n {4}environment: \{ <<: \*app-env, SERVICE: billing \}\n[\s\S]*BILLING_URL: http:\/\/billing:3006/);
-    expect(await read('Dockerfile')).toMatch(/set SERVICE to [^}]*, billing or /);
+    expect(await read('docker-compose.yml')).toMatch(/ {2}billing:\n {4}<<: \*app\n {4}build: \{ <<: \*build, args: \{ SERVICE: billing \} \}\n[\s\S]*BILLING_URL: http:\/\/billing:3006\n[\s\S]* {6}billing: \{ condition: service_healthy \}/);
+    expect(await read('deploy/k8s/overlays/prod/kustomization.yaml')).toContain('- { name: school-commerce-billing, newName: registry.example.com/school-commerce-billing, newTag: "1.0.0" }');
+    expect(await read('deploy/k8s/overlays/dev/kustomization.yaml')).toContain('- { name: school-commerce-billing, newTag: dev }');
     expect(await read('.env.example')).toContain('#BILLING_PORT=3006');
     expect(await read('e2e/package.json')).toContain('"@school/billing": "*"');
-    // The README's table and .env.example still name the same variables (the configuration test, run in the copy).
-    execFileSync(process.execPath, ['--experimental-vm-modules', join(copy, 'node_modules/jest/bin/jest.js'), 'test/configuration.test.ts'], {
+    // The README's table and .env.example still name the same variables, and compose still gives every process what it reads (run in the copy).
+    execFileSync(process.execPath, ['--experimental-vm-modules', join(copy, 'node_modules/jest/bin/jest.js'), 'test/configuration.test.ts', 'test/compose.test.ts'], {
       cwd: join(copy, 'e2e'),
       env: process.env,
       stdio: 'pipe',

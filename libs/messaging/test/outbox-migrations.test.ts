@@ -47,7 +47,7 @@ describe('the producing services', () => {
         return {
           name,
           produces: (await source('app.module.ts')).includes('OutboxModule.forRoot('),
-          appliesOutbox: /migrations: \[[^\]]*OUTBOX_MIGRATIONS/.test(await source('main.ts')),
+          appliesOutbox: /MIGRATIONS: ServiceMigrations = \[[^\]]*OUTBOX_MIGRATIONS/.test(await source('migrations.ts')),
           keepsCopies: migrations.some((folder) => folder.endsWith('_outbox') || folder.endsWith('_outbox_parking')),
         };
       }),

@@ -2,3 +2,4 @@ export * from './client-factory.js';
 export * from './migration-files.js';
 export * from './migrations.js';
 export * from './data-helpers.js';
+export * from './pending-migrations.js';

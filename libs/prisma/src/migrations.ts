@@ -204,6 +204,6 @@ function schemaLockKey(schema: string): number {
   return createHash('sha256').update(schema).digest().readInt32BE(0);
 }
 
-function quoteIdent(identifier: string): string {
+export function quoteIdent(identifier: string): string {
   return `"${identifier.replace(/"/g, '""')}"`;
 }

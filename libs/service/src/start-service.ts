@@ -1,8 +1,8 @@
-import { fileURLToPath } from 'node:url';
 import type { DynamicModule } from '@nestjs/common';
 import { type ConfigRule, loadConfig, SERVICES, type ServiceName } from '@school/config';
 import { createLogger } from '@school/telemetry';
 import type { z } from 'zod';
+import { migrationDirectories, type ServiceMigrations } from './migrate-service.js';
 import { runService, type RunServiceOptions } from './run-service.js';
 
 interface BaseServiceConfig {
@@ -23,7 +23,7 @@ export interface StartServiceOptions<Shape extends z.ZodRawShape> {
    * `new URL('../prisma/migrations', import.meta.url)` from the service's main module; a producer of
    * events adds the outbox's (`[own, OUTBOX_MIGRATIONS]` from `@school/messaging`).
    */
-  migrations: URL | readonly URL[];
+  migrations: ServiceMigrations;
   /** Start-up work after wiring and before listening (e.g. starting a connected microservice). */
   beforeListen?: RunServiceOptions['beforeListen'];
 }
@@ -43,7 +43,7 @@ export async function startService<Shape extends z.ZodRawShape>(options: StartSe
       migrations: {
         databaseUrl: base.DATABASE_URL,
         schema: SERVICES[options.name].schema,
-        migrationsDir: (options.migrations instanceof URL ? [options.migrations] : options.migrations).map((url) => fileURLToPath(url)),
+        migrationsDir: migrationDirectories(options.migrations),
       },
     }),
   });

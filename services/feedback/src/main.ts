@@ -1,6 +1,6 @@
 import './instrument.js';
-import { OUTBOX_MIGRATIONS } from '@school/messaging';
 import { startService } from '@school/service';
+import { MIGRATIONS } from './migrations.js';
 import { AppModule } from './app.module.js';
 import { feedbackEnv } from './config.js';
 
@@ -8,5 +8,5 @@ await startService({
   name: 'feedback',
   env: feedbackEnv,
   module: (config) => AppModule.forRoot(config),
-  migrations: [new URL('../prisma/migrations', import.meta.url), OUTBOX_MIGRATIONS],
+  migrations: MIGRATIONS,
 });

@@ -1,6 +1,6 @@
 import './instrument.js';
-import { OUTBOX_MIGRATIONS } from '@school/messaging';
 import { startService } from '@school/service';
+import { MIGRATIONS } from './migrations.js';
 import { AppModule } from './app.module.js';
 import { identityConfigRules, identityEnv } from './config.js';
 
@@ -9,5 +9,5 @@ await startService({
   env: identityEnv,
   rules: identityConfigRules,
   module: (config) => AppModule.forRoot(config),
-  migrations: [new URL('../prisma/migrations', import.meta.url), OUTBOX_MIGRATIONS],
+  migrations: MIGRATIONS,
 });

@@ -1,5 +1,6 @@
 import './instrument.js';
 import { startService } from '@school/service';
+import { MIGRATIONS } from './migrations.js';
 import { AppModule } from './app.module.js';
 import { mediaConfigRules, mediaEnv } from './config.js';
 
@@ -8,5 +9,5 @@ await startService({
   env: mediaEnv,
   rules: mediaConfigRules,
   module: (config) => AppModule.forRoot(config),
-  migrations: new URL('../prisma/migrations', import.meta.url),
+  migrations: MIGRATIONS,
 });

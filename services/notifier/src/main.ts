@@ -1,5 +1,6 @@
 import './instrument.js';
 import { startService } from '@school/service';
+import { MIGRATIONS } from './migrations.js';
 import { AppModule } from './app.module.js';
 import { notifierEnv } from './config.js';
 import { startInboundEvents } from './inbound/start-inbound-events.js';
@@ -8,6 +9,6 @@ await startService({
   name: 'notifier',
   env: notifierEnv,
   module: (config) => AppModule.forRoot(config),
-  migrations: new URL('../prisma/migrations', import.meta.url),
+  migrations: MIGRATIONS,
   beforeListen: startInboundEvents,
 });

@@ -1,5 +1,6 @@
 import './instrument.js';
 import { startService } from '@school/service';
+import { MIGRATIONS } from './migrations.js';
 import { AppModule } from './app.module.js';
 import { referenceDataEnv } from './config.js';
 
@@ -7,5 +8,5 @@ await startService({
   name: 'reference-data',
   env: referenceDataEnv,
   module: (config) => AppModule.forRoot(config),
-  migrations: new URL('../prisma/migrations', import.meta.url),
+  migrations: MIGRATIONS,
 });

@@ -74,13 +74,26 @@ const main = ({ name, camel }) => `import './instrument.js';
 import { startService } from '@school/service';
 import { AppModule } from './app.module.js';
 import { ${camel}Env } from './config.js';
+import { MIGRATIONS } from './migrations.js';
 
 await startService({
   name: '${name}',
   env: ${camel}Env,
   module: (config) => AppModule.forRoot(config),
-  migrations: new URL('../prisma/migrations', import.meta.url),
+  migrations: MIGRATIONS,
 });
+`;
+
+const migrations = `import type { ServiceMigrations } from '@school/service';
+
+/** Applied at start-up (\`startService\`) and by \`dist/migrate.js\` (the migration job). */
+export const MIGRATIONS: ServiceMigrations = new URL('../prisma/migrations', import.meta.url);
+`;
+
+const migrate = ({ name }) => `import { migrateService } from '@school/service';
+import { MIGRATIONS } from './migrations.js';
+
+await migrateService('${name}', MIGRATIONS);
 `;
 
 const config = ({ name, camel }) => `import { SERVICES, serviceEnv } from '@school/config';
@@ -161,6 +174,8 @@ export function serviceFiles(names) {
     'prisma/schema.prisma': prismaSchema(names),
     'prisma/migrations/migration_lock.toml': migrationLock,
     'src/main.ts': main(names),
+    'src/migrations.ts': migrations,
+    'src/migrate.ts': migrate(names),
     'src/config.ts': config(names),
     'src/app.module.ts': appModule(names),
     'src/openapi.ts': openApi(names),

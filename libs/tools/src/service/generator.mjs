@@ -27,7 +27,8 @@ export default async function serviceGenerator(tree, options) {
     console.log(
       `\n@school/${names.name} listens on ${port} (${names.variablePrefix}_PORT) and owns schema ${names.schema}.\n` +
         'Next: its models in prisma/schema.prisma and a migration, its routes in services/gateway/src/routes/route-table.ts,\n' +
-        'its rules in src/<context>/ (see "Adding a service" in the README).',
+        'its rules in src/<context>/, then `npm run build && node deploy/k8s/generate.mjs` for its Kubernetes manifests\n' +
+        '(see "Adding a service" in the README).',
     );
   };
 }

@@ -31,16 +31,28 @@ function addToTopology(tree, { name, schema }) {
   return port;
 }
 
+/** Built from the Dockerfile with its SERVICE, migrated by the job; the gateway routes to it and waits for its health. */
 function addToCompose(tree, { name, variablePrefix }, port) {
   edit(tree, 'docker-compose.yml', (text) => {
-    const service = `  ${name}:\n    <<: *app\n    environment: { <<: *app-env, SERVICE: ${name} }\n`;
+    const service =
+      `  ${name}:\n    <<: *app\n    build: { <<: *build, args: { SERVICE: ${name} } }\n    image: school-commerce-${name}:local\n` +
+      `    environment: { <<: *service-env }\n    depends_on: *service-depends\n`;
     const withService = text.replace(/\n {2}gateway:\n/, `\n${service}  gateway:\n`);
-    return insertAfterLast(withService, /^ {6}[A-Z_]+_URL: http:\/\/[a-z-]+:\d+$/gm, `      ${variablePrefix}_URL: http://${name}:${port}\n`, 'docker-compose.yml');
+    const withUrl = insertAfterLast(withService, /^ {6}[A-Z_]+_URL: http:\/\/[a-z-]+:\d+$/gm, `      ${variablePrefix}_URL: http://${name}:${port}\n`, 'docker-compose.yml');
+    return insertAfterLast(withUrl, /^ {6}[a-z-]+: \{ condition: service_healthy \}$/gm, `      ${name}: { condition: service_healthy }\n`, 'docker-compose.yml');
   });
 }
 
-function addToDockerfile(tree, { name }) {
-  edit(tree, 'Dockerfile', (text) => text.replace(/(set SERVICE to [^}]*?)( or [a-z-]+\})/, `$1, ${name}$2`));
+/** Each Kustomize overlay tags (and places) the new image as it does the others. */
+function addToKubernetesOverlays(tree, { name }) {
+  for (const overlay of ['dev', 'prod']) {
+    const path = `deploy/k8s/overlays/${overlay}/kustomization.yaml`;
+    edit(tree, path, (text) => {
+      const entries = [...text.matchAll(/^ {2}- \{ name: school-commerce-gateway,.*\}$/gm)];
+      if (!entries[0]) throw new Error(`${path}: no images entry for school-commerce-gateway`);
+      return insertAfterLast(text, /^ {2}- \{ name: school-commerce-[a-z-]+,.*\}$/gm, `${entries[0][0].replaceAll('school-commerce-gateway', `school-commerce-${name}`)}\n`, path);
+    });
+  }
 }
 
 function addToEnvExample(tree, { name, variablePrefix }, port) {
@@ -70,7 +82,7 @@ function addToE2e(tree, { name }) {
 export function registerService(tree, names) {
   const port = addToTopology(tree, names);
   addToCompose(tree, names, port);
-  addToDockerfile(tree, names);
+  addToKubernetesOverlays(tree, names);
   addToEnvExample(tree, names, port);
   addToReadme(tree, names, port);
   addToE2e(tree, names);

@@ -1,0 +1,4 @@
+import { migrateService } from '@school/service';
+import { MIGRATIONS } from './migrations.js';
+
+await migrateService('identity', MIGRATIONS);

@@ -1,0 +1,4 @@
+import type { ServiceMigrations } from '@school/service';
+
+/** Applied at start-up (`startService`) and by `dist/migrate.js` (the migration job). */
+export const MIGRATIONS: ServiceMigrations = new URL('../prisma/migrations', import.meta.url);
