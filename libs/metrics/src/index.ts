@@ -1,0 +1,4 @@
+export * from './http-metrics.js';
+export * from './metrics-endpoint.js';
+export * from './registry.js';
+export * from './scraped-gauges.js';
