@@ -17,6 +17,8 @@ export { PROCESS_NAMES, type ProcessName };
 
 export interface RunningSystem {
   gatewayUrl: string;
+  /** The gateway's metrics listener (METRICS_PORT). */
+  gatewayMetricsUrl: string;
   mailDir: string;
   stop(name: ProcessName): Promise<void>;
   logs(name: ProcessName): string;
@@ -86,6 +88,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const { mailDir } = resources;
   const ports = await Promise.all(PROCESS_NAMES.map(() => freePort()));
   const gatewayPort = ports[PROCESS_NAMES.indexOf('gateway')];
+  const metricsPort = await freePort();
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const operatorEnv: NodeJS.ProcessEnv = {
     ...process.env,
@@ -95,6 +98,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     UPSTREAM_TIMEOUT_MS: '5000',
     ...Object.fromEntries(SERVICE_NAMES.map((name, index) => [servicePortVariable(name), String(ports[index])])),
     PORT: String(gatewayPort),
+    METRICS_PORT: String(metricsPort),
     PUBLIC_BASE_URL: gatewayUrl,
     HOST: '127.0.0.1',
     // Only what this harness sets: never a developer's .env.
@@ -121,6 +125,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
 
   const system: RunningSystem = {
     gatewayUrl,
+    gatewayMetricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     mailDir,
     logs: (name) => (output.get(name) ?? []).join(''),
     async stop(name) {

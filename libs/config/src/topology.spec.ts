@@ -45,6 +45,14 @@ describe('childEnvironments', () => {
     const ports = PROCESS_NAMES.map((name) => environments[name]['PORT']);
     expect(new Set(ports).size).toBe(PROCESS_NAMES.length);
   });
+
+  it("gives the gateway its metrics port (9464 unless METRICS_PORT moves it) and no service a METRICS_PORT", () => {
+    expect(childEnvironments({}).gateway).toMatchObject({ METRICS_PORT: '9464' });
+    const environments = childEnvironments({ METRICS_PORT: '9999' });
+    expect(environments.gateway).toMatchObject({ METRICS_PORT: '9999' });
+    for (const name of PROCESS_NAMES.filter((process) => process !== 'gateway')) expect(environments[name]).not.toHaveProperty('METRICS_PORT');
+    expect(resolveTopology({ METRICS_PORT: '9999' }).gatewayMetrics).toMatchObject({ port: 9999, portVariable: 'METRICS_PORT' });
+  });
 });
 
 describe('processEnvironment', () => {
