@@ -47,19 +47,20 @@ export function registerScrapedGauges<Name extends string>(options: ScrapedGauge
       registers: [options.registry],
       async collect() {
         const values = await readOnce();
-        apply(this, values ? values[name] : null, known);
+        apply(this, labelNames.length > 0, values ? values[name] : null, known);
       },
     });
   }
 }
 
-function apply(gauge: Gauge, reading: GaugeReading | null, known: Record<string, string>[]): void {
+function apply(gauge: Gauge, labelled: boolean, reading: GaugeReading | null, known: Record<string, string>[]): void {
   if (typeof reading === 'number') {
     gauge.set(reading);
     return;
   }
   if (reading === null) {
-    if (known.length === 0) gauge.set(Number.NaN);
+    // Label sets never read stay absent: there is nothing to say about them.
+    if (!labelled) gauge.set(Number.NaN);
     for (const labels of known) gauge.set(labels, Number.NaN);
     return;
   }

@@ -3,7 +3,7 @@ import type { OutgoingEvent } from '../amqp/event-publisher.js';
 import { backoffDelay, sleep, type BackoffOptions } from '../backoff.js';
 import type { MessagingLogger } from '../logger.js';
 import { outboxChannel } from './outbox-schema.js';
-import { OutboxStore, type FailedPublish, type PendingEvent } from './outbox-store.js';
+import { OutboxStore, type FailedPublish, type OutboxBacklog, type PendingEvent } from './outbox-store.js';
 
 /** Where the relay publishes: resolves once the broker confirmed the message. */
 export interface ConfirmedPublisher {
@@ -124,6 +124,11 @@ export class OutboxRelay {
   /** Readiness: the relay's database pool answers. */
   async check(): Promise<void> {
     await this.pool.query('SELECT 1');
+  }
+
+  /** Rows waiting to be published and parked ones, with the age of the oldest waiting one. */
+  backlog(): Promise<OutboxBacklog> {
+    return this.withClient((client) => this.store.backlog(client));
   }
 
   /** Asks for a drain now; coalesces with one already running. */

@@ -4,6 +4,7 @@ import { APP_CONFIG } from '@school/service';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { NotifierConfig } from '../config.js';
+import { JobMetrics } from '../jobs/job-metrics.js';
 import { RedisLinkLog } from '../redis/redis-link-log.js';
 import { REDIS, REDIS_NAMES, type RedisNames } from '../redis/redis.module.js';
 import type { EmailJob } from './email-job.js';
@@ -14,13 +15,20 @@ import { notificationJobOptions } from './job-options.js';
 export class EmailQueue implements BeforeApplicationShutdown {
   readonly queue: Queue<EmailJob>;
 
-  constructor(@Inject(REDIS) redis: Redis, @Inject(REDIS_NAMES) names: RedisNames, @Inject(APP_CONFIG) config: NotifierConfig, link: RedisLinkLog) {
+  constructor(
+    @Inject(REDIS) redis: Redis,
+    @Inject(REDIS_NAMES) names: RedisNames,
+    @Inject(APP_CONFIG) config: NotifierConfig,
+    link: RedisLinkLog,
+    metrics: JobMetrics,
+  ) {
     this.queue = new Queue<EmailJob>(JOB_QUEUES.sendEmail, {
       connection: redis,
       prefix: names.bullPrefix,
       defaultJobOptions: notificationJobOptions(config),
     });
     link.track('email-queue', this.queue);
+    metrics.watch(this.queue);
   }
 
   /** Adding a job whose id already exists is a no-op (BullMQ), so one notification is one email. */

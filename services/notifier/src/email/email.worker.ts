@@ -4,6 +4,7 @@ import { APP_CONFIG, ReadinessRegistry } from '@school/service';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { NotifierConfig } from '../config.js';
+import { JobMetrics } from '../jobs/job-metrics.js';
 import { RedisLinkLog } from '../redis/redis-link-log.js';
 import { REDIS, REDIS_NAMES, type RedisNames } from '../redis/redis.module.js';
 import type { EmailJob } from './email-job.js';
@@ -28,6 +29,7 @@ export class EmailWorker implements OnApplicationBootstrap, BeforeApplicationShu
     @Inject(MAILER) private readonly mailer: Mailer,
     private readonly readiness: ReadinessRegistry,
     private readonly link: RedisLinkLog,
+    private readonly metrics: JobMetrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -66,6 +68,7 @@ export class EmailWorker implements OnApplicationBootstrap, BeforeApplicationShu
   private onFailed(job: Job<EmailJob> | undefined, error: Error): void {
     const fields = { jobId: job?.id, template: job?.data.template, attempts: job?.attemptsMade, reason: error.message };
     const final = error instanceof UnrecoverableError || error.name === 'UnrecoverableError' || (job?.attemptsMade ?? 0) >= (job?.opts.attempts ?? 1);
+    this.metrics.failed(JOB_QUEUES.sendEmail, final);
     if (final) this.logger.error({ ...fields, msg: 'email not delivered; job kept in the failed set' });
     else this.logger.warn({ ...fields, msg: 'email attempt failed; retrying with backoff' });
   }

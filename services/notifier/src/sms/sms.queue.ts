@@ -5,6 +5,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { NotifierConfig } from '../config.js';
 import { notificationJobOptions } from '../email/job-options.js';
+import { JobMetrics } from '../jobs/job-metrics.js';
 import { RedisLinkLog } from '../redis/redis-link-log.js';
 import { REDIS, REDIS_NAMES, type RedisNames } from '../redis/redis.module.js';
 import type { SmsJob } from './sms-job.js';
@@ -14,9 +15,16 @@ import type { SmsJob } from './sms-job.js';
 export class SmsQueue implements BeforeApplicationShutdown {
   readonly queue: Queue<SmsJob>;
 
-  constructor(@Inject(REDIS) redis: Redis, @Inject(REDIS_NAMES) names: RedisNames, @Inject(APP_CONFIG) config: NotifierConfig, link: RedisLinkLog) {
+  constructor(
+    @Inject(REDIS) redis: Redis,
+    @Inject(REDIS_NAMES) names: RedisNames,
+    @Inject(APP_CONFIG) config: NotifierConfig,
+    link: RedisLinkLog,
+    metrics: JobMetrics,
+  ) {
     this.queue = new Queue<SmsJob>(JOB_QUEUES.sendSms, { connection: redis, prefix: names.bullPrefix, defaultJobOptions: notificationJobOptions(config) });
     link.track('sms-queue', this.queue);
+    metrics.watch(this.queue);
   }
 
   async enqueue(jobId: string, job: SmsJob): Promise<void> {

@@ -4,6 +4,7 @@ import { APP_CONFIG, ReadinessRegistry } from '@school/service';
 import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { NotifierConfig } from '../config.js';
+import { JobMetrics } from '../jobs/job-metrics.js';
 import { RedisLinkLog } from '../redis/redis-link-log.js';
 import { REDIS, REDIS_NAMES, type RedisNames } from '../redis/redis.module.js';
 import { SMS_DRIVER, type SmsDriver } from './sms-driver.js';
@@ -22,6 +23,7 @@ export class SmsWorker implements OnApplicationBootstrap, BeforeApplicationShutd
     @Inject(SMS_DRIVER) private readonly driver: SmsDriver,
     private readonly readiness: ReadinessRegistry,
     private readonly link: RedisLinkLog,
+    private readonly metrics: JobMetrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -32,6 +34,7 @@ export class SmsWorker implements OnApplicationBootstrap, BeforeApplicationShutd
     });
     worker.on('failed', (job, error) => {
       const final = (job?.attemptsMade ?? 0) >= (job?.opts.attempts ?? 1);
+      this.metrics.failed(JOB_QUEUES.sendSms, final);
       const fields = { jobId: job?.id, template: job?.data.template, attempts: job?.attemptsMade, reason: error.message };
       if (final) this.logger.error({ ...fields, msg: 'SMS not delivered; job kept in the failed set' });
       else this.logger.warn({ ...fields, msg: 'SMS attempt failed; retrying with backoff' });
