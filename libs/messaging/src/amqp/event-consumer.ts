@@ -144,7 +144,12 @@ export class EventConsumer {
     const message = toIncoming(raw, topology);
     const fields = { messageId: message.messageId, routingKey: message.routingKey, deliveryCount: message.deliveryCount };
     try {
-      const attributes = { 'messaging.system': 'rabbitmq', 'messaging.operation.type': 'process', 'messaging.destination.name': topology.queue, ...(message.messageId && { 'messaging.message.id': message.messageId }) };
+      const attributes = {
+        'messaging.system': 'rabbitmq',
+        'messaging.operation.type': 'process',
+        'messaging.destination.name': topology.queue,
+        ...(message.messageId && { 'messaging.message.id': message.messageId }),
+      };
       await inSpan(`process ${message.routingKey}`, { kind: SpanKind.CONSUMER, parent: contextFromHeaders(message.headers), attributes }, () => handler(message));
       settle(() => channel.ack(raw));
     } catch (error) {

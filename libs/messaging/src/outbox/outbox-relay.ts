@@ -211,7 +211,12 @@ export class OutboxRelay {
    * the message carries that span's `traceparent`, so the consumer's span hangs below the publish.
    */
   private publish(row: PendingEvent): Promise<void> {
-    const attributes = { 'messaging.system': 'rabbitmq', 'messaging.operation.type': 'publish', 'messaging.message.id': row.id, 'messaging.rabbitmq.destination.routing_key': row.type };
+    const attributes = {
+      'messaging.system': 'rabbitmq',
+      'messaging.operation.type': 'publish',
+      'messaging.message.id': row.id,
+      'messaging.rabbitmq.destination.routing_key': row.type,
+    };
     return inSpan(`publish ${row.type}`, { kind: SpanKind.PRODUCER, parent: contextFromTraceparent(row.traceparent), attributes }, () =>
       this.options.publisher.publish(toOutgoing(row, currentTraceparent())),
     );

@@ -10,6 +10,11 @@ export function traced<Data extends object>(data: Data): Traced<Data> {
 
 /** Runs a job's work in a consumer span continuing the trace of its event (`process <queue>`). */
 export function inJobSpan<T>(queue: string, job: Job<Traced<object>>, work: () => Promise<T>): Promise<T> {
-  const attributes = { 'messaging.system': 'bullmq', 'messaging.operation.type': 'process', 'messaging.destination.name': queue, ...(job.id && { 'messaging.message.id': job.id }) };
+  const attributes = {
+    'messaging.system': 'bullmq',
+    'messaging.operation.type': 'process',
+    'messaging.destination.name': queue,
+    ...(job.id && { 'messaging.message.id': job.id }),
+  };
   return inSpan(`process ${queue}`, { kind: SpanKind.CONSUMER, parent: contextFromTraceparent(job.data.traceparent), attributes }, work);
 }
