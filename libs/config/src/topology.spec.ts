@@ -52,6 +52,9 @@ describe('childEnvironments', () => {
     expect(environments.gateway).toMatchObject({ METRICS_PORT: '9999' });
     for (const name of PROCESS_NAMES.filter((process) => process !== 'gateway')) expect(environments[name]).not.toHaveProperty('METRICS_PORT');
     expect(resolveTopology({ METRICS_PORT: '9999' }).gatewayMetrics).toMatchObject({ port: 9999, portVariable: 'METRICS_PORT' });
+    // 0: any free port, for benchmarks and tests running several gateways.
+    expect(resolveTopology({ METRICS_PORT: '0' }).gatewayMetrics.port).toBe(0);
+    expect(() => resolveTopology({ METRICS_PORT: '-1' })).toThrow('METRICS_PORT: must be a port number from 0 to 65535');
   });
 });
 
