@@ -30,12 +30,15 @@ describe('per-route HTTP metrics', () => {
     await fetch(`${base}/items/1`);
     await fetch(`${base}/items/2`);
     await fetch(`${base}/items/missing`);
+    await fetch(`${base}/items/3`, { method: 'HEAD' });
     await fetch(`${base}/api/things`, { method: 'POST' });
     await fetch(`${base}/no/such/path/${Math.random()}`);
 
     const text = await (await fetch(`${base}/metrics`)).text();
     expect(text).toContain('http_request_duration_seconds_count{route="/items/:id",method="GET",status_code="200"} 2');
     expect(text).toContain('http_request_duration_seconds_count{route="/items/:id",method="GET",status_code="404"} 1');
+    // Fastify's implicit HEAD twin shares the GET route's observer: counted once, under HEAD.
+    expect(text).toContain('http_request_duration_seconds_count{route="/items/:id",method="HEAD",status_code="200"} 1');
     expect(text).toContain('http_request_duration_seconds_count{route="/api/things",method="POST",status_code="201"} 1');
     expect(text).toContain('http_request_duration_seconds_count{route="unmatched",method="GET",status_code="404"} 1');
     expect(text).not.toMatch(/route="\/items\/(1|2|missing)"/);
