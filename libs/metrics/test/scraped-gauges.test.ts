@@ -49,4 +49,13 @@ describe('registerScrapedGauges', () => {
     mode = 'ok';
     expect(await registry.metrics()).toContain('backlog 1');
   });
+
+  it('shows no series of a labelled gauge until a read has named its label sets', async () => {
+    const registry = gaugesReading(async () => {
+      throw new Error('broker down');
+    });
+    const text = await registry.metrics();
+    expect(text).toContain('backlog Nan');
+    expect(text).not.toMatch(/^depth/m);
+  });
 });
