@@ -56,6 +56,7 @@ async function startSystem() {
     CACHE_KEY_PREFIX: `${runTag}:`,
     DOTENV_PATH: '/dev/null',
     PORT: String(ports.gateway),
+    METRICS_PORT: '0',
     HOST: '127.0.0.1',
     TRUST_PROXY: '1',
     MAIL_OUTBOX_DIR: mailDir,

@@ -50,6 +50,7 @@ async function startSystem() {
     CACHE_KEY_PREFIX: `bench-${randomBytes(3).toString('hex')}:`,
     DOTENV_PATH: '/dev/null',
     PORT: String(ports.gateway),
+    METRICS_PORT: '0',
     HOST: '127.0.0.1',
     OTP_SECRET: randomBytes(32).toString('hex'),
     ...Object.fromEntries(config.SERVICE_NAMES.map((name) => [config.servicePortVariable(name), String(ports[name])])),

@@ -30,7 +30,7 @@ const children = [];
 
 /** A node process whose stderr is printed with its name; stopped by stopAll(). */
 export function startProcess(name, script, env) {
-  const child = spawn(process.execPath, [script], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [script], { env: { ...process.env, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr.on('data', (chunk) => process.stderr.write(`[${name}] ${chunk}`));
   child.name = name;
   children.push(child);

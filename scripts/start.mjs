@@ -158,7 +158,7 @@ process.on('SIGTERM', () => stopAll('SIGTERM'));
 for (const name of config.PROCESS_NAMES) launch(name);
 ready = await waitUntilReady();
 if (ready) {
-  console.log(`\n[start] ready: ${gatewayUrl} (health: ${gatewayUrl}/health/ready). Ctrl-C stops everything.\n`);
+  console.log(`\n[start] ready: ${gatewayUrl} (health: ${gatewayUrl}/health/ready, metrics: ${topology.gatewayMetrics.url}/metrics). Ctrl-C stops everything.\n`);
 } else if (startupFailure) {
   // Let the last lines of the dead child's pipes arrive before quoting them.
   await sleep(50);

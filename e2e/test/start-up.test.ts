@@ -29,6 +29,7 @@ async function operatorEnvironment(extra: Record<string, string> = {}): Promise<
     NODE_ENV: 'test',
     DOTENV_PATH: join(dotEnvDir, 'absent.env'),
     PORT: String(await freePort()),
+    METRICS_PORT: String(await freePort()),
     ...Object.fromEntries(SERVICE_NAMES.map((name, index) => [servicePortVariable(name), String(ports[index])])),
     ...extra,
   };

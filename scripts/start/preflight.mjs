@@ -32,7 +32,8 @@ function portFree(host, port) {
 async function checkPorts(topology) {
   const problems = [];
   const owners = new Map();
-  for (const [name, { host, port, portVariable }] of Object.entries(topology.processes)) {
+  const listeners = [...Object.entries(topology.processes), ['gateway metrics', topology.gatewayMetrics]];
+  for (const [name, { host, port, portVariable }] of listeners) {
     const other = owners.get(port);
     if (other) {
       problems.push(`port ${port} is given to both ${other} and ${name}: set ${portVariable} to another port`);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { childEnvironments, PROCESS_NAMES, type ProcessName, resolveTopology, servicePortVariable, SERVICE_NAMES } from '@school/config';
+import { childEnvironments, PROCESS_NAMES, type ProcessName, resolveTopology, servicePortVariable, SERVICE_NAMES, type ServiceName } from '@school/config';
 import { TestBroker } from '@school/messaging/testing';
 import { freePort } from '@school/testing';
 
@@ -17,6 +17,12 @@ export { PROCESS_NAMES, type ProcessName };
 
 export interface RunningSystem {
   gatewayUrl: string;
+  /** The gateway's metrics listener (METRICS_PORT). */
+  gatewayMetricsUrl: string;
+  /** AMQP_NAME_PREFIX of this run: its queues are `<prefix><consumer>.events`. */
+  brokerPrefix: string;
+  /** Where a service listens (its own port, not reachable through the gateway's routes). */
+  serviceUrl(name: ServiceName): string;
   mailDir: string;
   stop(name: ProcessName): Promise<void>;
   logs(name: ProcessName): string;
@@ -86,6 +92,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const { mailDir } = resources;
   const ports = await Promise.all(PROCESS_NAMES.map(() => freePort()));
   const gatewayPort = ports[PROCESS_NAMES.indexOf('gateway')];
+  const metricsPort = await freePort();
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const operatorEnv: NodeJS.ProcessEnv = {
     ...process.env,
@@ -95,6 +102,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     UPSTREAM_TIMEOUT_MS: '5000',
     ...Object.fromEntries(SERVICE_NAMES.map((name, index) => [servicePortVariable(name), String(ports[index])])),
     PORT: String(gatewayPort),
+    METRICS_PORT: String(metricsPort),
     PUBLIC_BASE_URL: gatewayUrl,
     HOST: '127.0.0.1',
     // Only what this harness sets: never a developer's .env.
@@ -102,7 +110,8 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     ...(typeof options.env === 'function' ? options.env(resources.env) : options.env),
   };
   // The same topology and per-process environments as `npm start`.
-  const environments = childEnvironments(operatorEnv, resolveTopology(operatorEnv));
+  const topology = resolveTopology(operatorEnv);
+  const environments = childEnvironments(operatorEnv, topology);
 
   const children = new Map<ProcessName, ChildProcess>();
   const output = new Map<ProcessName, string[]>();
@@ -121,6 +130,9 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
 
   const system: RunningSystem = {
     gatewayUrl,
+    gatewayMetricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    serviceUrl: (name) => topology.processes[name].url,
+    brokerPrefix: resources.env['AMQP_NAME_PREFIX'] ?? '',
     mailDir,
     logs: (name) => (output.get(name) ?? []).join(''),
     async stop(name) {

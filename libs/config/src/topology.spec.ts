@@ -45,6 +45,17 @@ describe('childEnvironments', () => {
     const ports = PROCESS_NAMES.map((name) => environments[name]['PORT']);
     expect(new Set(ports).size).toBe(PROCESS_NAMES.length);
   });
+
+  it("gives the gateway its metrics port (9464 unless METRICS_PORT moves it) and no service a METRICS_PORT", () => {
+    expect(childEnvironments({}).gateway).toMatchObject({ METRICS_PORT: '9464' });
+    const environments = childEnvironments({ METRICS_PORT: '9999' });
+    expect(environments.gateway).toMatchObject({ METRICS_PORT: '9999' });
+    for (const name of PROCESS_NAMES.filter((process) => process !== 'gateway')) expect(environments[name]).not.toHaveProperty('METRICS_PORT');
+    expect(resolveTopology({ METRICS_PORT: '9999' }).gatewayMetrics).toMatchObject({ port: 9999, portVariable: 'METRICS_PORT' });
+    // 0: any free port, for benchmarks and tests running several gateways.
+    expect(resolveTopology({ METRICS_PORT: '0' }).gatewayMetrics.port).toBe(0);
+    expect(() => resolveTopology({ METRICS_PORT: '-1' })).toThrow('METRICS_PORT: must be a port number from 0 to 65535');
+  });
 });
 
 describe('processEnvironment', () => {

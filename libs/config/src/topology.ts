@@ -18,6 +18,9 @@ export type ProcessName = ServiceName | 'gateway';
 export const PROCESS_NAMES: readonly ProcessName[] = [...SERVICE_NAMES, 'gateway'];
 
 export const GATEWAY_PORT = 3000;
+/** The gateway's Prometheus listener (`METRICS_PORT`), apart from its public port; services serve /metrics on their own port. */
+export const GATEWAY_METRICS_PORT = 9464;
+const METRICS_PORT_VARIABLE = 'METRICS_PORT';
 export const GATEWAY_HOST = '0.0.0.0';
 /** Services bind to loopback by default: the gateway is the only public port (contract §1). */
 export const SERVICE_HOST = '127.0.0.1';
@@ -48,17 +51,19 @@ export interface Endpoint {
 /** Where every process listens and how the others reach it: the one place this is computed. */
 export interface Topology {
   processes: Record<ProcessName, Endpoint>;
+  /** The gateway's second listener, serving only GET /metrics (never on the public port). */
+  gatewayMetrics: Endpoint;
   jwksUrl: string;
   /** Host of links in emails and file URLs: PUBLIC_BASE_URL, else the gateway on localhost. */
   publicBaseUrl: string;
 }
 
-function portOf(env: Environment, variable: string, fallback: number): number {
+function portOf(env: Environment, variable: string, fallback: number, lowest = 1): number {
   const raw = env[variable];
   if (raw === undefined || raw === '') return fallback;
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new ConfigError(`Invalid configuration: ${variable}: must be a port number from 1 to 65535`);
+  if (!Number.isInteger(port) || port < lowest || port > 65535) {
+    throw new ConfigError(`Invalid configuration: ${variable}: must be a port number from ${lowest} to 65535`);
   }
   return port;
 }
@@ -72,8 +77,11 @@ export function resolveTopology(env: Environment): Topology {
   const gatewayPort = portOf(env, 'PORT', GATEWAY_PORT);
   const gateway: Endpoint = { host: env['HOST'] || GATEWAY_HOST, port: gatewayPort, url: `http://localhost:${gatewayPort}`, portVariable: 'PORT' };
   const processes = { ...Object.fromEntries(SERVICE_NAMES.map((name) => [name, service(name)])), gateway } as Record<ProcessName, Endpoint>;
+  // 0: any free port (benchmarks and tests running several gateways); the gateway logs the one it got.
+  const metricsPort = portOf(env, METRICS_PORT_VARIABLE, GATEWAY_METRICS_PORT, 0);
+  const gatewayMetrics: Endpoint = { host: gateway.host, port: metricsPort, url: `http://localhost:${metricsPort}`, portVariable: METRICS_PORT_VARIABLE };
   const jwksUrl = env['JWKS_URL'] || `${processes.identity.url}/.well-known/jwks.json`;
-  return { processes, jwksUrl, publicBaseUrl: env['PUBLIC_BASE_URL'] || gateway.url };
+  return { processes, gatewayMetrics, jwksUrl, publicBaseUrl: env['PUBLIC_BASE_URL'] || gateway.url };
 }
 
 /** The peer addresses every process reads: each service's URL, the JWKS URL, and the public base URL. */
@@ -87,15 +95,16 @@ export function peerEnvironment(topology: Topology): Record<string, string> {
 
 /**
  * The environment of each child of the supervisor: everything it was given, the peer addresses,
- * and its own PORT and HOST. Only the gateway receives the operator's PORT and HOST (lesson 12).
+ * and its own PORT and HOST. Only the gateway receives the operator's PORT, HOST and METRICS_PORT (lesson 12).
  */
 export function childEnvironments(env: Environment, topology: Topology = resolveTopology(env)): Record<ProcessName, Environment> {
-  const { PORT: _port, HOST: _host, ...shared } = env;
+  const { PORT: _port, HOST: _host, [METRICS_PORT_VARIABLE]: _metricsPort, ...shared } = env;
   const peers = peerEnvironment(topology);
   return Object.fromEntries(
     PROCESS_NAMES.map((name) => {
       const { host, port } = topology.processes[name];
-      return [name, { ...shared, ...peers, PORT: String(port), HOST: host }];
+      const own = name === 'gateway' ? { [METRICS_PORT_VARIABLE]: String(topology.gatewayMetrics.port) } : {};
+      return [name, { ...shared, ...peers, PORT: String(port), HOST: host, ...own }];
     }),
   ) as unknown as Record<ProcessName, Environment>;
 }

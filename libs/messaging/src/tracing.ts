@@ -1,4 +1,8 @@
-import { context, propagation, ROOT_CONTEXT, type Context } from '@opentelemetry/api';
+import { type Attributes, context, propagation, ROOT_CONTEXT, type Context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+
+export { SpanKind } from '@opentelemetry/api';
+
+const tracer = trace.getTracer('@school/messaging');
 
 /** The W3C `traceparent` of the active OpenTelemetry context (null outside a trace). */
 export function currentTraceparent(): string | null {
@@ -17,6 +21,37 @@ export function contextFromHeaders(headers: Record<string, unknown> | undefined)
   return propagation.extract(ROOT_CONTEXT, carrier);
 }
 
+/** The trace context a stored `traceparent` names (an outbox row, a job); a new trace when there is none. */
+export function contextFromTraceparent(traceparent: string | null | undefined): Context {
+  return traceparent ? propagation.extract(ROOT_CONTEXT, { traceparent }) : ROOT_CONTEXT;
+}
+
 export function runInContext<T>(ctx: Context, fn: () => Promise<T>): Promise<T> {
   return context.with(ctx, fn);
+}
+
+export interface SpanOptions {
+  kind: SpanKind;
+  /** The span's parent; the active context when absent. */
+  parent?: Context;
+  attributes?: Attributes;
+}
+
+/**
+ * Runs `work` inside a new span (active for the work, so what it records or publishes carries it),
+ * ends the span when the work settles and marks it failed with the error it threw.
+ */
+export function inSpan<T>(name: string, options: SpanOptions, work: () => Promise<T>): Promise<T> {
+  const spanOptions = { kind: options.kind, ...(options.attributes && { attributes: options.attributes }) };
+  return tracer.startActiveSpan(name, spanOptions, options.parent ?? context.active(), async (span) => {
+    try {
+      return await work();
+    } catch (error) {
+      span.recordException(error instanceof Error ? error : String(error));
+      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
 }

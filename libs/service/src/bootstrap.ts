@@ -5,6 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { LogController } from 'fastify';
 import { EnvelopeExceptionFilter } from '@school/http/nest';
+import { createMetricsRegistry, instrumentHttpRoutes, registerMetricsRoute, Registry } from '@school/metrics';
 import type { Logger } from '@school/telemetry';
 import { PinoNestLogger } from './nest-logger.js';
 import { ReadinessRegistry } from './readiness.js';
@@ -22,7 +23,8 @@ export interface ServiceAppOptions {
 /**
  * A NestJS application on the Fastify adapter with everything every service shares: the error
  * envelope, request ids (taken from the gateway's `x-request-id`) on every log line,
- * undeclared `__proto__`/`constructor` keys left to the route's schema, and graceful shutdown.
+ * undeclared `__proto__`/`constructor` keys left to the route's schema, graceful shutdown, and
+ * `GET /metrics` (Prometheus) with per-route request counts and latencies.
  */
 export async function createServiceApp(module: Type | DynamicModule, options: ServiceAppOptions): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
@@ -48,6 +50,10 @@ export async function createServiceApp(module: Type | DynamicModule, options: Se
   app.enableShutdownHooks();
 
   const fastify = app.getHttpAdapter().getInstance();
+  // Nest registers its routes when the app initialises, after this: every one gets its observer.
+  const metrics = registryOf(app);
+  instrumentHttpRoutes(fastify, metrics);
+  registerMetricsRoute(fastify, metrics);
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -55,4 +61,13 @@ export async function createServiceApp(module: Type | DynamicModule, options: Se
     app.get(ReadinessRegistry, { strict: false }).markDraining();
   });
   return app;
+}
+
+/** The registry HealthModule provides (gauges of the app's modules report into it), else one of its own. */
+function registryOf(app: NestFastifyApplication): Registry {
+  try {
+    return app.get(Registry, { strict: false });
+  } catch {
+    return createMetricsRegistry();
+  }
 }

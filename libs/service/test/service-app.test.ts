@@ -103,3 +103,18 @@ describe('a service app', () => {
     expect(await ready.json()).toMatchObject({ errorCode: 'SERVICE_UNAVAILABLE', data: { checks: { broken: 'down' } } });
   });
 });
+
+describe("a service app's metrics", () => {
+  it('serves GET /metrics with requests counted by route pattern, method and status', async () => {
+    await post(JSON.stringify({ name: 'ok' }));
+    await fetch(`${base}/echo/boom`);
+    await fetch(`${base}/nowhere/${Date.now()}`);
+    const response = await fetch(`${base}/metrics`);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toMatch(/http_request_duration_seconds_count\{route="\/echo",method="POST",status_code="201"\} [1-9]/);
+    expect(text).toMatch(/http_request_duration_seconds_count\{route="\/echo\/boom",method="GET",status_code="500"\} [1-9]/);
+    expect(text).toMatch(/http_request_duration_seconds_count\{route="unmatched",method="GET",status_code="404"\} [1-9]/);
+    expect(text).not.toContain('/nowhere');
+  });
+});

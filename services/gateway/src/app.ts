@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import { Authenticator, createAuthRedis, JwtVerifier, SessionRevocations } from '@school/auth';
 import { SERVICE_NAMES, type ServiceName } from '@school/config';
 import { AppError } from '@school/http';
+import { createMetricsRegistry, instrumentHttpRoutes, type Registry } from '@school/metrics';
 import { createLogger, type Logger } from '@school/telemetry';
 import { registerBodyParsers } from './body/body-parsers.js';
 import { mebibytes } from './body/body-limits.js';
@@ -31,6 +32,8 @@ export interface GatewayDependencies {
   readinessTimeoutMs?: number;
   /** How often a missing service's API description is asked for again (tests shorten it). */
   docsRetryMs?: number;
+  /** Where request, latency and throttle metrics go; main serves it on METRICS_PORT, never on PORT. */
+  metrics?: Registry;
 }
 
 /** How long start-up waits for the first Redis connection before serving with the in-memory throttle. */
@@ -46,7 +49,8 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
       new JwtVerifier({ jwksUrl: config.JWKS_URL, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, jwksCacheMaxAgeMs: config.JWKS_CACHE_SECONDS * 1000 }),
       new SessionRevocations(redis),
     );
-  const throttle = new Throttle(redis, { logger, ...(deps.throttleKeyPrefix && { keyPrefix: deps.throttleKeyPrefix }) });
+  const metrics = deps.metrics ?? createMetricsRegistry();
+  const throttle = new Throttle(redis, { logger, metrics, ...(deps.throttleKeyPrefix && { keyPrefix: deps.throttleKeyPrefix }) });
   const upstreams = Object.fromEntries(SERVICE_NAMES.map((name) => [name, upstreamUrl(config, name)])) as Record<ServiceName, string>;
   const streams = new Set<FastifyReply>();
   let closing = false;
@@ -67,6 +71,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
     frameworkErrors: answerFrameworkError,
   });
 
+  instrumentHttpRoutes(app, metrics);
   registerResponseHeaders(app);
   registerErrorHandling(app);
   app.addHook('onRequest', async (_request, reply) => {

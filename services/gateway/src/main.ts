@@ -1,6 +1,7 @@
 import './instrument.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '@school/config';
+import { createMetricsRegistry, startMetricsServer } from '@school/metrics';
 import { createLogger, stopTelemetry } from '@school/telemetry';
 import { buildGateway } from './app.js';
 import { gatewayEnv } from './config.js';
@@ -13,14 +14,16 @@ const config = loadConfig(gatewayEnv, { role: 'gateway' });
 const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
 
 try {
-  const app = await buildGateway(config, { logger });
+  const metrics = createMetricsRegistry();
+  const app = await buildGateway(config, { logger, metrics });
   await app.listen({ host: config.HOST, port: config.PORT });
+  const metricsServer = await startMetricsServer(metrics, { host: config.HOST, port: config.METRICS_PORT });
+  logger.info(`gateway metrics on http://${config.HOST}:${metricsServer.port}/metrics`);
 
   const shutdown = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'gateway stopping: no new connections, draining in-flight requests');
     setTimeout(() => app.server.closeAllConnections(), DRAIN_TIMEOUT_MS).unref();
-    app
-      .close()
+    Promise.all([app.close(), metricsServer.close()])
       .then(() => logger.info('gateway stopped'))
       // Exporting the last spans is best effort: an unreachable collector must not hold the exit.
       .then(() => Promise.race([stopTelemetry(), sleep(TELEMETRY_FLUSH_TIMEOUT_MS)]))

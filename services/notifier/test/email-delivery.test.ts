@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES, JOB_QUEUES, type ConsumerTopology } from '@school/messaging';
 import { TcpProxy, TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
-import { migratedTestSchema, type MigratedTestSchema } from '@school/testing';
+import { migratedTestSchema, scrapeMetrics, type MigratedTestSchema } from '@school/testing';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { LiveNotificationHub } from '../src/live/live-notification.hub.js';
@@ -155,9 +155,12 @@ describe('events to email: outbox -> RabbitMQ -> notifier -> BullMQ -> SMTP', ()
     }
   });
 
+  const emailFailures = (outcome: 'retry' | 'final') => `notification_job_failures_total{queue="${JOB_QUEUES.sendEmail}",outcome="${outcome}"}`;
+
   it('retries while the SMTP server answers 4xx and delivers once it accepts', async () => {
     sink.refuse(451);
     const refusalsBefore = sink.refusals;
+    const retriesBefore = (await scrapeMetrics(`${notifier.url}/metrics`))(emailFailures('retry')) ?? Number.NaN;
     const mark = marker();
     const id = await producer.record(EVENT_TYPES.feedbackSubmitted, guestFeedback(mark));
     await waitFor(() => sink.refusals >= refusalsBefore + 2, { what: 'two refused attempts' });
@@ -170,11 +173,14 @@ describe('events to email: outbox -> RabbitMQ -> notifier -> BullMQ -> SMTP', ()
       return (await found?.isCompleted()) ? found : null;
     }, { what: 'the completed job' });
     expect(job.attemptsMade).toBeGreaterThanOrEqual(3);
+    const metrics = await scrapeMetrics(`${notifier.url}/metrics`);
+    expect(metrics(emailFailures('retry'))).toBe(retriesBefore + job.attemptsMade - 1);
   });
 
   it('fails a job at once on an SMTP 5xx and keeps it in the failed set', async () => {
     sink.refuse(550);
     const refusalsBefore = sink.refusals;
+    const finalBefore = (await scrapeMetrics(`${notifier.url}/metrics`))(emailFailures('final')) ?? Number.NaN;
     try {
       const mark = marker();
       const id = await producer.record(EVENT_TYPES.feedbackSubmitted, guestFeedback(mark));
@@ -187,6 +193,9 @@ describe('events to email: outbox -> RabbitMQ -> notifier -> BullMQ -> SMTP', ()
       expect(sink.refusals - refusalsBefore).toBe(1);
       const failed = await emailQueue.getFailed();
       expect(failed.map((f) => f.id)).toContain(`${id}_email`);
+      const metrics = await scrapeMetrics(`${notifier.url}/metrics`);
+      expect(metrics(emailFailures('final'))).toBe(finalBefore + 1);
+      expect(metrics(`notification_jobs{queue="${JOB_QUEUES.sendEmail}",state="failed"}`)).toBe(failed.length);
     } finally {
       sink.accept();
     }
@@ -203,10 +212,11 @@ describe('events to email: outbox -> RabbitMQ -> notifier -> BullMQ -> SMTP', ()
     await producer.record(EVENT_TYPES.feedbackSubmitted, guestFeedback(good));
 
     await waitFor(() => sink.matching(good).length === 1, { what: 'the good message after the poison ones' });
-    const dead = await waitFor(async () => {
-      const count = await broker.messageCount(dlq);
-      return count !== null && count >= 4 ? broker.drain(dlq) : null;
-    }, { what: 'four dead-lettered messages' });
+    await waitFor(async () => ((await broker.messageCount(dlq)) ?? 0) >= 4, { what: 'four dead-lettered messages' });
+    const metrics = await scrapeMetrics(`${notifier.url}/metrics`);
+    expect(metrics(`amqp_dead_letter_messages{queue="${dlq}"}`)).toBe(4);
+    expect(metrics(`amqp_queue_messages{queue="${inbound.queue}"}`)).toBe(0);
+    const dead = await broker.drain(dlq);
     expect(dead.map((message) => message.properties.messageId).sort()).toEqual(
       [`poison-1-${mark}`, `poison-2-${mark}`, `poison-4-${mark}`, undefined].sort(),
     );

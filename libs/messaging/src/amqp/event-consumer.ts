@@ -2,7 +2,7 @@ import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
 import type { MessagingLogger } from '../logger.js';
 import { retryQueueFor, type ConsumerTopology } from '../topology.js';
-import { contextFromHeaders, runInContext } from '../tracing.js';
+import { contextFromHeaders, inSpan, SpanKind } from '../tracing.js';
 import type { AmqpConnection } from './amqp-connection.js';
 import { declareConsumerTopology } from './topology-setup.js';
 
@@ -144,7 +144,13 @@ export class EventConsumer {
     const message = toIncoming(raw, topology);
     const fields = { messageId: message.messageId, routingKey: message.routingKey, deliveryCount: message.deliveryCount };
     try {
-      await runInContext(contextFromHeaders(message.headers), () => handler(message));
+      const attributes = {
+        'messaging.system': 'rabbitmq',
+        'messaging.operation.type': 'process',
+        'messaging.destination.name': topology.queue,
+        ...(message.messageId && { 'messaging.message.id': message.messageId }),
+      };
+      await inSpan(`process ${message.routingKey}`, { kind: SpanKind.CONSUMER, parent: contextFromHeaders(message.headers), attributes }, () => handler(message));
       settle(() => channel.ack(raw));
     } catch (error) {
       if (error instanceof DeadLetterError) {

@@ -1,8 +1,10 @@
-import { type DynamicModule, Injectable, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { type DynamicModule, Inject, Injectable, Module, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Registry } from '@school/metrics';
 import { ReadinessRegistry } from '@school/service';
 import { AmqpConnection } from '../amqp/amqp-connection.js';
+import { registerQueueMetrics } from '../amqp/queue-metrics.js';
 import type { EventType } from '../events/event-types.js';
-import { consumerTopology, type BrokerNames, type RetryPolicy } from '../topology.js';
+import { consumerTopology, type BrokerNames, type ConsumerTopology, type RetryPolicy } from '../topology.js';
 import { AmqpEventTransport } from './amqp-event.transport.js';
 import { BROKER_NAMES } from './messaging.module.js';
 import { nestMessagingLogger } from './nest-logger.js';
@@ -18,17 +20,25 @@ export interface EventTransportModuleOptions {
   retry?: RetryPolicy;
 }
 
+const CONSUMER_TOPOLOGY = Symbol('CONSUMER_TOPOLOGY');
+
 @Injectable()
 class EventTransportLifecycle implements OnModuleInit, OnModuleDestroy {
+  private queueMetrics: { close(): Promise<void> } | undefined;
+
   constructor(
     private readonly transport: AmqpEventTransport,
     private readonly readiness: ReadinessRegistry,
+    private readonly metrics: Registry,
+    private readonly connection: AmqpConnection,
+    @Inject(CONSUMER_TOPOLOGY) private readonly topology: ConsumerTopology,
   ) {}
 
   onModuleInit(): void {
     this.readiness.register('event-consumer', async () => {
       if (!this.transport.isConsuming()) throw new Error('not subscribed to the events queue');
     });
+    this.queueMetrics = registerQueueMetrics(this.metrics, this.connection, this.topology);
   }
 
   /**
@@ -38,6 +48,7 @@ class EventTransportLifecycle implements OnModuleInit, OnModuleDestroy {
    */
   async onModuleDestroy(): Promise<void> {
     await this.transport.close();
+    await this.queueMetrics?.close();
   }
 }
 
@@ -55,14 +66,16 @@ export class EventTransportModule {
       module: EventTransportModule,
       providers: [
         {
+          provide: CONSUMER_TOPOLOGY,
+          useFactory: (names: BrokerNames) =>
+            consumerTopology(options.consumer, options.bindings, { prefix: names.prefix, ...(options.retry && { retry: options.retry }) }),
+          inject: [BROKER_NAMES],
+        },
+        {
           provide: AmqpEventTransport,
-          useFactory: (connection: AmqpConnection, names: BrokerNames) =>
-            new AmqpEventTransport(connection, {
-              topology: consumerTopology(options.consumer, options.bindings, { prefix: names.prefix, ...(options.retry && { retry: options.retry }) }),
-              prefetch: options.prefetch,
-              logger: nestMessagingLogger('EventConsumer'),
-            }),
-          inject: [AmqpConnection, BROKER_NAMES],
+          useFactory: (connection: AmqpConnection, topology: ConsumerTopology) =>
+            new AmqpEventTransport(connection, { topology, prefetch: options.prefetch, logger: nestMessagingLogger('EventConsumer') }),
+          inject: [AmqpConnection, CONSUMER_TOPOLOGY],
         },
         EventTransportLifecycle,
       ],

@@ -1,8 +1,10 @@
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Registry } from '@school/metrics';
 import { DatabaseSchema, ReadinessRegistry } from '@school/service';
 import { AmqpConnection } from '../amqp/amqp-connection.js';
 import { EventPublisher } from '../amqp/event-publisher.js';
 import { Outbox } from '../outbox/outbox.js';
+import { registerOutboxMetrics } from '../outbox/outbox-metrics.js';
 import { OutboxRelay, type OutboxRelayOptions } from '../outbox/outbox-relay.js';
 import type { BrokerNames } from '../topology.js';
 import { BROKER_NAMES } from './messaging.module.js';
@@ -22,10 +24,13 @@ class OutboxRelayLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly relay: OutboxRelay,
     @Inject(OUTBOX_PUBLISHER) private readonly publisher: EventPublisher,
     private readonly readiness: ReadinessRegistry,
+    private readonly metrics: Registry,
+    private readonly schema: DatabaseSchema,
   ) {}
 
   onApplicationBootstrap(): void {
     this.readiness.register('outbox-relay', () => this.relay.check());
+    registerOutboxMetrics(this.metrics, this.relay, this.schema.name);
     this.relay.start();
   }
 

@@ -1,9 +1,10 @@
 import pg from 'pg';
 import type { OutgoingEvent } from '../amqp/event-publisher.js';
 import { backoffDelay, sleep, type BackoffOptions } from '../backoff.js';
+import { contextFromTraceparent, currentTraceparent, inSpan, SpanKind } from '../tracing.js';
 import type { MessagingLogger } from '../logger.js';
 import { outboxChannel } from './outbox-schema.js';
-import { OutboxStore, type FailedPublish, type PendingEvent } from './outbox-store.js';
+import { OutboxStore, type FailedPublish, type OutboxBacklog, type PendingEvent } from './outbox-store.js';
 
 /** Where the relay publishes: resolves once the broker confirmed the message. */
 export interface ConfirmedPublisher {
@@ -126,6 +127,11 @@ export class OutboxRelay {
     await this.pool.query('SELECT 1');
   }
 
+  /** Rows waiting to be published and parked ones, with the age of the oldest waiting one. */
+  backlog(): Promise<OutboxBacklog> {
+    return this.withClient((client) => this.store.backlog(client));
+  }
+
   /** Asks for a drain now; coalesces with one already running. */
   wake(): void {
     if (this.stopping.signal.aborted) return;
@@ -175,7 +181,7 @@ export class OutboxRelay {
   private async relayBatch(): Promise<number> {
     const rows = await this.withClient((client) => this.store.claimDue(client, this.settings.batchSize, this.settings.claimLeaseMs));
     if (rows.length === 0) return 0;
-    const outcomes = await Promise.allSettled(rows.map((row) => this.options.publisher.publish(toOutgoing(row))));
+    const outcomes = await Promise.allSettled(rows.map((row) => this.publish(row)));
     const sent: string[] = [];
     const failed: FailedPublish[] = [];
     outcomes.forEach((outcome, index) => {
@@ -198,6 +204,22 @@ export class OutboxRelay {
       logger.error({ schema, id: row.id, type: row.type, attempts: row.attempts, error: row.lastError }, 'outbox relay: event parked after its last failed attempt');
     }
     return rows.length;
+  }
+
+  /**
+   * Publishes one row in a producer span continuing the trace of the transaction that recorded it;
+   * the message carries that span's `traceparent`, so the consumer's span hangs below the publish.
+   */
+  private publish(row: PendingEvent): Promise<void> {
+    const attributes = {
+      'messaging.system': 'rabbitmq',
+      'messaging.operation.type': 'publish',
+      'messaging.message.id': row.id,
+      'messaging.rabbitmq.destination.routing_key': row.type,
+    };
+    return inSpan(`publish ${row.type}`, { kind: SpanKind.PRODUCER, parent: contextFromTraceparent(row.traceparent), attributes }, () =>
+      this.options.publisher.publish(toOutgoing(row, currentTraceparent())),
+    );
   }
 
   /** Rows pushed back after a failure are due later: wake exactly then rather than at the next poll. */
@@ -272,12 +294,12 @@ export class OutboxRelay {
   }
 }
 
-function toOutgoing(row: PendingEvent): OutgoingEvent {
+function toOutgoing(row: PendingEvent, traceparent: string | null): OutgoingEvent {
   return {
     id: row.id,
     type: row.type,
     body: Buffer.from(JSON.stringify(row.payload)),
-    traceparent: row.traceparent,
+    traceparent,
     occurredAt: row.createdAt,
   };
 }

@@ -24,7 +24,17 @@ export interface FailedPublish {
   retryInMs: number;
 }
 
+export interface OutboxBacklog {
+  /** Rows waiting for the broker's confirm (parked rows excluded). */
+  pending: number;
+  /** Age of the oldest of them in seconds (0 when none). */
+  oldestPendingAgeSeconds: number;
+  parked: number;
+}
+
 const ERROR_MAX_LENGTH = 1000;
+/** The backlog is read when Prometheus scrapes: a busy database must not hold the statement long. */
+const BACKLOG_STATEMENT_TIMEOUT_MS = 1_000;
 
 /** The relay's SQL on one schema's outbox table; every statement runs on the client it is given. */
 export class OutboxStore {
@@ -80,6 +90,23 @@ export class OutboxStore {
       [failures.map((f) => f.id), failures.map((f) => f.error.slice(0, ERROR_MAX_LENGTH)), failures.map((f) => f.retryInMs), maxAttempts],
     );
     return rows.filter((row) => row.parked).map(({ parked: _parked, ...row }) => row);
+  }
+
+  /** What is waiting to be published (the relay's metrics); unsent rows only, through the (sent_at, ...) index. */
+  async backlog(client: pg.ClientBase): Promise<OutboxBacklog> {
+    await client.query('BEGIN');
+    try {
+      await client.query(`SET LOCAL statement_timeout = ${BACKLOG_STATEMENT_TIMEOUT_MS}`);
+      const { rows } = await client.query<OutboxBacklog>(
+        `SELECT count(*) FILTER (WHERE parked_at IS NULL)::int AS pending,
+                COALESCE(EXTRACT(EPOCH FROM now() - min(created_at) FILTER (WHERE parked_at IS NULL)), 0)::float8 AS "oldestPendingAgeSeconds",
+                count(*) FILTER (WHERE parked_at IS NOT NULL)::int AS parked
+           FROM ${this.table} WHERE sent_at IS NULL`,
+      );
+      return rows[0] as OutboxBacklog;
+    } finally {
+      await client.query('ROLLBACK');
+    }
   }
 
   /** When the earliest pending row becomes due (null when nothing is pending). */

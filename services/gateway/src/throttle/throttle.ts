@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { withDeadline } from '@school/async';
+import { Counter, type Registry } from '@school/metrics';
 import type { Logger } from '@school/telemetry';
 import { MemoryWindows } from './memory-windows.js';
 import { THROTTLE_POLICIES, type ThrottlePolicyName } from './policies.js';
@@ -21,6 +22,8 @@ export interface ThrottleDecision {
 export interface ThrottleOptions {
   logger: Logger;
   keyPrefix?: string;
+  /** Where refusals are counted (`gateway_throttle_rejections_total` by policy). */
+  metrics?: Registry;
 }
 
 /**
@@ -34,11 +37,13 @@ export class Throttle {
   private readonly keyPrefix: string;
   private readonly logger: Logger;
   private redisHealthy = true;
+  private readonly rejections: Record<ThrottlePolicyName, { inc(): void }> | undefined;
 
   constructor(redis: Redis, options: ThrottleOptions) {
     this.redis = new RedisWindows(redis);
     this.keyPrefix = options.keyPrefix ?? DEFAULT_THROTTLE_KEY_PREFIX;
     this.logger = options.logger;
+    this.rejections = options.metrics && rejectionCounters(options.metrics);
   }
 
   /** `subject` identifies the caller (e.g. ip and email); it is hashed so keys hold no personal data. */
@@ -46,7 +51,9 @@ export class Throttle {
     const policy = THROTTLE_POLICIES[policyName];
     const key = `${this.keyPrefix}${policyName}:${createHash('sha256').update(subject).digest('base64url')}`;
     const { count, resetInMs } = await this.count(key, policy.windowMs);
-    return { allowed: count <= policy.limit, retryAfterSeconds: Math.max(1, Math.ceil(resetInMs / 1000)) };
+    const allowed = count <= policy.limit;
+    if (!allowed) this.rejections?.[policyName].inc();
+    return { allowed, retryAfterSeconds: Math.max(1, Math.ceil(resetInMs / 1000)) };
   }
 
   private async count(key: string, windowMs: number): Promise<WindowCount> {
@@ -72,4 +79,22 @@ export class Throttle {
     this.redisHealthy = false;
     this.logger.warn({ err: error }, 'Redis unreachable: throttling falls back to per-process memory windows');
   }
+}
+
+/** One series per policy, all present from the start (at 0). */
+function rejectionCounters(registry: Registry): Record<ThrottlePolicyName, { inc(): void }> {
+  const counter = new Counter({
+    name: 'gateway_throttle_rejections_total',
+    help: 'Requests the gateway refused with 429 RATE_LIMITED, by throttle policy.',
+    labelNames: ['policy'],
+    registers: [registry],
+  });
+  const names = Object.keys(THROTTLE_POLICIES) as ThrottlePolicyName[];
+  return Object.fromEntries(
+    names.map((name) => {
+      const child = counter.labels(name);
+      child.inc(0);
+      return [name, child];
+    }),
+  ) as Record<ThrottlePolicyName, { inc(): void }>;
 }

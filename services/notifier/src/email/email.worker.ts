@@ -4,6 +4,8 @@ import { APP_CONFIG, ReadinessRegistry } from '@school/service';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { NotifierConfig } from '../config.js';
+import { JobMetrics } from '../jobs/job-metrics.js';
+import { inJobSpan, type Traced } from '../jobs/traced-job.js';
 import { RedisLinkLog } from '../redis/redis-link-log.js';
 import { REDIS, REDIS_NAMES, type RedisNames } from '../redis/redis.module.js';
 import type { EmailJob } from './email-job.js';
@@ -19,7 +21,7 @@ import { renderEmail } from './templates/index.js';
 @Injectable()
 export class EmailWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('EmailWorker');
-  private worker: Worker<EmailJob> | undefined;
+  private worker: Worker<Traced<EmailJob>> | undefined;
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
@@ -28,10 +30,11 @@ export class EmailWorker implements OnApplicationBootstrap, BeforeApplicationShu
     @Inject(MAILER) private readonly mailer: Mailer,
     private readonly readiness: ReadinessRegistry,
     private readonly link: RedisLinkLog,
+    private readonly metrics: JobMetrics,
   ) {}
 
   onApplicationBootstrap(): void {
-    const worker = new Worker<EmailJob>(JOB_QUEUES.sendEmail, (job) => this.send(job), {
+    const worker = new Worker<Traced<EmailJob>>(JOB_QUEUES.sendEmail, (job) => inJobSpan(JOB_QUEUES.sendEmail, job, () => this.send(job)), {
       connection: this.redis,
       prefix: this.names.bullPrefix,
       concurrency: this.config.EMAIL_CONCURRENCY,
@@ -51,7 +54,7 @@ export class EmailWorker implements OnApplicationBootstrap, BeforeApplicationShu
     this.mailer.close();
   }
 
-  private async send(job: Job<EmailJob>): Promise<void> {
+  private async send(job: Job<Traced<EmailJob>>): Promise<void> {
     const rendered = renderEmail(job.data, { supportEmail: this.config.SUPPORT_EMAIL });
     try {
       await this.mailer.send({ to: job.data.to, id: job.id ?? job.name, ...rendered });
@@ -63,9 +66,10 @@ export class EmailWorker implements OnApplicationBootstrap, BeforeApplicationShu
     }
   }
 
-  private onFailed(job: Job<EmailJob> | undefined, error: Error): void {
+  private onFailed(job: Job<Traced<EmailJob>> | undefined, error: Error): void {
     const fields = { jobId: job?.id, template: job?.data.template, attempts: job?.attemptsMade, reason: error.message };
     const final = error instanceof UnrecoverableError || error.name === 'UnrecoverableError' || (job?.attemptsMade ?? 0) >= (job?.opts.attempts ?? 1);
+    this.metrics.failed(JOB_QUEUES.sendEmail, final);
     if (final) this.logger.error({ ...fields, msg: 'email not delivered; job kept in the failed set' });
     else this.logger.warn({ ...fields, msg: 'email attempt failed; retrying with backoff' });
   }

@@ -1,6 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import nodemailer from 'nodemailer';
+import { inSpan, SpanKind } from '@school/messaging';
 
 export interface OutgoingEmail {
   to: string;
@@ -33,6 +34,7 @@ function messageId(id: string, from: string): string {
 /** Sends over SMTP_URL with a small connection pool. */
 export class SmtpMailer implements Mailer {
   private readonly transport;
+  private readonly server: { 'server.address': string; 'server.port': number };
 
   constructor(
     url: string,
@@ -40,17 +42,22 @@ export class SmtpMailer implements Mailer {
     maxConnections: number,
   ) {
     this.transport = nodemailer.createTransport({ pool: true, url, maxConnections, ...SMTP_TIMEOUTS });
+    const { hostname, port, protocol } = new URL(url);
+    this.server = { 'server.address': hostname, 'server.port': Number(port) || (protocol === 'smtps:' ? 465 : 587) };
   }
 
+  /** In a client span (`smtp send`), child of the job's: the last hop of the trace of the event. */
   async send(email: OutgoingEmail): Promise<void> {
-    await this.transport.sendMail({
-      from: this.from,
-      to: email.to,
-      subject: email.subject,
-      text: email.text,
-      html: email.html,
-      messageId: messageId(email.id, this.from),
-    });
+    await inSpan('smtp send', { kind: SpanKind.CLIENT, attributes: this.server }, () =>
+      this.transport.sendMail({
+        from: this.from,
+        to: email.to,
+        subject: email.subject,
+        text: email.text,
+        html: email.html,
+        messageId: messageId(email.id, this.from),
+      }),
+    );
   }
 
   close(): void {

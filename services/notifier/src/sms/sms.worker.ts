@@ -4,6 +4,8 @@ import { APP_CONFIG, ReadinessRegistry } from '@school/service';
 import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { NotifierConfig } from '../config.js';
+import { JobMetrics } from '../jobs/job-metrics.js';
+import { inJobSpan, type Traced } from '../jobs/traced-job.js';
 import { RedisLinkLog } from '../redis/redis-link-log.js';
 import { REDIS, REDIS_NAMES, type RedisNames } from '../redis/redis.module.js';
 import { SMS_DRIVER, type SmsDriver } from './sms-driver.js';
@@ -13,7 +15,7 @@ import { smsText, type SmsJob } from './sms-job.js';
 @Injectable()
 export class SmsWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('SmsWorker');
-  private worker: Worker<SmsJob> | undefined;
+  private worker: Worker<Traced<SmsJob>> | undefined;
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
@@ -22,16 +24,18 @@ export class SmsWorker implements OnApplicationBootstrap, BeforeApplicationShutd
     @Inject(SMS_DRIVER) private readonly driver: SmsDriver,
     private readonly readiness: ReadinessRegistry,
     private readonly link: RedisLinkLog,
+    private readonly metrics: JobMetrics,
   ) {}
 
   onApplicationBootstrap(): void {
-    const worker = new Worker<SmsJob>(JOB_QUEUES.sendSms, (job) => this.send(job), {
+    const worker = new Worker<Traced<SmsJob>>(JOB_QUEUES.sendSms, (job) => inJobSpan(JOB_QUEUES.sendSms, job, () => this.send(job)), {
       connection: this.redis,
       prefix: this.names.bullPrefix,
       concurrency: this.config.EMAIL_CONCURRENCY,
     });
     worker.on('failed', (job, error) => {
       const final = (job?.attemptsMade ?? 0) >= (job?.opts.attempts ?? 1);
+      this.metrics.failed(JOB_QUEUES.sendSms, final);
       const fields = { jobId: job?.id, template: job?.data.template, attempts: job?.attemptsMade, reason: error.message };
       if (final) this.logger.error({ ...fields, msg: 'SMS not delivered; job kept in the failed set' });
       else this.logger.warn({ ...fields, msg: 'SMS attempt failed; retrying with backoff' });
@@ -47,7 +51,7 @@ export class SmsWorker implements OnApplicationBootstrap, BeforeApplicationShutd
     await this.worker?.close();
   }
 
-  private async send(job: Job<SmsJob>): Promise<void> {
+  private async send(job: Job<Traced<SmsJob>>): Promise<void> {
     await this.driver.send({ to: job.data.to, text: smsText(job.data), secret: job.data.otp });
   }
 }

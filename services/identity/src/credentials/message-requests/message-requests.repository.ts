@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { currentTraceparent } from '@school/messaging';
 import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
 import { Prisma, PrismaClient } from '../../generated/prisma/client.js';
 import { CredentialPurpose } from '../credential-state.js';
@@ -7,6 +8,8 @@ import type { MessageRequest } from './message-request.js';
 export interface PendingMessageRequest {
   id: number;
   request: MessageRequest;
+  /** The trace of the request that took it (null outside a trace). */
+  traceparent: string | null;
 }
 
 interface Row {
@@ -14,6 +17,7 @@ interface Row {
   purpose: CredentialPurpose;
   email: string | null;
   phone: string | null;
+  traceparent: string | null;
 }
 
 /** The message_requests table: what the public routes took, until the worker has dealt with it. */
@@ -31,15 +35,20 @@ export class MessageRequestsRepository {
 
   async add(request: MessageRequest): Promise<void> {
     await this.prisma.messageRequest.create({
-      data: { purpose: request.purpose, email: request.by === 'email' ? request.email : null, phone: request.by === 'phone' ? request.phone : null },
+      data: {
+        purpose: request.purpose,
+        email: request.by === 'email' ? request.email : null,
+        phone: request.by === 'phone' ? request.phone : null,
+        traceparent: currentTraceparent(),
+      },
     });
   }
 
   /** The oldest request no other transaction holds, locked until `tx` ends (replicas share the table). */
   async claimOldest(tx: Transaction): Promise<PendingMessageRequest | null> {
     const [row] = await clientOf<Prisma.TransactionClient>(tx).$queryRaw<Row[]>`
-      SELECT id, purpose::text AS purpose, email, phone FROM ${this.table} ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`;
-    return row ? { id: row.id, request: toRequest(row) } : null;
+      SELECT id, purpose::text AS purpose, email, phone, traceparent FROM ${this.table} ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`;
+    return row ? { id: row.id, request: toRequest(row), traceparent: row.traceparent } : null;
   }
 
   async remove(tx: Transaction, id: number): Promise<void> {

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { contextFromTraceparent, inSpan, SpanKind } from '@school/messaging';
 import { PeriodicTask, type Transaction, UnitOfWork } from '@school/service';
 import { CredentialPurpose, lifetimeMs } from '../credential-state.js';
 import { CREDENTIALS_OPTIONS, type CredentialsOptions } from '../credentials.config.js';
@@ -63,7 +64,10 @@ export class MessageRequestsWorker implements OnApplicationBootstrap, OnApplicat
         const pending = await this.repository.claimOldest(tx);
         if (!pending) return false;
         claimed = pending.id;
-        await this.serve(tx, pending.request);
+        // Within the trace of the forgot or resend request: the event it records, and its email, join it.
+        await inSpan(`serve ${pending.request.purpose} request`, { kind: SpanKind.INTERNAL, parent: contextFromTraceparent(pending.traceparent) }, () =>
+          this.serve(tx, pending.request),
+        );
         await this.repository.remove(tx, pending.id);
         return true;
       });

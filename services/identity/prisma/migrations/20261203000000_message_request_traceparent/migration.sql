@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "message_requests" ADD COLUMN "traceparent" VARCHAR(255);
