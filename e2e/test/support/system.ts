@@ -18,6 +18,8 @@ export { PROCESS_NAMES, type ProcessName };
 export interface RunningSystem {
   gatewayUrl: string;
   mailDir: string;
+  /** host:port of every service behind the gateway: addresses no answer may show a client. */
+  internalHosts: string[];
   stop(name: ProcessName): Promise<void>;
   logs(name: ProcessName): string;
   shutdown(): Promise<void>;
@@ -122,6 +124,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
   const system: RunningSystem = {
     gatewayUrl,
     mailDir,
+    internalHosts: SERVICE_NAMES.flatMap((_, index) => [`127.0.0.1:${ports[index]}`, `localhost:${ports[index]}`]),
     logs: (name) => (output.get(name) ?? []).join(''),
     async stop(name) {
       const child = children.get(name);
