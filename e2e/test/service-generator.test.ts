@@ -103,5 +103,9 @@ describe('npx nx g @school/tools:service <name>', () => {
     if (!ready?.ok) throw new Error(`billing did not become ready:\n${logs.join('').slice(-3000)}`);
     const body = (await ready.json()) as { data: { checks: Record<string, string> } };
     expect(body.data.checks).toMatchObject({ database: 'up', redis: 'up' });
+    // Its (still empty) part of the API, for the gateway to merge.
+    const part = await fetch(`http://127.0.0.1:${port}/openapi.json`);
+    expect(part.status).toBe(200);
+    expect(await part.json()).toMatchObject({ openapi: '3.1.0', info: { title: 'billing' }, paths: {} });
   }, 240_000);
 });

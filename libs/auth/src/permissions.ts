@@ -2,7 +2,7 @@ import { AppError } from '@school/http';
 import type { Role } from './roles.js';
 
 /** Every permission name (`<Module>_<ACTION>`, spec §5 and contract §6), spelled here only. */
-const PERMISSION_NAMES = [
+export const PERMISSION_NAMES = [
   'AcademicSessions_READ',
   'AcademicSessions_CREATE',
   'AcademicSessions_UPDATE',

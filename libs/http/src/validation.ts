@@ -47,7 +47,9 @@ export function fieldErrors(error: z.ZodError, limit = MAX_FIELD_ERRORS): FieldE
 /** Query-string booleans of contract §5: true/1/false/0, anything else is refused. */
 export const queryBoolean = z
   .enum(['true', '1', 'false', '0'], { message: 'must be true, 1, false or 0' })
-  .transform((value) => value === 'true' || value === '1');
+  .transform((value) => value === 'true' || value === '1')
+  // Declares the result, so a generated description (libs/openapi) knows the parameter is a boolean.
+  .pipe(z.boolean());
 
 /** A trimmed string with length bounds counted after trimming. */
 export function trimmedString(min: number, max: number) {

@@ -1,9 +1,11 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { MessagingModule, OutboxModule } from '@school/messaging/nest';
+import { OpenApiModule } from '@school/openapi/nest';
 import { ServiceCoreModule, type ServiceCoreOptions } from '@school/service';
 import type { FeedbackConfig } from './config.js';
 import { FeedbackModule } from './feedback/feedback.module.js';
 import { PrismaClient } from './generated/prisma/client.js';
+import { FEEDBACK_DOCUMENT } from './openapi.js';
 
 @Module({})
 export class AppModule {
@@ -15,6 +17,7 @@ export class AppModule {
         MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'feedback', namePrefix: config.AMQP_NAME_PREFIX }),
         OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL }),
         FeedbackModule,
+        OpenApiModule.forRoot(FEEDBACK_DOCUMENT),
       ],
     };
   }

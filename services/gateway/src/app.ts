@@ -9,6 +9,8 @@ import { createLogger, type Logger } from '@school/telemetry';
 import { registerBodyParsers } from './body/body-parsers.js';
 import { mebibytes } from './body/body-limits.js';
 import { upstreamUrl, type GatewayConfig } from './config.js';
+import { registerDocsRoutes } from './docs/docs.routes.js';
+import { ServiceDocParts } from './docs/service-parts.js';
 import { registerErrorHandling } from './errors.js';
 import { registerHealthRoutes } from './health/health.routes.js';
 import { answerClientError, answerFrameworkError } from './http/client-errors.js';
@@ -16,6 +18,7 @@ import { MAX_URL_LENGTH } from './http/request-limits.js';
 import { registerResponseHeaders } from './http/response-headers.js';
 import { requestId } from './request/request-id.js';
 import { registerTableRoutes } from './routes/register-routes.js';
+import { ROUTE_TABLE } from './routes/route-table.js';
 import { Throttle } from './throttle/throttle.js';
 
 export interface GatewayDependencies {
@@ -26,6 +29,8 @@ export interface GatewayDependencies {
   /** Tests isolate their throttle counters with a random prefix. */
   throttleKeyPrefix?: string;
   readinessTimeoutMs?: number;
+  /** How often a missing service's API description is asked for again (tests shorten it). */
+  docsRetryMs?: number;
 }
 
 /** How long start-up waits for the first Redis connection before serving with the in-memory throttle. */
@@ -77,6 +82,8 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
     draining: () => closing,
     ...(deps.readinessTimeoutMs && { timeoutMs: deps.readinessTimeoutMs }),
   });
+  const docParts = new ServiceDocParts(upstreams, { logger, ...(deps.docsRetryMs && { retryMs: deps.docsRetryMs }) });
+  registerDocsRoutes(app, { routes: ROUTE_TABLE, parts: docParts, logger });
   await registerTableRoutes(app, {
     authenticator,
     throttle,
@@ -90,11 +97,13 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
   });
 
   app.addHook('onReady', async () => {
+    docParts.start();
     await redisConnected(redis, REDIS_CONNECT_WAIT_MS);
   });
   const unusedConnections = trackUnusedConnections(app.server);
   app.addHook('preClose', async () => {
     closing = true;
+    docParts.stop();
     // Event streams never finish on their own; ending them lets clients reconnect to another replica.
     for (const reply of streams) reply.raw.destroy();
     // Node's close() waits for connections that never carried a request (browsers preconnect).

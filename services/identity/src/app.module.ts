@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ADDRESS_REFERENCES } from '@school/messaging';
 import { MessagingModule, OutboxModule, RpcModule } from '@school/messaging/nest';
+import { OpenApiModule } from '@school/openapi/nest';
 import { ServiceCoreModule } from '@school/service';
 import type { IdentityConfig } from './config.js';
 import { AuthenticationModule } from './auth/auth.module.js';
@@ -10,6 +11,7 @@ import { PrismaClient } from './generated/prisma/client.js';
 import { KeysModule } from './keys/keys.module.js';
 import { RetentionModule } from './retention/retention.module.js';
 import { UsersAdminModule } from './users/users-admin.module.js';
+import { IDENTITY_DOCUMENT } from './openapi.js';
 
 @Module({})
 export class AppModule {
@@ -28,6 +30,7 @@ export class AppModule {
         UsersAdminModule,
         BootstrapModule,
         RetentionModule,
+        OpenApiModule.forRoot(IDENTITY_DOCUMENT),
       ],
     };
   }

@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { EventTransportModule, MessagingModule } from '@school/messaging/nest';
+import { OpenApiModule } from '@school/openapi/nest';
 import { ServiceCoreModule } from '@school/service';
 import type { NotifierConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
@@ -7,6 +8,7 @@ import { InboundEventsModule } from './inbound/inbound-events.module.js';
 import { INBOUND_EVENTS } from './inbound/inbound-topology.js';
 import { LiveNotificationsModule } from './live/live-notifications.module.js';
 import { RedisModule } from './redis/redis.module.js';
+import { NOTIFIER_DOCUMENT } from './openapi.js';
 
 export interface AppModuleOptions {
   /** Postgres schema other than `notifier` (tests run in a random schema of their own). */
@@ -25,6 +27,7 @@ export class AppModule {
         RedisModule,
         InboundEventsModule,
         LiveNotificationsModule,
+        OpenApiModule.forRoot(NOTIFIER_DOCUMENT),
       ],
     };
   }

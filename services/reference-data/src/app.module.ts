@@ -1,11 +1,13 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { GEOGRAPHY_CHECK } from '@school/messaging';
 import { MessagingModule, RpcModule } from '@school/messaging/nest';
+import { OpenApiModule } from '@school/openapi/nest';
 import { ServiceCoreModule, type ServiceCoreOptions } from '@school/service';
 import { AcademicSessionsModule } from './academic-sessions/academic-sessions.module.js';
 import type { ReferenceDataConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { GeographyModule } from './geography/geography.module.js';
+import { REFERENCE_DATA_DOCUMENT } from './openapi.js';
 import { SchoolProfileModule } from './school-profile/school-profile.module.js';
 
 @Module({})
@@ -21,6 +23,7 @@ export class AppModule {
         AcademicSessionsModule,
         GeographyModule,
         SchoolProfileModule,
+        OpenApiModule.forRoot(REFERENCE_DATA_DOCUMENT),
       ],
     };
   }

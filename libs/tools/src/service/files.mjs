@@ -21,6 +21,7 @@ const packageJson = ({ name }) =>
         '@school/auth': '*',
         '@school/config': '*',
         '@school/http': '*',
+        '@school/openapi': '*',
         '@school/prisma': '*',
         '@school/service': '*',
         '@school/telemetry': '*',
@@ -91,16 +92,24 @@ export type ${pascal(camel)}Config = z.infer<z.ZodObject<typeof ${camel}Env>>;
 `;
 
 const appModule = ({ name, camel }) => `import { type DynamicModule, Module } from '@nestjs/common';
+import { OpenApiModule } from '@school/openapi/nest';
 import { ServiceCoreModule } from '@school/service';
 import type { ${pascal(camel)}Config } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
+import { ${constant(camel)}_DOCUMENT } from './openapi.js';
 
 @Module({})
 export class AppModule {
   static forRoot(config: ${pascal(camel)}Config): DynamicModule {
-    return { module: AppModule, imports: [ServiceCoreModule.forRoot('${name}', config, PrismaClient)] };
+    return { module: AppModule, imports: [ServiceCoreModule.forRoot('${name}', config, PrismaClient), OpenApiModule.forRoot(${constant(camel)}_DOCUMENT)] };
   }
 }
+`;
+
+const openApi = ({ name, camel }) => `import { serviceDocument } from '@school/openapi';
+
+/** This service's part of the API, served at GET /openapi.json for the gateway to merge; add each route's RouteDoc. */
+export const ${constant(camel)}_DOCUMENT = serviceDocument('${name}', []);
 `;
 
 const instrument = ({ name }) => `import { startTelemetry } from '@school/telemetry';
@@ -137,6 +146,11 @@ function pascal(camel) {
   return camel.charAt(0).toUpperCase() + camel.slice(1);
 }
 
+/** `mediaLibrary` -> `MEDIA_LIBRARY`. */
+function constant(camel) {
+  return camel.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase();
+}
+
 /** Path (inside services/<name>/) -> content. */
 export function serviceFiles(names) {
   return {
@@ -149,6 +163,7 @@ export function serviceFiles(names) {
     'src/main.ts': main(names),
     'src/config.ts': config(names),
     'src/app.module.ts': appModule(names),
+    'src/openapi.ts': openApi(names),
     'src/instrument.ts': instrument(names),
     'test/schema-drift.test.ts': driftTest(names),
   };

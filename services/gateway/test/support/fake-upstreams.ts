@@ -19,6 +19,8 @@ export interface FakeUpstream {
   url: string;
   received: ReceivedRequest[];
   ready: boolean;
+  /** Its part of the API at GET /openapi.json (not recorded); undefined answers 503. */
+  document: { paths: Record<string, unknown> } | undefined;
   behaviours: Map<string, Behaviour>;
   app: FastifyInstance;
 }
@@ -29,13 +31,18 @@ export interface FakeUpstream {
  */
 export async function startFakeUpstream(name: ServiceName): Promise<FakeUpstream> {
   const app = Fastify({ bodyLimit: 200 * 1024 * 1024, exposeHeadRoutes: false });
-  const fake: FakeUpstream = { name, url: '', received: [], ready: true, behaviours: new Map(), app };
+  const fake: FakeUpstream = { name, url: '', received: [], ready: true, document: { paths: {} }, behaviours: new Map(), app };
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   app.get('/health/ready', async (_request, reply) => {
     reply.code(fake.ready ? 200 : 503);
     return { message: fake.ready ? 'Ready' : 'Not ready', data: null, errorCode: fake.ready ? null : 'SERVICE_UNAVAILABLE' };
+  });
+  app.get('/openapi.json', async (_request, reply) => {
+    if (fake.document) return { openapi: '3.1.0', info: { title: name, version: '1' }, ...fake.document };
+    reply.code(503);
+    return { message: 'Not ready', data: null, errorCode: 'SERVICE_UNAVAILABLE' };
   });
   app.all('/*', async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
@@ -80,5 +87,6 @@ export function resetFakes(fakes: FakeUpstreams): void {
     fake.received.length = 0;
     fake.behaviours.clear();
     fake.ready = true;
+    fake.document = { paths: {} };
   }
 }

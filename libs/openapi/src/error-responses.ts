@@ -1,0 +1,78 @@
+import { ERROR_CATALOGUE, type ErrorCode, MAX_FIELD_ERRORS } from '@school/http';
+import type { JsonSchema, Operation, Response } from './openapi-types.js';
+
+/** An error code a route answers with; `status` only where the route departs from the catalogue (422 on one route). */
+export type RouteError = ErrorCode | { code: ErrorCode; status: number };
+
+export function errorStatus(error: RouteError): number {
+  return typeof error === 'string' ? ERROR_CATALOGUE[error].status : error.status;
+}
+
+function errorCodeOf(error: RouteError): ErrorCode {
+  return typeof error === 'string' ? error : error.code;
+}
+
+const fieldErrors: JsonSchema = {
+  type: 'array',
+  maxItems: MAX_FIELD_ERRORS,
+  items: {
+    type: 'object',
+    properties: { field: { type: 'string' }, message: { type: 'string' } },
+    required: ['field', 'message'],
+    additionalProperties: false,
+  },
+};
+
+/** Contract §3 error body, `errorCode` narrowed to the codes a status of a route can carry. */
+function errorEnvelopeSchema(codes: readonly string[]): JsonSchema {
+  const withFieldErrors = codes.includes('VALIDATION_FAILED');
+  return {
+    type: 'object',
+    properties: {
+      message: { type: 'string' },
+      data: { type: 'null' },
+      errorCode: { type: 'string', enum: [...codes] },
+      ...(withFieldErrors && { errors: fieldErrors }),
+    },
+    required: ['message', 'data', 'errorCode'],
+    additionalProperties: false,
+  };
+}
+
+function errorResponse(codes: readonly ErrorCode[]): Response {
+  const examples = Object.fromEntries(
+    codes.map((code) => {
+      const value: Record<string, unknown> = { message: ERROR_CATALOGUE[code].message, data: null, errorCode: code };
+      if (code === 'VALIDATION_FAILED') value['errors'] = [{ field: 'name', message: 'must not be blank' }];
+      return [code, { summary: code, value }];
+    }),
+  );
+  const response: Response = {
+    description: codes.join(', '),
+    content: { 'application/json': { schema: errorEnvelopeSchema(codes), examples } },
+  };
+  if (codes.includes('RATE_LIMITED') || codes.includes('SERVICE_UNAVAILABLE')) {
+    response.headers = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } };
+  }
+  return response;
+}
+
+/**
+ * Adds error codes to an operation: its `x-error-codes` map and one response per status whose
+ * body lists exactly the codes of that status. Used by each service for its own codes and by the
+ * gateway for the ones it answers itself.
+ */
+export function addErrors(operation: Operation, errors: readonly RouteError[]): Operation {
+  const codes: Record<string, number> = { ...operation['x-error-codes'] };
+  for (const error of errors) codes[errorCodeOf(error)] = errorStatus(error);
+  const responses = { ...operation.responses };
+  const statuses = new Set(errors.map(errorStatus));
+  for (const status of statuses) {
+    const atStatus = Object.entries(codes)
+      .filter(([, codeStatus]) => codeStatus === status)
+      .map(([code]) => code as ErrorCode)
+      .sort();
+    responses[String(status)] = errorResponse(atStatus);
+  }
+  return { ...operation, responses, 'x-error-codes': codes };
+}

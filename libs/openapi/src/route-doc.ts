@@ -1,0 +1,118 @@
+import type { z } from 'zod';
+import { addErrors, type RouteError } from './error-responses.js';
+import type { HttpMethod, JsonSchema, MediaType, Operation, Parameter } from './openapi-types.js';
+import { jsonSchema } from './schema.js';
+
+/** A multipart upload: one file in `field`, or 1 to `maxFiles` files. */
+export interface MultipartBody {
+  field: string;
+  maxFiles: number;
+  maxFileBytes?: number;
+}
+
+export interface RouteResponse {
+  status: number;
+  description: string;
+  /** The JSON body, converted like the request DTOs. */
+  schema?: z.ZodType;
+  /** A body that is not JSON (a file, an event stream): its media type and schema. */
+  raw?: { contentType: string; schema: JsonSchema };
+  example?: unknown;
+}
+
+/**
+ * One route as its service serves it: the same zod schemas that validate the request describe it,
+ * so the document cannot drift from validation. `path` is in OpenAPI syntax (`{publicId}`).
+ */
+export interface RouteDoc {
+  method: Uppercase<HttpMethod>;
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: { json: z.ZodType; example?: unknown } | { multipart: MultipartBody };
+  response: RouteResponse;
+  /** The route's own error codes; VALIDATION_FAILED is added for any route with a query or a body. */
+  errors?: readonly RouteError[];
+  /** Status of a validation failure where the contract departs from 400 (the authenticated feedback route: 422). */
+  validationStatus?: number;
+  permissions?: readonly string[];
+}
+
+/** JSON Schema types a query string carries as their usual text form (`20`, `true`). */
+const SCALAR_TYPES = new Set(['integer', 'number', 'boolean']);
+
+/**
+ * A query value is text. Where the validating schema turns it into a number or a boolean
+ * (`^\d+$` piped into bounds, `true|1|false|0`), the parameter is described by that result, bounds
+ * and default included, as OpenAPI clients serialise it; any other field as the text it accepts.
+ */
+function querySchema(input: JsonSchema, output: JsonSchema | undefined): JsonSchema {
+  return output && SCALAR_TYPES.has(output['type'] as string) ? output : input;
+}
+
+function parameters(schema: z.ZodObject, location: 'path' | 'query'): Parameter[] {
+  const inputs = (jsonSchema(schema, 'input')['properties'] ?? {}) as Record<string, JsonSchema>;
+  const outputs = (jsonSchema(schema, 'output')['properties'] ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((jsonSchema(schema, 'input')['required'] ?? []) as string[]);
+  return Object.entries(inputs).map(([name, input]) => {
+    const property = location === 'query' ? querySchema(input, outputs[name]) : input;
+    const { description, ...propertySchema } = property;
+    return {
+      name,
+      in: location,
+      required: location === 'path' || required.has(name),
+      ...(typeof description === 'string' && { description }),
+      schema: propertySchema,
+    };
+  });
+}
+
+function multipartSchema({ field, maxFiles, maxFileBytes }: MultipartBody): MediaType {
+  const file: JsonSchema = {
+    type: 'string',
+    format: 'binary',
+    contentMediaType: 'application/octet-stream',
+    ...(maxFileBytes && { description: `at most ${maxFileBytes} bytes` }),
+  };
+  const property = maxFiles === 1 ? file : { type: 'array', items: file, minItems: 1, maxItems: maxFiles };
+  return { schema: { type: 'object', properties: { [field]: property }, required: [field] } };
+}
+
+function requestBody(body: NonNullable<RouteDoc['body']>): Operation['requestBody'] {
+  if ('multipart' in body) return { required: true, content: { 'multipart/form-data': multipartSchema(body.multipart) } };
+  const media: MediaType = { schema: jsonSchema(body.json, 'input') };
+  if (body.example !== undefined) media.example = body.example;
+  return { required: true, content: { 'application/json': media } };
+}
+
+function successContent(response: RouteResponse): Record<string, MediaType> | undefined {
+  if (response.raw) return { [response.raw.contentType]: { schema: response.raw.schema } };
+  if (!response.schema) return undefined;
+  const media: MediaType = { schema: jsonSchema(response.schema, 'output') };
+  if (response.example !== undefined) media.example = response.example;
+  return { 'application/json': media };
+}
+
+/** The OpenAPI operation of a route: parameters, body, success response and one response per error status. */
+export function operationOf(doc: RouteDoc): Operation {
+  const parameterList = [...(doc.params ? parameters(doc.params, 'path') : []), ...(doc.query ? parameters(doc.query, 'query') : [])];
+  const content = successContent(doc.response);
+  const operation: Operation = {
+    summary: doc.summary,
+    tags: [doc.tag],
+    ...(doc.description && { description: doc.description }),
+    ...(parameterList.length > 0 && { parameters: parameterList }),
+    ...(doc.body && { requestBody: requestBody(doc.body) }),
+    responses: { [String(doc.response.status)]: { description: doc.response.description, ...(content && { content }) } },
+    ...(doc.permissions && doc.permissions.length > 0 && { 'x-permissions': [...doc.permissions] }),
+    'x-error-codes': {},
+  };
+  // A path parameter naming no row is a 404 of the route's own; a route refusing a malformed one says so in `errors`.
+  const validates = doc.query || doc.body;
+  const validation: RouteError[] = validates ? [doc.validationStatus ? { code: 'VALIDATION_FAILED', status: doc.validationStatus } : 'VALIDATION_FAILED'] : [];
+  const permission: RouteError[] = doc.permissions?.length ? ['PERMISSION_INSUFFICIENT'] : [];
+  return addErrors(operation, [...validation, ...permission, ...(doc.errors ?? [])]);
+}

@@ -1,0 +1,106 @@
+import { type RouteError, type RouteDoc, successEnvelope } from '@school/openapi';
+import { z } from 'zod';
+import { signedFileQuery, signedUrlQuery } from './dto/signed-url.query.js';
+import { signedUrlsBody } from './dto/signed-urls.body.js';
+import { uploadQuerySchema } from './dto/upload.query.js';
+import { FILE_FIELD, FILES_FIELD, MAX_FILES_PER_BATCH } from './multipart-file.js';
+import type { UploadLimits } from './upload-limits.js';
+
+/** Spec §2.6 UploadResultDto. */
+const uploadResult = z.object({
+  filename: z.string(),
+  originalName: z.string(),
+  mimeType: z.string(),
+  size: z.number().int(),
+  relativePath: z.string().describe('store this, never the url'),
+  url: z.string(),
+  expiresAt: z.number().int().nullable().describe('epoch milliseconds; null for public files'),
+});
+const fileUrl = z.object({ url: z.string(), expiresAt: z.number().int().nullable() });
+
+/** A stored relativePath; it may hold slashes (`uploads/image/<userId>/<file>`). */
+const keyParams = z.object({ key: z.string().min(1).describe('stored relativePath, e.g. uploads/image/<userId>/<filename> or public/avatar/<filename>') });
+
+const fileStream = { contentType: 'application/octet-stream', schema: { type: 'string', format: 'binary' } };
+const FILE_DESCRIPTION = 'The stored bytes, `Cache-Control: private, max-age=3600`; a Range header is answered 206.';
+
+/** The token surface check of every upload route (contract §4), and the checks of a key. */
+const SURFACE: RouteError[] = ['PERMISSION_INSUFFICIENT'];
+const KEY: RouteError[] = ['VALIDATION_FAILED', 'UPLOAD_FORBIDDEN'];
+const UPLOAD: RouteError[] = ['UPLOAD_FILE_REQUIRED', 'UPLOAD_TYPE_INVALID', 'UPLOAD_CONTENT_REJECTED', 'UPLOAD_TOO_LARGE', 'STORAGE_UNAVAILABLE'];
+
+/** The routes both surfaces serve (spec §4.4, §4.5) under `prefix`. */
+function surfaceRoutes(prefix: string, surface: 'admin' | 'mobile', maxFileBytes: number): RouteDoc[] {
+  const tag = surface === 'admin' ? 'uploads' : 'mobile-uploads';
+  return [
+    {
+      method: 'POST',
+      path: prefix,
+      tag,
+      summary: `Upload one file (at most ${maxFileBytes} bytes)`,
+      description: 'Extension, claimed MIME type and content must all match the uploadType allowlist; optimize converts images to WebP.',
+      query: uploadQuerySchema(surface),
+      body: { multipart: { field: FILE_FIELD, maxFiles: 1, maxFileBytes } },
+      response: { status: 200, description: 'File uploaded', schema: successEnvelope(uploadResult) },
+      errors: [...SURFACE, ...UPLOAD],
+    },
+    {
+      method: 'GET',
+      path: `${prefix}/signed-url/{key}`,
+      tag,
+      summary: 'A viewable URL of a stored file (signed when private)',
+      params: keyParams,
+      query: signedUrlQuery,
+      response: { status: 200, description: '"Signed URL generated", or "Local URL resolved" for public keys', schema: successEnvelope(fileUrl) },
+      errors: [...SURFACE, ...KEY],
+    },
+    {
+      method: 'POST',
+      path: `${prefix}/signed-urls`,
+      tag,
+      summary: 'Viewable URLs of several stored files, keyed by each requested key',
+      body: { json: signedUrlsBody, example: { keys: ['public/avatar/3f2a9c.webp'], expiresIn: 3600 } },
+      response: { status: 200, description: 'URLs resolved', schema: successEnvelope(z.record(z.string(), fileUrl)) },
+      errors: [...SURFACE, ...KEY],
+    },
+    {
+      method: 'GET',
+      path: `${prefix}/file/{key}`,
+      tag,
+      summary: 'The bytes of a stored file, proxied',
+      description: FILE_DESCRIPTION,
+      params: keyParams,
+      response: { status: 200, description: 'The file', raw: fileStream },
+      errors: [...SURFACE, ...KEY, 'FILE_NOT_FOUND', 'RANGE_NOT_SATISFIABLE'],
+    },
+  ];
+}
+
+/** Spec §4.4, §4.5 and contract §8; the admin size limit is the service's configuration. */
+export function uploadRoutes(limits: UploadLimits): RouteDoc[] {
+  return [
+    ...surfaceRoutes('/api/upload', 'admin', limits.adminMaxFileBytes),
+    {
+      method: 'POST',
+      path: '/api/upload/multiple',
+      tag: 'uploads',
+      summary: `Upload 1 to ${MAX_FILES_PER_BATCH} files (each at most ${limits.adminMaxFileBytes} bytes)`,
+      query: uploadQuerySchema('admin'),
+      body: { multipart: { field: FILES_FIELD, maxFiles: MAX_FILES_PER_BATCH, maxFileBytes: limits.adminMaxFileBytes } },
+      response: { status: 200, description: 'Files uploaded', schema: successEnvelope(z.array(uploadResult)) },
+      errors: [...SURFACE, ...UPLOAD],
+    },
+    ...surfaceRoutes('/api/mobile/uploads', 'mobile', limits.mobileMaxFileBytes),
+    {
+      method: 'GET',
+      path: '/api/files/signed/{key}',
+      tag: 'files',
+      summary: 'A file behind a signed URL (no bearer token; 403 once expired or tampered)',
+      description: FILE_DESCRIPTION,
+      params: keyParams,
+      query: signedFileQuery,
+      response: { status: 200, description: 'The file', raw: fileStream },
+      errors: [...KEY, 'FILE_NOT_FOUND', 'RANGE_NOT_SATISFIABLE'],
+    },
+  ];
+}
