@@ -3,15 +3,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { childEnvironments, PROCESS_NAMES, type ProcessName, resolveTopology, servicePortVariable, SERVICE_NAMES } from '@school/config';
 import { TestBroker } from '@school/messaging/testing';
 import { freePort } from '@school/testing';
 
 import pg from 'pg';
+import { repositoryRoot } from './repository-root.js';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
+const root = repositoryRoot;
 
 export { PROCESS_NAMES, type ProcessName };
 
