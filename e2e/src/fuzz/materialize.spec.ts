@@ -72,3 +72,10 @@ describe('turning a plan into a request', () => {
     expect(wire.body?.toString()).toContain('Content-Disposition: form-data; name="file"; filename="a.csv"');
   });
 });
+
+describe('encoding hostile path values', () => {
+  it('sends a lone surrogate as invalid UTF-8 instead of failing to encode it', () => {
+    const wire = materialize(plan({ kind: 'invalid', mutation: { kind: 'path-value', pick: 0, value: 'a\uD800b' } }), resolver, new Pools(), undefined);
+    expect(wire.target).toBe('/api/lookups/provinces/a%ED%A0%80b');
+  });
+});

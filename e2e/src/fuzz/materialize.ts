@@ -107,7 +107,7 @@ function target(operation: Operation, pathValues: Record<string, unknown>, query
   const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = String(pathValues[name] ?? '');
     // Storage keys hold slashes the route's wildcard takes whole; every other parameter is one segment.
-    return /^(key|\*|wildcard)$/i.test(name) ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
+    return /^(key|\*|wildcard)$/i.test(name) ? value.split('/').map(percentEncode).join('/') : percentEncode(value);
   });
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
@@ -116,6 +116,16 @@ function target(operation: Operation, pathValues: Record<string, unknown>, query
   }
   const encoded = search.toString();
   return encoded ? `${path}?${encoded}` : path;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** encodeURIComponent, except that a lone surrogate goes out as the invalid UTF-8 a careless client would send. */
+function percentEncode(value: string): string {
+  return value
+    .split(LONE_SURROGATE)
+    .map(encodeURIComponent)
+    .join('%ED%A0%80');
 }
 
 /** Integer id fields and key lists get values seen in earlier answers, most of the time. */
