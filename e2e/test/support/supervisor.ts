@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { repositoryRoot } from './repository-root.js';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
+const root = repositoryRoot;
 
 export interface SupervisorRun {
   child: ChildProcess;

@@ -3,15 +3,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { childEnvironments, PROCESS_NAMES, type ProcessName, resolveTopology, servicePortVariable, SERVICE_NAMES, type ServiceName } from '@school/config';
 import { TestBroker } from '@school/messaging/testing';
 import { freePort } from '@school/testing';
 
 import pg from 'pg';
+import { repositoryRoot } from './repository-root.js';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
+const root = repositoryRoot;
 
 export { PROCESS_NAMES, type ProcessName };
 
@@ -24,6 +24,8 @@ export interface RunningSystem {
   /** Where a service listens (its own port, not reachable through the gateway's routes). */
   serviceUrl(name: ServiceName): string;
   mailDir: string;
+  /** host:port of every service behind the gateway: addresses no answer may show a client. */
+  internalHosts: string[];
   stop(name: ProcessName): Promise<void>;
   logs(name: ProcessName): string;
   shutdown(): Promise<void>;
@@ -134,6 +136,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     serviceUrl: (name) => topology.processes[name].url,
     brokerPrefix: resources.env['AMQP_NAME_PREFIX'] ?? '',
     mailDir,
+    internalHosts: SERVICE_NAMES.flatMap((_, index) => [`127.0.0.1:${ports[index]}`, `localhost:${ports[index]}`]),
     logs: (name) => (output.get(name) ?? []).join(''),
     async stop(name) {
       const child = children.get(name);

@@ -26,6 +26,8 @@ const FRAMEWORK_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'VALIDATION_FAILED',
   FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   FST_ERR_NOT_FOUND: 'NOT_FOUND',
+  FST_ERR_MAX_PARAM_LENGTH: 'URI_TOO_LONG',
+  FST_ERR_BAD_URL: 'VALIDATION_FAILED',
 };
 
 const STATUS_CODES: Record<number, ErrorCode> = {
@@ -87,5 +89,6 @@ function bodyProblem(error: unknown): { field: string; message: string } {
   if (/forbidden constructor property/i.test(text)) return { field: 'constructor', message: 'Unknown field' };
   if (error instanceof SyntaxError || /json/i.test(text)) return { field: 'body', message: 'Malformed JSON body' };
   if (/content.type/i.test(text)) return { field: 'body', message: 'Unsupported content type' };
+  if ((error as FrameworkError).code === 'FST_ERR_BAD_URL') return { field: 'path', message: 'Malformed percent-encoding' };
   return { field: 'body', message: 'Invalid request body' };
 }

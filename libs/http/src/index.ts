@@ -6,3 +6,4 @@ export * from './validation.js';
 export * from './text-rules.js';
 export * from './list-query.js';
 export * from './contact-fields.js';
+export * from './request-limits.js';

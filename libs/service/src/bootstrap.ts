@@ -3,7 +3,8 @@ import type { IncomingMessage } from 'node:http';
 import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { LogController } from 'fastify';
+import { type FastifyError, type FastifyReply, LogController } from 'fastify';
+import { MAX_URL_LENGTH, toErrorResponse } from '@school/http';
 import { EnvelopeExceptionFilter } from '@school/http/nest';
 import { createMetricsRegistry, instrumentHttpRoutes, registerMetricsRoute, Registry } from '@school/metrics';
 import type { Logger } from '@school/telemetry';
@@ -18,6 +19,11 @@ export interface ServiceAppOptions {
   logger: Logger;
   /** Largest accepted request body; JSON routes use the contract's 1 MB. */
   bodyLimit?: number;
+}
+
+function answerInEnvelope(error: FastifyError, _request: unknown, reply: FastifyReply): void {
+  const { status, body, headers } = toErrorResponse(error);
+  reply.code(status).headers(headers).send(body);
 }
 
 /**
@@ -37,6 +43,10 @@ export async function createServiceApp(module: Type | DynamicModule, options: Se
     onProtoPoisoning: 'ignore',
     onConstructorPoisoning: 'ignore',
     return503OnClosing: true,
+    // The gateway passes any path up to MAX_URL_LENGTH: a long parameter is the route's to judge (a 404), not the router's.
+    routerOptions: { maxParamLength: MAX_URL_LENGTH },
+    // Errors raised while routing, before Nest sees the request, still answer the envelope.
+    frameworkErrors: answerInEnvelope,
     genReqId: (request: IncomingMessage) => {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Module, Post } from '@nestjs/common';
+import { Body, Controller, Get, Module, Param, Post } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { success } from '@school/http';
 import { ZodPipe } from '@school/http/nest';
@@ -15,6 +15,11 @@ class EchoController {
   @Post()
   echo(@Body(new ZodPipe(echoBody)) body: z.infer<typeof echoBody>) {
     return success('Echoed', body);
+  }
+
+  @Get('items/:id')
+  item(@Param('id') id: string) {
+    return success('Item', { length: id.length });
   }
 
   @Get('boom')
@@ -43,6 +48,20 @@ const post = (body: string, headers: Record<string, string> = { 'content-type': 
   fetch(`${base}/echo`, { method: 'POST', headers, body });
 
 describe('a service app', () => {
+  it('leaves a long path parameter to its route (the gateway bounds the URL), not to the router', async () => {
+    const response = await fetch(`${base}/echo/items/${'x'.repeat(1500)}`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ message: 'Item', data: { length: 1500 }, errorCode: null });
+  });
+
+  it('answers an error raised while routing in the envelope, never with the path or the framework', async () => {
+    const response = await fetch(`${base}/echo/items/%E0%A4%A`);
+    expect(response.status).toBe(400);
+    const body = await response.text();
+    expect(JSON.parse(body)).toEqual({ message: expect.any(String), data: null, errorCode: 'VALIDATION_FAILED', errors: [{ field: 'path', message: 'Malformed percent-encoding' }] });
+    expect(body).not.toMatch(/FST_|items/);
+  });
+
   it('answers a valid body in the success envelope with a request id', async () => {
     const response = await post(JSON.stringify({ name: 'ok' }), { 'content-type': 'application/json', 'x-request-id': 'req-1' });
     expect(response.status).toBe(201);

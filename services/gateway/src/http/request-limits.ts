@@ -1,12 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError, validationFailed } from '@school/http';
+import { AppError, MAX_URL_LENGTH, validationFailed } from '@school/http';
 
-/**
- * The longest request target (path and query string) the gateway reads, in bytes: 414
- * URI_TOO_LONG above it. Every route of the contract fits in a few hundred bytes; 2 KiB is the
- * length every browser and proxy is known to carry.
- */
-export const MAX_URL_LENGTH = 2048;
+export { MAX_URL_LENGTH };
 
 /** Checks of the request line and headers, made before a route's own answer (404 included). */
 export function checkRequestHead(request: FastifyRequest): void {
