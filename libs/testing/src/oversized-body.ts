@@ -1,0 +1,83 @@
+import { connect } from 'node:net';
+
+export interface OversizedExchange {
+  /** Body bytes the socket had accepted when the first byte of the answer arrived (or it closed). */
+  writtenAtAnswer: number;
+  /** What the server wrote back. */
+  response: string;
+  /** Largest growth of this process's resident memory while the exchange lasted, in bytes. */
+  peakRssGrowth: number;
+}
+
+const CHUNK = Buffer.alloc(64 * 1024, 0x20);
+const RSS_SAMPLE_MS = 20;
+const ANSWER_GRACE_MS = 300;
+/** A server that neither answers nor closes is not waited for longer than this. */
+const GIVE_UP_MS = 15_000;
+
+/**
+ * Sends `head` (request line and headers, chunked transfer encoding) then `prefix`, then blank
+ * bytes generated as they are written (never held whole) up to `bodyBytes`, stopping as a client
+ * does once an answer arrives or the connection closes. For servers running in this process, the
+ * resident memory is sampled meanwhile: a body buffered whole would show as growth of its size.
+ */
+export function sendOversized(url: string, head: string, prefix: Buffer, bodyBytes: number): Promise<OversizedExchange> {
+  const { hostname, port } = new URL(url);
+  const baseline = process.memoryUsage.rss();
+  let peak = baseline;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), RSS_SAMPLE_MS);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    const received: Buffer[] = [];
+    let written = 0;
+    let writtenAtAnswer: number | undefined;
+    const stop = () => {
+      if (writtenAtAnswer !== undefined) return;
+      writtenAtAnswer = written;
+      // The answer is a short envelope; a server keeping the connection open is not waited for.
+      setTimeout(() => socket.destroy(), ANSWER_GRACE_MS).unref();
+    };
+    socket.on('data', (data: Buffer) => {
+      stop();
+      received.push(data);
+    });
+    socket.on('error', stop);
+    const giveUp = setTimeout(() => socket.destroy(), GIVE_UP_MS);
+    socket.once('close', () => {
+      clearTimeout(giveUp);
+      clearInterval(sampler);
+      stop();
+      resolve({ writtenAtAnswer: writtenAtAnswer ?? written, response: Buffer.concat(received).toString('latin1'), peakRssGrowth: peak - baseline });
+    });
+    const chunked = (bytes: Buffer) => Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]);
+    const pump = () => {
+      while (writtenAtAnswer === undefined && !socket.destroyed && written < bodyBytes) {
+        const piece = CHUNK.subarray(0, Math.min(CHUNK.length, bodyBytes - written));
+        written += piece.length;
+        if (!socket.write(chunked(piece))) {
+          socket.once('drain', pump);
+          return;
+        }
+      }
+      if (writtenAtAnswer === undefined && !socket.destroyed && written >= bodyBytes) socket.write('0\r\n\r\n');
+    };
+    socket.once('connect', () => {
+      socket.write(head);
+      socket.write(chunked(prefix));
+      written = prefix.length;
+      pump();
+    });
+  });
+}
+
+/** Request line and headers of a chunked multipart upload (`boundary` as in `multipartPrefix`). */
+export function chunkedUploadHead(path: string, boundary: string, headers: Record<string, string> = {}): string {
+  const lines = [`POST ${path} HTTP/1.1`, 'host: upload.test', `content-type: multipart/form-data; boundary=${boundary}`, 'transfer-encoding: chunked'];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  return `${lines.join('\r\n')}\r\n\r\n`;
+}
+
+/** The start of a multipart body: one file part whose bytes follow (a text file, so any bytes pass as content until the cap). */
+export function multipartPrefix(boundary: string, field = 'file', filename = 'big.txt', type = 'text/plain'): Buffer {
+  return Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${field}"; filename="${filename}"\r\ncontent-type: ${type}\r\n\r\n`);
+}
