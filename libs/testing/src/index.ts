@@ -4,4 +4,4 @@ export * from './test-schema.js';
 export * from './schema-drift/schema-drift.js';
 export * from './free-port.js';
 export * from './http-client.js';
-export * from './oversized-body.js';
+export * from './upload-bodies.js';

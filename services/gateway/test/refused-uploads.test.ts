@@ -1,4 +1,4 @@
-import { connect } from 'node:net';
+import { uploadHead, writeThenRead } from '@school/testing';
 import { bearer, json, startTestGateway, type TestGateway } from './support/gateway.js';
 import { resetFakes } from './support/fake-upstreams.js';
 import { exchange, parseResponse } from './support/raw-socket.js';
@@ -9,40 +9,6 @@ function multipart(fileBytes: number): FormData {
   const form = new FormData();
   form.append('file', new Blob([Buffer.alloc(fileBytes, 7)], { type: 'image/png' }), 'big.png');
   return form;
-}
-
-interface Naive {
-  /** The server's answer (empty when the connection was reset under it) and the socket errors seen. */
-  response: string;
-  errors: string[];
-}
-
-/**
- * A client that writes the whole request before it reads anything, as undici effectively does
- * under load: if the server closes on bytes it never read, the reset throws its answer away.
- * Bodies larger than the loopback buffers (a few MiB) make that reset certain.
- */
-function writeThenRead(url: string, head: string, bodyBytes: number): Promise<Naive> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname);
-    const received: Buffer[] = [];
-    const errors: string[] = [];
-    socket.pause();
-    socket.on('data', (data: Buffer) => received.push(data));
-    socket.on('error', (error: NodeJS.ErrnoException) => errors.push(String(error.code)));
-    socket.once('close', () => resolve({ response: Buffer.concat(received).toString('latin1'), errors }));
-    socket.once('connect', () => {
-      socket.write(head);
-      socket.write(Buffer.alloc(bodyBytes, 0x61), () => socket.resume());
-    });
-  });
-}
-
-function uploadHead(path: string, length: number, headers: Record<string, string> = {}): string {
-  const lines = [`POST ${path} HTTP/1.1`, 'host: gateway.test', 'content-type: multipart/form-data; boundary=x', `content-length: ${length}`];
-  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
-  return `${lines.join('\r\n')}\r\n\r\n`;
 }
 
 describe('uploads refused before their body is read', () => {

@@ -70,6 +70,13 @@ export function sendOversized(url: string, head: string, prefix: Buffer, bodyByt
   });
 }
 
+/** Request line and headers of a multipart upload of `length` bytes (its body is never sent whole by these helpers). */
+export function uploadHead(path: string, length: number, headers: Record<string, string> = {}): string {
+  const lines = [`POST ${path} HTTP/1.1`, 'host: upload.test', 'content-type: multipart/form-data; boundary=x', `content-length: ${length}`];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  return `${lines.join('\r\n')}\r\n\r\n`;
+}
+
 /** Request line and headers of a chunked multipart upload (`boundary` as in `multipartPrefix`). */
 export function chunkedUploadHead(path: string, boundary: string, headers: Record<string, string> = {}): string {
   const lines = [`POST ${path} HTTP/1.1`, 'host: upload.test', `content-type: multipart/form-data; boundary=${boundary}`, 'transfer-encoding: chunked'];
@@ -80,4 +87,36 @@ export function chunkedUploadHead(path: string, boundary: string, headers: Recor
 /** The start of a multipart body: one file part whose bytes follow (a text file, so any bytes pass as content until the cap). */
 export function multipartPrefix(boundary: string, field = 'file', filename = 'big.txt', type = 'text/plain'): Buffer {
   return Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${field}"; filename="${filename}"\r\ncontent-type: ${type}\r\n\r\n`);
+}
+
+export interface WriteThenReadExchange {
+  /** The server's answer (empty when the connection was reset under it) and the socket errors seen. */
+  response: string;
+  errors: string[];
+}
+
+/**
+ * A client that writes the whole request before it reads anything, as undici effectively does
+ * under load: if the server closes on bytes it never read, the reset throws its answer away.
+ * Bodies larger than the loopback buffers (a few MiB) make that reset certain.
+ */
+export function writeThenRead(url: string, head: string, bodyBytes: number): Promise<WriteThenReadExchange> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    const received: Buffer[] = [];
+    const errors: string[] = [];
+    socket.pause();
+    socket.on('data', (data: Buffer) => received.push(data));
+    socket.on('error', (error: NodeJS.ErrnoException) => errors.push(String(error.code)));
+    const giveUp = setTimeout(() => socket.destroy(), GIVE_UP_MS);
+    socket.once('close', () => {
+      clearTimeout(giveUp);
+      resolve({ response: Buffer.concat(received).toString('latin1'), errors });
+    });
+    socket.once('connect', () => {
+      socket.write(head);
+      socket.write(Buffer.alloc(bodyBytes, 0x61), () => socket.resume());
+    });
+  });
 }
