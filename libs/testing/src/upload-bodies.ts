@@ -107,7 +107,11 @@ export function writeThenRead(url: string, head: string, bodyBytes: number): Pro
     const received: Buffer[] = [];
     const errors: string[] = [];
     socket.pause();
-    socket.on('data', (data: Buffer) => received.push(data));
+    socket.on('data', (data: Buffer) => {
+      // A server keeping the connection open after its (short) answer is not waited for.
+      if (received.length === 0) setTimeout(() => socket.destroy(), ANSWER_GRACE_MS).unref();
+      received.push(data);
+    });
     socket.on('error', (error: NodeJS.ErrnoException) => errors.push(String(error.code)));
     const giveUp = setTimeout(() => socket.destroy(), GIVE_UP_MS);
     socket.once('close', () => {
