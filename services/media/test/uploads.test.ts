@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import sharp from 'sharp';
 import { UrlSigner } from '../src/storage/url-signer.js';
-import { animatedGif, DOCX, form, HTML, image, MP4, PDF, pixelBomb, rotatedJpeg, SVG, ZIP } from './support/files.js';
+import { animatedGif, DOCX, form, HTML, image, MP4, PDF, pixelBomb, pngWithText, rotatedJpeg, SVG, ZIP } from './support/files.js';
 import { type Caller, type MediaUnderTest, startMedia } from './support/media-app.js';
 import { startS3, type TestS3 } from './support/s3-server.js';
 import { localObjects, type StoredObjects, s3Objects } from './support/stored-objects.js';
@@ -129,6 +129,8 @@ describe.each(DRIVERS)('media uploads over HTTP (%s storage)', (driver) => {
       expect(Buffer.from(await served.arrayBuffer())).toEqual(stored);
       const row = await media.prisma.upload.findUnique({ where: { relativePath: String(data['relativePath']) } });
       expect(row).toMatchObject({ ownerId: admin.userId, uploadType: 'image', mimeType: 'image/webp', size: BigInt(stored.length), isPublic: false });
+      expect(row?.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+      expect(row?.createdAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
     });
 
     it('applies the EXIF orientation and strips the metadata when converting', async () => {
@@ -244,6 +246,35 @@ describe.each(DRIVERS)('media uploads over HTTP (%s storage)', (driver) => {
       ];
       for (const [label, bytes, name, type] of textCases) {
         const answer = await upload('/api/upload?uploadType=file', form('file', bytes, name, type), admin.token);
+        expect({ label, status: answer.status, errorCode: answer.body.errorCode }).toEqual({ label, status: 400, errorCode: 'UPLOAD_CONTENT_REJECTED' });
+      }
+    });
+
+    it('refuses SVG and HTML under every upload type, whatever name and type they claim', async () => {
+      for (const [uploadType, name, type] of [
+        ['image', 'x.png', 'image/png'],
+        ['thumbnail', 'x.jpg', 'image/jpeg'],
+        ['landing', 'x.gif', 'image/gif'],
+        ['avatar', 'x.webp', 'image/webp'],
+        ['file', 'x.txt', 'text/plain'],
+        ['file', 'x.csv', 'text/csv'],
+        ['file', 'x.pdf', 'application/pdf'],
+        ['video', 'x.mp4', 'video/mp4'],
+      ] as const) {
+        for (const [label, bytes] of [['SVG', SVG], ['HTML', HTML]] as const) {
+          const answer = await upload(`/api/upload?uploadType=${uploadType}&optimize=false`, form('file', bytes, name, type), admin.token);
+          expect({ uploadType, name, label, status: answer.status, errorCode: answer.body.errorCode }).toEqual({ uploadType, name, label, status: 400, errorCode: 'UPLOAD_CONTENT_REJECTED' });
+        }
+      }
+    });
+
+    it('refuses polyglots: a real PNG or GIF carrying markup a browser could sniff, even with optimize=false', async () => {
+      for (const [label, bytes, name, type] of [
+        ['PNG with an HTML text chunk', await pngWithText('<html><script>alert(document.cookie)</script></html>'), 'p.png', 'image/png'],
+        ['GIF header then HTML', Buffer.concat([Buffer.from('GIF89a'), HTML]), 'g.gif', 'image/gif'],
+      ] as const) {
+        expect(await sharp(bytes).metadata().then(() => 'decodable', () => 'not decodable')).toBe(label.startsWith('PNG') ? 'decodable' : 'not decodable');
+        const answer = await upload('/api/upload?optimize=false', form('file', bytes, name, type), admin.token);
         expect({ label, status: answer.status, errorCode: answer.body.errorCode }).toEqual({ label, status: 400, errorCode: 'UPLOAD_CONTENT_REJECTED' });
       }
     });
@@ -417,10 +448,12 @@ describe.each(DRIVERS)('media uploads over HTTP (%s storage)', (driver) => {
       expect(asAdmin.body.message).toBe('Local URL resolved');
     });
 
-    it('allows a legacy key without a userId segment', async () => {
+    it('allows a legacy key without a userId segment, logging a warning', async () => {
       const answer = await get('/api/upload/signed-url/uploads/image/legacy-photo.png', admin.token);
       expect(answer.status).toBe(200);
       expect(answer.body.message).toBe('Signed URL generated');
+      const warnings = media.logs.map((line) => JSON.parse(line) as { level: string; msg: string }).filter((line) => line.msg.includes('uploads/image/legacy-photo.png'));
+      expect(warnings).toEqual([expect.objectContaining({ level: 'warn', msg: expect.stringContaining('legacy key without a userId segment') })]);
     });
 
     it('refuses keys that could leave the storage root with 400 VALIDATION_FAILED, encoded or not', async () => {

@@ -52,6 +52,13 @@ export function pixelBomb(side = 7200): Buffer {
   return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', header), pngChunk('IDAT', pixels), pngChunk('IEND', Buffer.alloc(0))]);
 }
 
+/** A real PNG with a tEXt chunk holding `text` right after its header (within a browser's sniffing window). */
+export async function pngWithText(text: string): Promise<Buffer> {
+  const png = await image('png', 4, 4);
+  const afterHeader = 8 + 4 + 4 + 13 + 4;
+  return Buffer.concat([png.subarray(0, afterHeader), pngChunk('tEXt', Buffer.from(`Comment\u0000${text}`, 'latin1')), png.subarray(afterHeader)]);
+}
+
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 function pngChunk(type: string, data: Buffer): Buffer {
