@@ -306,6 +306,31 @@ describe.each(DRIVERS)('media uploads over HTTP (%s storage)', (driver) => {
     });
   });
 
+  it('binds every route to its surface: 401 without a token, 403 PERMISSION_INSUFFICIENT with the other surface\'s', async () => {
+    const key = `uploads/image/${customer.userId}/${'0'.repeat(32)}.webp`;
+    const routes: Array<[string, string, 'admin' | 'mobile']> = [
+      ['GET', `/api/upload/signed-url/${key}`, 'admin'],
+      ['POST', '/api/upload/signed-urls', 'admin'],
+      ['GET', `/api/upload/file/${key}`, 'admin'],
+      ['POST', '/api/upload/multiple', 'admin'],
+      ['GET', `/api/mobile/uploads/signed-url/${key}`, 'mobile'],
+      ['POST', '/api/mobile/uploads/signed-urls', 'mobile'],
+      ['GET', `/api/mobile/uploads/file/${key}`, 'mobile'],
+    ];
+    for (const [method, path, surface] of routes) {
+      const other = surface === 'admin' ? customer.token : admin.token;
+      const body = path.endsWith('signed-urls') ? JSON.stringify({ keys: [key] }) : undefined;
+      const headers = body ? { 'content-type': 'application/json' } : undefined;
+      const anonymous = await media.fetch(path, { method, ...(body && { body, headers }) });
+      const wrongSurface = await media.fetch(path, { method, token: other, ...(body && { body, headers }) });
+      expect({ path, anonymous: anonymous.status, wrongSurface: [wrongSurface.status, ((await wrongSurface.json()) as Envelope).errorCode] }).toEqual({
+        path,
+        anonymous: 401,
+        wrongSurface: [403, 'PERMISSION_INSUFFICIENT'],
+      });
+    }
+  });
+
   describe('POST /api/mobile/uploads (customer surface)', () => {
     it('stores an avatar under public/avatar/ as WebP with expiresAt null', async () => {
       const answer = await upload('/api/mobile/uploads?uploadType=avatar', form('file', await image('jpeg'), 'me.jpg', 'image/jpeg'), customer.token);
