@@ -37,8 +37,11 @@ function incomingFile(part: MultipartFile): IncomingFile {
   part.file.once('limit', () => part.file.destroy(new AppError('UPLOAD_TOO_LARGE')));
   // finished() also reports an error the part met before this function ran (a body already cut short).
   finished(part.file, (error) => {
-    if (error) bytes.destroy(error instanceof AppError ? error : malformedBody());
+    if (error && !bytes.destroyed) bytes.destroy(error instanceof AppError ? error : malformedBody());
   });
+  // A file refused before anyone reads it (by its name, say) still fails when the request ends:
+  // readers get the error through their own listeners; unread, it must not crash the process.
+  bytes.on('error', () => {});
   // A consumer giving up early must let the parser go too (busboy waits for the part to be read).
   bytes.once('close', () => {
     if (!part.file.readableEnded) part.file.destroy();
