@@ -48,4 +48,14 @@ describe('an upload far over its cap, streamed to media (contract §8: cut off e
     });
     expect(await media.prisma.upload.count()).toBe(0);
   });
+
+  // The suite's afterAll closes media: a connection left paused on the unread rest would hold it.
+  it('answers a large file refused by its name before reading it (400 UPLOAD_CONTENT_REJECTED), without waiting for the rest', async () => {
+    const { token } = await media.caller('admin');
+    const head = chunkedUploadHead('/api/upload', BOUNDARY, { authorization: `Bearer ${token}` });
+    const exchange = await sendOversized(media.baseUrl, head, multipartPrefix(BOUNDARY, 'file', 'logo.svg', 'image/svg+xml'), BODY);
+    expect(exchange.response).toMatch(/^HTTP\/1\.1 400 /);
+    expect(exchange.response).toContain('"errorCode":"UPLOAD_CONTENT_REJECTED"');
+    expect(exchange.writtenAtAnswer).toBeLessThan(IN_FLIGHT);
+  });
 });

@@ -43,7 +43,10 @@ export class UploadsModule implements OnModuleInit {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     void fastify.register(multipart, { throwFileSizeLimit: true });
     fastify.addHook('onResponse', (request, _reply, done) => {
-      if (!request.raw.complete) request.raw.resume();
+      if (request.raw.complete) return done();
+      // A parser still attached would stall on the part nobody reads and pause the request again.
+      request.raw.unpipe();
+      request.raw.resume();
       done();
     });
   }
