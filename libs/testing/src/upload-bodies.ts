@@ -3,6 +3,8 @@ import { connect } from 'node:net';
 export interface OversizedExchange {
   /** Body bytes the socket had accepted when the first byte of the answer arrived (or it closed). */
   writtenAtAnswer: number;
+  /** Body bytes the socket accepted in all. */
+  written: number;
   /** What the server wrote back. */
   response: string;
   /** Largest growth of this process's resident memory while the exchange lasted, in bytes. */
@@ -18,10 +20,11 @@ const GIVE_UP_MS = 15_000;
 /**
  * Sends `head` (request line and headers, chunked transfer encoding) then `prefix`, then blank
  * bytes generated as they are written (never held whole) up to `bodyBytes`, stopping as a client
- * does once an answer arrives or the connection closes. For servers running in this process, the
+ * does once an answer arrives or the connection closes (`ignoreAnswer`: only when the connection
+ * closes, as a hostile client would). For servers running in this process, the
  * resident memory is sampled meanwhile: a body buffered whole would show as growth of its size.
  */
-export function sendOversized(url: string, head: string, prefix: Buffer, bodyBytes: number): Promise<OversizedExchange> {
+export function sendOversized(url: string, head: string, prefix: Buffer, bodyBytes: number, options: { ignoreAnswer?: boolean } = {}): Promise<OversizedExchange> {
   const { hostname, port } = new URL(url);
   const baseline = process.memoryUsage.rss();
   let peak = baseline;
@@ -31,9 +34,12 @@ export function sendOversized(url: string, head: string, prefix: Buffer, bodyByt
     const received: Buffer[] = [];
     let written = 0;
     let writtenAtAnswer: number | undefined;
+    let sending = true;
     const stop = () => {
       if (writtenAtAnswer !== undefined) return;
       writtenAtAnswer = written;
+      if (options.ignoreAnswer) return;
+      sending = false;
       // The answer is a short envelope; a server keeping the connection open is not waited for.
       setTimeout(() => socket.destroy(), ANSWER_GRACE_MS).unref();
     };
@@ -41,17 +47,20 @@ export function sendOversized(url: string, head: string, prefix: Buffer, bodyByt
       stop();
       received.push(data);
     });
-    socket.on('error', stop);
+    socket.on('error', () => {
+      stop();
+      sending = false;
+    });
     const giveUp = setTimeout(() => socket.destroy(), GIVE_UP_MS);
     socket.once('close', () => {
       clearTimeout(giveUp);
       clearInterval(sampler);
       stop();
-      resolve({ writtenAtAnswer: writtenAtAnswer ?? written, response: Buffer.concat(received).toString('latin1'), peakRssGrowth: peak - baseline });
+      resolve({ writtenAtAnswer: writtenAtAnswer ?? written, written, response: Buffer.concat(received).toString('latin1'), peakRssGrowth: peak - baseline });
     });
     const chunked = (bytes: Buffer) => Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]);
     const pump = () => {
-      while (writtenAtAnswer === undefined && !socket.destroyed && written < bodyBytes) {
+      while (sending && !socket.destroyed && written < bodyBytes) {
         const piece = CHUNK.subarray(0, Math.min(CHUNK.length, bodyBytes - written));
         written += piece.length;
         if (!socket.write(chunked(piece))) {
@@ -59,7 +68,9 @@ export function sendOversized(url: string, head: string, prefix: Buffer, bodyByt
           return;
         }
       }
-      if (writtenAtAnswer === undefined && !socket.destroyed && written >= bodyBytes) socket.write('0\r\n\r\n');
+      if (!sending || socket.destroyed) return;
+      socket.write('0\r\n\r\n');
+      if (options.ignoreAnswer) setTimeout(() => socket.destroy(), ANSWER_GRACE_MS).unref();
     };
     socket.once('connect', () => {
       socket.write(head);

@@ -31,6 +31,16 @@ describe('an upload far over its cap, streamed to media (contract §8: cut off e
     expect(await media.prisma.upload.count()).toBe(0);
   });
 
+  it('reads and discards all 200 MiB of a client that ignores the 413, its memory flat (nothing buffered)', async () => {
+    const { token } = await media.caller('mobile');
+    const head = chunkedUploadHead('/api/mobile/uploads?uploadType=file', BOUNDARY, { authorization: `Bearer ${token}` });
+    const exchange = await sendOversized(media.baseUrl, head, multipartPrefix(BOUNDARY), BODY, { ignoreAnswer: true });
+    expect(exchange.response).toMatch(/^HTTP\/1\.1 413 /);
+    expect(exchange.writtenAtAnswer).toBeLessThan(5 * MIB + IN_FLIGHT);
+    expect(exchange.written).toBe(BODY);
+    expect(exchange.peakRssGrowth).toBeLessThan(64 * MIB);
+  });
+
   it.each([
     ['/api/upload?uploadType=file', 'admin', 'file'],
     ['/api/upload/multiple?uploadType=file', 'admin', 'files'],
