@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chunkedUploadHead, multipartPrefix, sendOversized, uploadHead, writeThenRead } from '@school/testing';
 import { BOOTSTRAP_ADMIN, invitedPerson, type SignedIn, signIn } from './support/people.js';
 import { type RunningSystem, startSystem } from './support/system.js';
 
@@ -29,16 +31,20 @@ async function call(method: string, path: string, options: { body?: unknown; tok
   return { status: response.status, body: (await response.json()) as Answer['body'] };
 }
 
-async function upload(path: string, bytes: Buffer, filename: string, type: string, token?: string): Promise<Answer> {
+async function upload(path: string, bytes: Buffer, filename: string, type: string, token?: string, headers: Record<string, string> = {}): Promise<Answer & { retryAfter: string | null }> {
   const body = new FormData();
   body.append('file', new Blob([new Uint8Array(bytes)], { type }), filename);
-  const response = await fetch(`${system.gatewayUrl}${path}`, { method: 'POST', body, ...(token && { headers: { authorization: `Bearer ${token}` } }) });
-  return { status: response.status, body: (await response.json()) as Answer['body'] };
+  const response = await fetch(`${system.gatewayUrl}${path}`, { method: 'POST', body, headers: { ...headers, ...(token && { authorization: `Bearer ${token}` }) } });
+  return { status: response.status, body: (await response.json()) as Answer['body'], retryAfter: response.headers.get('retry-after') };
 }
+
+const MIB = 1024 * 1024;
+const randomIp = () => `10.${randomBytes(3).join('.')}`;
 
 beforeAll(async () => {
   storageDir = await mkdtemp(join(tmpdir(), 'e2e-storage-'));
-  system = await startSystem({ env: { STORAGE_DIR: storageDir } });
+  // One trusted proxy: the throttle tests speak from addresses of their own (X-Forwarded-For).
+  system = await startSystem({ env: { STORAGE_DIR: storageDir, TRUST_PROXY: '1' } });
   admin = await signIn(system, 'admin', BOOTSTRAP_ADMIN.email, BOOTSTRAP_ADMIN.password);
   customer = await invitedPerson(system, admin.accessToken, 'customer', PASSWORD);
 }, 90_000);
@@ -150,5 +156,72 @@ describe('uploads through the gateway', () => {
     expect(two.body.data).toHaveLength(2);
     const eleven = await post(11);
     expect([eleven.status, eleven.body.errorCode]).toEqual([400, 'VALIDATION_FAILED']);
+  });
+
+  it('answers uploads refused before their body is read with the envelope, even to clients that write a few MiB first', async () => {
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(4 * MIB, 0x20)]);
+    const cases: Array<[string, string | undefined, number, string]> = [
+      ['/api/upload?uploadType=file', undefined, 401, 'AUTH_UNAUTHENTICATED'],
+      ['/mobile/uploads?uploadType=file', 'not-a-token', 401, 'AUTH_UNAUTHENTICATED'],
+      ['/api/upload?uploadType=file', customer.accessToken, 403, 'PERMISSION_INSUFFICIENT'],
+      ['/api/mobile/uploads?uploadType=file', admin.accessToken, 403, 'PERMISSION_INSUFFICIENT'],
+    ];
+    for (const [path, token, status, errorCode] of cases) {
+      const answer = await upload(path, pdf, 'big.pdf', 'application/pdf', token);
+      expect({ path, status: answer.status, errorCode: answer.body.errorCode }).toEqual({ path, status, errorCode });
+    }
+    // A client that reads nothing until it has written 20 MiB: an early close would reset it.
+    for (const [path, token, status] of [
+      ['/api/upload', undefined, 401],
+      ['/api/upload', customer.accessToken, 403],
+      ['/api/mobile/uploads', admin.accessToken, 403],
+    ] as const) {
+      const length = path.includes('mobile') ? 5 * MIB : 20 * MIB;
+      const exchange = await writeThenRead(system.gatewayUrl, uploadHead(path, length, token ? { authorization: `Bearer ${token}` } : {}), length);
+      expect({ path, status, errors: exchange.errors, answer: exchange.response.slice(0, 12) }).toEqual({ path, status, errors: [], answer: `HTTP/1.1 ${status}` });
+    }
+  });
+
+  it('cuts a 200 MiB customer upload off after about 5 MiB with 413 UPLOAD_TOO_LARGE', async () => {
+    const head = chunkedUploadHead('/api/mobile/uploads?uploadType=file', 'oversized', { authorization: `Bearer ${customer.accessToken}`, 'x-forwarded-for': randomIp() });
+    const exchange = await sendOversized(system.gatewayUrl, head, multipartPrefix('oversized', 'file', 'big.txt'), 200 * MIB);
+    expect(exchange.response).toMatch(/^HTTP\/1\.1 413 /);
+    expect(exchange.response).toContain('"errorCode":"UPLOAD_TOO_LARGE"');
+    expect(exchange.writtenAtAnswer).toBeGreaterThan(5 * MIB);
+    expect(exchange.writtenAtAnswer).toBeLessThan(5 * MIB + 32 * MIB);
+  });
+
+  it('throttles customer uploads to 10 per 60 s per ip, aliases counting together: the 11th is 429 RATE_LIMITED with Retry-After', async () => {
+    const from = { 'x-forwarded-for': randomIp() };
+    const statuses: number[] = [];
+    for (let index = 0; index < 10; index += 1) {
+      statuses.push((await upload(index % 2 ? '/mobile/uploads' : '/api/mobile/uploads', PNG, 'dot.png', 'image/png', customer.accessToken, from)).status);
+    }
+    expect(statuses).toEqual(Array.from({ length: 10 }, () => 200));
+    const eleventh = await upload('/api/mobile/uploads', PNG, 'dot.png', 'image/png', customer.accessToken, from);
+    expect([eleventh.status, eleventh.body]).toEqual([429, { message: 'Too many requests, please try again later', data: null, errorCode: 'RATE_LIMITED' }]);
+    expect(Number(eleventh.retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(Number(eleventh.retryAfter)).toBeLessThanOrEqual(60);
+    const otherIp = await upload('/api/mobile/uploads', PNG, 'dot.png', 'image/png', customer.accessToken, { 'x-forwarded-for': randomIp() });
+    expect(otherIp.status).toBe(200);
+  });
+
+  it('throttles customer signed URLs to 60 per 60 s per ip: the 61st is 429 RATE_LIMITED with Retry-After', async () => {
+    const stored = await upload('/api/mobile/uploads', PNG, 'mine.png', 'image/png', customer.accessToken, { 'x-forwarded-for': randomIp() });
+    const key = String(stored.body.data?.['relativePath']);
+    const from = { 'x-forwarded-for': randomIp() };
+    const signedUrl = (path: string, headers = from) =>
+      fetch(`${system.gatewayUrl}${path}${key}`, { headers: { ...headers, authorization: `Bearer ${customer.accessToken}` } });
+    const statuses: number[] = [];
+    for (let index = 0; index < 60; index += 1) {
+      statuses.push((await signedUrl(index % 2 ? '/mobile/uploads/signed-url/' : '/api/mobile/uploads/signed-url/')).status);
+    }
+    expect(statuses).toEqual(Array.from({ length: 60 }, () => 200));
+    const refused = await signedUrl('/api/mobile/uploads/signed-url/');
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ message: 'Too many requests, please try again later', data: null, errorCode: 'RATE_LIMITED' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect((await signedUrl('/api/mobile/uploads/signed-url/', { 'x-forwarded-for': randomIp() })).status).toBe(200);
   });
 });

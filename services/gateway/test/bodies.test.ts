@@ -1,3 +1,4 @@
+import { chunkedUploadHead, multipartPrefix, sendOversized } from '@school/testing';
 import { bearer, json, startTestGateway, type TestGateway } from './support/gateway.js';
 import { resetFakes } from './support/fake-upstreams.js';
 
@@ -122,5 +123,19 @@ describe('gateway request bodies', () => {
     expect(response.status).toBe(413);
     expect((await json(response)).errorCode).toBe('UPLOAD_TOO_LARGE');
     expect(gateway.fakes.media.received).toHaveLength(0);
+  });
+
+  it.each([
+    ['/api/upload', 2 * MIB],
+    ['/mobile/uploads', 6 * MIB],
+  ])('cuts a 200 MiB chunked upload to %s after about its cap (%d bytes): 413, memory flat', async (path, cap) => {
+    const head = chunkedUploadHead(path, 'oversized', { authorization });
+    const exchange = await sendOversized(gateway.url, head, multipartPrefix('oversized'), 200 * MIB);
+    expect(exchange.response).toMatch(/^HTTP\/1\.1 413 /);
+    expect(exchange.response).toContain('"errorCode":"UPLOAD_TOO_LARGE"');
+    // Loopback buffers hold a few MiB besides what the gateway read.
+    expect(exchange.writtenAtAnswer).toBeGreaterThan(cap);
+    expect(exchange.writtenAtAnswer).toBeLessThan(cap + 24 * MIB);
+    expect(exchange.peakRssGrowth).toBeLessThan(64 * MIB);
   });
 });

@@ -1,12 +1,14 @@
 import { request as httpRequest } from 'node:http';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import sharp from 'sharp';
 import { UrlSigner } from '../src/storage/url-signer.js';
-import { animatedGif, DOCX, form, HTML, image, MP4, PDF, pixelBomb, rotatedJpeg, SVG, ZIP } from './support/files.js';
+import { animatedGif, DOCX, form, HTML, image, MP4, PDF, pixelBomb, pngWithText, rotatedJpeg, SVG, ZIP } from './support/files.js';
 import { type Caller, type MediaUnderTest, startMedia } from './support/media-app.js';
+import { startS3, type TestS3 } from './support/s3-server.js';
+import { localObjects, type StoredObjects, s3Objects } from './support/stored-objects.js';
 
 const SECRET = 'a-test-secret-of-at-least-thirty-two-characters';
 const MIB = 1024 * 1024;
@@ -17,14 +19,34 @@ interface Envelope {
   errorCode: string | null;
 }
 
-describe('media uploads over HTTP (local storage)', () => {
+type Driver = 'local' | 's3';
+const DRIVERS: Driver[] = ['local', 's3'];
+
+/** Every API the clock of jest's fake timers could replace except Date: only "now" moves. */
+const ALL_BUT_DATE = ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] as const;
+
+/** Runs `work` with Date.now() `aheadMs` in the future, for the service and the store alike (both run in this process). */
+async function later<T>(aheadMs: number, work: () => Promise<T>): Promise<T> {
+  jest.useFakeTimers({ now: Date.now() + aheadMs, doNotFake: [...ALL_BUT_DATE] });
+  try {
+    return await work();
+  } finally {
+    jest.useRealTimers();
+  }
+}
+
+describe.each(DRIVERS)('media uploads over HTTP (%s storage)', (driver) => {
   let media: MediaUnderTest;
+  let s3: TestS3 | undefined;
+  let store: StoredObjects;
   let admin: Caller;
   let customer: Caller;
   let otherCustomer: Caller;
 
   beforeAll(async () => {
-    media = await startMedia({ SIGNED_URL_SECRET: SECRET, UPLOAD_MAX_FILE_SIZE_MB: '2' });
+    s3 = driver === 's3' ? await startS3() : undefined;
+    media = await startMedia({ SIGNED_URL_SECRET: SECRET, UPLOAD_MAX_FILE_SIZE_MB: '2', ...s3?.env });
+    store = s3 ? s3Objects(s3) : localObjects(media.storageDir);
     admin = await media.caller('admin');
     customer = await media.caller('mobile');
     otherCustomer = await media.caller('mobile');
@@ -32,7 +54,31 @@ describe('media uploads over HTTP (local storage)', () => {
 
   afterAll(async () => {
     await media?.close();
+    await s3?.close();
   });
+
+  /** The permanent URL of a public key: the gateway's for local files, S3_PUBLIC_BASE_URL's for s3. */
+  function publicUrl(key: string): string {
+    return s3 ? `${s3.endpoint}/${s3.bucket}/${key}` : `http://files.test/api/files/signed/${key}`;
+  }
+
+  /** A signed URL as handed out: the gateway's HMAC-signed route (local) or the store's presigned GET (s3). */
+  function expectSignedUrl(url: unknown, key: string, expiresInSeconds: number): void {
+    if (!s3) {
+      expect(url).toMatch(new RegExp(`^http://files\\.test/api/files/signed/${key}\\?expires=\\d+&signature=[0-9a-f]{64}$`));
+      return;
+    }
+    const parsed = new URL(String(url));
+    expect(`${parsed.origin}${parsed.pathname}`).toBe(`${s3.endpoint}/${s3.bucket}/${key}`);
+    expect(parsed.searchParams.get('X-Amz-Expires')).toBe(String(expiresInSeconds));
+  }
+
+  /** Fetches a URL the service handed out, without a bearer token (local URLs name the test's fake host). */
+  function fetchHandedOut(url: string): Promise<Response> {
+    if (s3) return fetch(url);
+    const parsed = new URL(url);
+    return media.fetch(`${parsed.pathname}${parsed.search}`);
+  }
 
   async function upload(path: string, body: FormData, token: string): Promise<{ status: number; body: Envelope }> {
     const response = await media.fetch(path, { method: 'POST', body, token });
@@ -58,9 +104,8 @@ describe('media uploads over HTTP (local storage)', () => {
     });
   }
 
-  async function storedFiles(): Promise<string[]> {
-    const entries = await readdir(media.storageDir, { recursive: true, withFileTypes: true });
-    return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
+  function storedFiles(): Promise<string[]> {
+    return store.keys();
   }
 
   describe('POST /api/upload (administrator surface)', () => {
@@ -73,20 +118,25 @@ describe('media uploads over HTTP (local storage)', () => {
       expect(data).toMatchObject({ originalName: 'photo.png', mimeType: 'image/webp' });
       expect(data['relativePath']).toMatch(new RegExp(`^uploads/image/${admin.userId}/[0-9a-f]{32}\\.webp$`));
       expect(data['filename']).toBe(String(data['relativePath']).split('/').pop());
-      const stored = await readFile(join(media.storageDir, String(data['relativePath'])));
+      const stored = await store.read(String(data['relativePath']));
       expect(data['size']).toBe(stored.length);
       expect((await sharp(stored).metadata()).format).toBe('webp');
       expect(data['expiresAt']).toBeGreaterThanOrEqual(before + 7200_000);
       expect(data['expiresAt']).toBeLessThanOrEqual(Date.now() + 7200_000);
-      expect(data['url']).toMatch(new RegExp(`^http://files\\.test/api/files/signed/${String(data['relativePath'])}\\?expires=\\d+&signature=[0-9a-f]{64}$`));
+      expectSignedUrl(data['url'], String(data['relativePath']), 7200);
+      const served = await fetchHandedOut(String(data['url']));
+      expect(served.status).toBe(200);
+      expect(Buffer.from(await served.arrayBuffer())).toEqual(stored);
       const row = await media.prisma.upload.findUnique({ where: { relativePath: String(data['relativePath']) } });
       expect(row).toMatchObject({ ownerId: admin.userId, uploadType: 'image', mimeType: 'image/webp', size: BigInt(stored.length), isPublic: false });
+      expect(row?.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+      expect(row?.createdAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
     });
 
     it('applies the EXIF orientation and strips the metadata when converting', async () => {
       const answer = await upload('/api/upload', form('file', await rotatedJpeg(40, 20), 'turned.jpg', 'image/jpeg'), admin.token);
       expect(answer.status).toBe(200);
-      const stored = await readFile(join(media.storageDir, String(answer.body.data?.['relativePath'])));
+      const stored = await store.read(String(answer.body.data?.['relativePath']));
       const metadata = await sharp(stored).metadata();
       expect({ width: metadata.width, height: metadata.height, exif: metadata.exif, orientation: metadata.orientation }).toEqual({
         width: 20,
@@ -99,13 +149,19 @@ describe('media uploads over HTTP (local storage)', () => {
     it('keeps an animated GIF animated as WebP', async () => {
       const answer = await upload('/api/upload', form('file', await animatedGif(), 'blink.gif', 'image/gif'), admin.token);
       expect(answer.status).toBe(200);
-      const stored = await readFile(join(media.storageDir, String(answer.body.data?.['relativePath'])));
+      const stored = await store.read(String(answer.body.data?.['relativePath']));
       expect(await sharp(stored, { animated: true }).metadata()).toMatchObject({ format: 'webp', pages: 2 });
     });
 
-    it('refuses a decompression bomb with 400 UPLOAD_CONTENT_REJECTED before decoding it', async () => {
-      const answer = await upload('/api/upload', form('file', await pixelBomb(), 'bomb.png', 'image/png'), admin.token);
+    it('refuses a valid image of more than 50 megapixels (a decompression bomb) with 400 UPLOAD_CONTENT_REJECTED, storing nothing', async () => {
+      const bomb = pixelBomb();
+      // A real image sharp would otherwise decode: small on the wire, 7200 x 7200 once decoded.
+      expect(bomb.length).toBeLessThan(64 * 1024);
+      expect(await sharp(bomb).metadata()).toMatchObject({ format: 'png', width: 7200, height: 7200 });
+      const before = await storedFiles();
+      const answer = await upload('/api/upload', form('file', bomb, 'bomb.png', 'image/png'), admin.token);
       expect([answer.status, answer.body.errorCode]).toEqual([400, 'UPLOAD_CONTENT_REJECTED']);
+      expect(await storedFiles()).toEqual(before);
     });
 
     it('keeps the original bytes with optimize=false', async () => {
@@ -114,7 +170,7 @@ describe('media uploads over HTTP (local storage)', () => {
       expect(answer.status).toBe(200);
       expect(answer.body.data).toMatchObject({ mimeType: 'image/png', size: png.length });
       expect(String(answer.body.data?.['relativePath'])).toMatch(/\.png$/);
-      expect(await readFile(join(media.storageDir, String(answer.body.data?.['relativePath'])))).toEqual(png);
+      expect(await store.read(String(answer.body.data?.['relativePath']))).toEqual(png);
     });
 
     it('stores a public type under public/<uploadType>/ with a permanent URL served without a token', async () => {
@@ -123,8 +179,8 @@ describe('media uploads over HTTP (local storage)', () => {
       const data = answer.body.data as Record<string, unknown>;
       expect(data['relativePath']).toMatch(/^public\/landing\/[0-9a-f]{32}\.webp$/);
       expect(data['expiresAt']).toBeNull();
-      expect(data['url']).toBe(`http://files.test/api/files/signed/${String(data['relativePath'])}`);
-      const served = await media.fetch(`/api/files/signed/${String(data['relativePath'])}`);
+      expect(data['url']).toBe(publicUrl(String(data['relativePath'])));
+      const served = await fetchHandedOut(String(data['url']));
       expect(served.status).toBe(200);
       expect(served.headers.get('content-type')).toBe('image/webp');
       expect(Buffer.from(await served.arrayBuffer()).length).toBe(data['size']);
@@ -138,7 +194,7 @@ describe('media uploads over HTTP (local storage)', () => {
       ] as const) {
         const answer = await upload('/api/upload?uploadType=file', form('file', bytes, name, type), admin.token);
         expect({ name, status: answer.status, mimeType: answer.body.data?.['mimeType'] }).toEqual({ name, status: 200, mimeType: type });
-        expect(await readFile(join(media.storageDir, String(answer.body.data?.['relativePath'])))).toEqual(bytes);
+        expect(await store.read(String(answer.body.data?.['relativePath']))).toEqual(bytes);
       }
     });
 
@@ -194,6 +250,35 @@ describe('media uploads over HTTP (local storage)', () => {
       }
     });
 
+    it('refuses SVG and HTML under every upload type, whatever name and type they claim', async () => {
+      for (const [uploadType, name, type] of [
+        ['image', 'x.png', 'image/png'],
+        ['thumbnail', 'x.jpg', 'image/jpeg'],
+        ['landing', 'x.gif', 'image/gif'],
+        ['avatar', 'x.webp', 'image/webp'],
+        ['file', 'x.txt', 'text/plain'],
+        ['file', 'x.csv', 'text/csv'],
+        ['file', 'x.pdf', 'application/pdf'],
+        ['video', 'x.mp4', 'video/mp4'],
+      ] as const) {
+        for (const [label, bytes] of [['SVG', SVG], ['HTML', HTML]] as const) {
+          const answer = await upload(`/api/upload?uploadType=${uploadType}&optimize=false`, form('file', bytes, name, type), admin.token);
+          expect({ uploadType, name, label, status: answer.status, errorCode: answer.body.errorCode }).toEqual({ uploadType, name, label, status: 400, errorCode: 'UPLOAD_CONTENT_REJECTED' });
+        }
+      }
+    });
+
+    it('refuses polyglots: a real PNG or GIF carrying markup a browser could sniff, even with optimize=false', async () => {
+      for (const [label, bytes, name, type] of [
+        ['PNG with an HTML text chunk', await pngWithText('<html><script>alert(document.cookie)</script></html>'), 'p.png', 'image/png'],
+        ['GIF header then HTML', Buffer.concat([Buffer.from('GIF89a'), HTML]), 'g.gif', 'image/gif'],
+      ] as const) {
+        expect(await sharp(bytes).metadata().then(() => 'decodable', () => 'not decodable')).toBe(label.startsWith('PNG') ? 'decodable' : 'not decodable');
+        const answer = await upload('/api/upload?optimize=false', form('file', bytes, name, type), admin.token);
+        expect({ label, status: answer.status, errorCode: answer.body.errorCode }).toEqual({ label, status: 400, errorCode: 'UPLOAD_CONTENT_REJECTED' });
+      }
+    });
+
     it('answers 400 UPLOAD_TYPE_INVALID for an unknown uploadType and 400 UPLOAD_FILE_REQUIRED without a file', async () => {
       const png = await image('png');
       const badType = await upload('/api/upload?uploadType=document', form('file', png, 'a.png', 'image/png'), admin.token);
@@ -219,6 +304,31 @@ describe('media uploads over HTTP (local storage)', () => {
       const asCustomer = await upload('/api/upload', form('file', png, 'a.png', 'image/png'), customer.token);
       expect([asCustomer.status, asCustomer.body.errorCode]).toEqual([403, 'PERMISSION_INSUFFICIENT']);
     });
+  });
+
+  it('binds every route to its surface: 401 without a token, 403 PERMISSION_INSUFFICIENT with the other surface\'s', async () => {
+    const key = `uploads/image/${customer.userId}/${'0'.repeat(32)}.webp`;
+    const routes: Array<[string, string, 'admin' | 'mobile']> = [
+      ['GET', `/api/upload/signed-url/${key}`, 'admin'],
+      ['POST', '/api/upload/signed-urls', 'admin'],
+      ['GET', `/api/upload/file/${key}`, 'admin'],
+      ['POST', '/api/upload/multiple', 'admin'],
+      ['GET', `/api/mobile/uploads/signed-url/${key}`, 'mobile'],
+      ['POST', '/api/mobile/uploads/signed-urls', 'mobile'],
+      ['GET', `/api/mobile/uploads/file/${key}`, 'mobile'],
+    ];
+    for (const [method, path, surface] of routes) {
+      const other = surface === 'admin' ? customer.token : admin.token;
+      const body = path.endsWith('signed-urls') ? JSON.stringify({ keys: [key] }) : undefined;
+      const headers = body ? { 'content-type': 'application/json' } : undefined;
+      const anonymous = await media.fetch(path, { method, ...(body && { body, headers }) });
+      const wrongSurface = await media.fetch(path, { method, token: other, ...(body && { body, headers }) });
+      expect({ path, anonymous: anonymous.status, wrongSurface: [wrongSurface.status, ((await wrongSurface.json()) as Envelope).errorCode] }).toEqual({
+        path,
+        anonymous: 401,
+        wrongSurface: [403, 'PERMISSION_INSUFFICIENT'],
+      });
+    }
   });
 
   describe('POST /api/mobile/uploads (customer surface)', () => {
@@ -269,51 +379,80 @@ describe('media uploads over HTTP (local storage)', () => {
       expect(byDefault.status).toBe(200);
       expect(byDefault.body.message).toBe('Signed URL generated');
       expect(byDefault.body.data?.['expiresAt']).toBeGreaterThanOrEqual(before + 7200_000);
+      expectSignedUrl(byDefault.body.data?.['url'], privateKey, 7200);
       const short = await get(`/api/mobile/uploads/signed-url/${privateKey}?expiresIn=60`, customer.token);
       expect(short.body.data?.['expiresAt']).toBeLessThanOrEqual(Date.now() + 60_000);
+      expectSignedUrl(short.body.data?.['url'], privateKey, 60);
       for (const expiresIn of ['59', '604801', 'soon']) {
         const refused = await get(`/api/mobile/uploads/signed-url/${privateKey}?expiresIn=${expiresIn}`, customer.token);
         expect({ expiresIn, status: refused.status, errorCode: refused.body.errorCode }).toEqual({ expiresIn, status: 400, errorCode: 'VALIDATION_FAILED' });
       }
     });
 
-    it('serves the file behind the signed URL without a bearer token, with safe headers', async () => {
-      const signed = await get(`/api/mobile/uploads/signed-url/${privateKey}`, customer.token);
-      const url = new URL(String(signed.body.data?.['url']));
-      const served = await media.fetch(`${url.pathname}${url.search}`);
+    it('serves the file behind the signed URL without a bearer token until it expires, 403 after', async () => {
+      const signed = await get(`/api/mobile/uploads/signed-url/${privateKey}?expiresIn=60`, customer.token);
+      const url = String(signed.body.data?.['url']);
+      const served = await fetchHandedOut(url);
       expect(served.status).toBe(200);
       expect(served.headers.get('content-type')).toBe('image/webp');
-      expect(served.headers.get('x-content-type-options')).toBe('nosniff');
-      expect(served.headers.get('cache-control')).toBe('private, max-age=3600');
-      expect(served.headers.get('content-disposition')).toBe(`inline; filename="${privateKey.split('/').pop()}"`);
-      expect(Buffer.from(await served.arrayBuffer())).toEqual(await readFile(join(media.storageDir, privateKey)));
+      expect(Buffer.from(await served.arrayBuffer())).toEqual(await store.read(privateKey));
+      expect((await later(30_000, () => fetchHandedOut(url))).status).toBe(200);
+      const expired = await later(61_000, () => fetchHandedOut(url));
+      expect(expired.status).toBe(403);
+      if (!s3) expect(((await expired.json()) as Envelope).errorCode).toBe('UPLOAD_FORBIDDEN');
     });
 
-    it('refuses an expired, tampered or unsigned URL with 403', async () => {
-      const signed = await get(`/api/mobile/uploads/signed-url/${privateKey}`, customer.token);
-      const url = new URL(String(signed.body.data?.['url']));
-      const expires = url.searchParams.get('expires') ?? '';
-      const signature = url.searchParams.get('signature') ?? '';
-      const flipped = `${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`;
-      const past = Date.now() - 1000;
-      const otherKey = privateKey.replace(/[0-9a-f]{32}/, 'f'.repeat(32));
-      const attempts: Record<string, string> = {
-        'tampered signature': `/api/files/signed/${privateKey}?expires=${expires}&signature=${flipped}`,
-        'tampered expiry': `/api/files/signed/${privateKey}?expires=${Number(expires) + 1000}&signature=${signature}`,
-        'tampered key': `/api/files/signed/${otherKey}?expires=${expires}&signature=${signature}`,
-        'no signature': `/api/files/signed/${privateKey}`,
-        expired: `/api/files/signed/${privateKey}?expires=${past}&signature=${new UrlSigner(SECRET).sign(privateKey, past)}`,
-        'beyond the longest lifetime': (() => {
-          const far = Date.now() + 8 * 24 * 3600_000;
-          return `/api/files/signed/${privateKey}?expires=${far}&signature=${new UrlSigner(SECRET).sign(privateKey, far)}`;
-        })(),
-        'signed with another secret': `/api/files/signed/${privateKey}?expires=${expires}&signature=${new UrlSigner('x'.repeat(40)).sign(privateKey, Number(expires))}`,
-      };
-      for (const [label, path] of Object.entries(attempts)) {
-        const answer = await get(path);
-        expect({ label, status: answer.status, errorCode: answer.body.errorCode }).toEqual({ label, status: 403, errorCode: 'UPLOAD_FORBIDDEN' });
-      }
-    });
+    if (driver === 's3') {
+      // s3rver checks a presigned URL's expiry and credential but not its V4 signature (unimplemented
+      // there); a tampered signature or key is the store's own check (S3, MinIO), not this service's.
+      it('hands out presigned URLs of the configured credential, SigV4-signed, refused (403) under another credential', async () => {
+        const signed = await get(`/api/mobile/uploads/signed-url/${privateKey}`, customer.token);
+        const url = new URL(String(signed.body.data?.['url']));
+        expect(url.searchParams.get('X-Amz-Algorithm')).toBe('AWS4-HMAC-SHA256');
+        expect(url.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
+        expect(url.searchParams.get('X-Amz-Credential')).toMatch(/^S3RVER\//);
+        const foreign = new URL(url);
+        foreign.searchParams.set('X-Amz-Credential', String(url.searchParams.get('X-Amz-Credential')).replace(/^S3RVER/, 'SOMEONE'));
+        expect((await fetch(foreign)).status).toBe(403);
+      });
+    }
+
+    if (driver === 'local') {
+      it('serves a signed file with the proxy\'s safe headers', async () => {
+        const signed = await get(`/api/mobile/uploads/signed-url/${privateKey}`, customer.token);
+        const served = await fetchHandedOut(String(signed.body.data?.['url']));
+        expect(served.status).toBe(200);
+        expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+        expect(served.headers.get('cache-control')).toBe('private, max-age=3600');
+        expect(served.headers.get('content-disposition')).toBe(`inline; filename="${privateKey.split('/').pop()}"`);
+      });
+
+      it('refuses an expired, tampered or unsigned URL with 403', async () => {
+        const signed = await get(`/api/mobile/uploads/signed-url/${privateKey}`, customer.token);
+        const url = new URL(String(signed.body.data?.['url']));
+        const expires = url.searchParams.get('expires') ?? '';
+        const signature = url.searchParams.get('signature') ?? '';
+        const flipped = `${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`;
+        const past = Date.now() - 1000;
+        const otherKey = privateKey.replace(/[0-9a-f]{32}/, 'f'.repeat(32));
+        const attempts: Record<string, string> = {
+          'tampered signature': `/api/files/signed/${privateKey}?expires=${expires}&signature=${flipped}`,
+          'tampered expiry': `/api/files/signed/${privateKey}?expires=${Number(expires) + 1000}&signature=${signature}`,
+          'tampered key': `/api/files/signed/${otherKey}?expires=${expires}&signature=${signature}`,
+          'no signature': `/api/files/signed/${privateKey}`,
+          expired: `/api/files/signed/${privateKey}?expires=${past}&signature=${new UrlSigner(SECRET).sign(privateKey, past)}`,
+          'beyond the longest lifetime': (() => {
+            const far = Date.now() + 8 * 24 * 3600_000;
+            return `/api/files/signed/${privateKey}?expires=${far}&signature=${new UrlSigner(SECRET).sign(privateKey, far)}`;
+          })(),
+          'signed with another secret': `/api/files/signed/${privateKey}?expires=${expires}&signature=${new UrlSigner('x'.repeat(40)).sign(privateKey, Number(expires))}`,
+        };
+        for (const [label, path] of Object.entries(attempts)) {
+          const answer = await get(path);
+          expect({ label, status: answer.status, errorCode: answer.body.errorCode }).toEqual({ label, status: 403, errorCode: 'UPLOAD_FORBIDDEN' });
+        }
+      });
+    }
 
     it('refuses another user\'s private key with 403 UPLOAD_FORBIDDEN, on both surfaces', async () => {
       const mobile = await get(`/api/mobile/uploads/signed-url/${privateKey}`, otherCustomer.token);
@@ -327,17 +466,19 @@ describe('media uploads over HTTP (local storage)', () => {
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual({
         message: 'Local URL resolved',
-        data: { url: `http://files.test/api/files/signed/${publicKey}`, expiresAt: null },
+        data: { url: publicUrl(publicKey), expiresAt: null },
         errorCode: null,
       });
       const asAdmin = await get(`/api/upload/signed-url/${publicKey}`, admin.token);
       expect(asAdmin.body.message).toBe('Local URL resolved');
     });
 
-    it('allows a legacy key without a userId segment', async () => {
+    it('allows a legacy key without a userId segment, logging a warning', async () => {
       const answer = await get('/api/upload/signed-url/uploads/image/legacy-photo.png', admin.token);
       expect(answer.status).toBe(200);
       expect(answer.body.message).toBe('Signed URL generated');
+      const warnings = media.logs.map((line) => JSON.parse(line) as { level: string; msg: string }).filter((line) => line.msg.includes('uploads/image/legacy-photo.png'));
+      expect(warnings).toEqual([expect.objectContaining({ level: 'warn', msg: expect.stringContaining('legacy key without a userId segment') })]);
     });
 
     it('refuses keys that could leave the storage root with 400 VALIDATION_FAILED, encoded or not', async () => {
@@ -367,7 +508,7 @@ describe('media uploads over HTTP (local storage)', () => {
     beforeAll(async () => {
       const own = await upload('/api/mobile/uploads?uploadType=file', form('file', Buffer.from('0123456789abcdef'), 'digits.txt', 'text/plain'), customer.token);
       ownKey = String(own.body.data?.['relativePath']);
-      ownBytes = await readFile(join(media.storageDir, ownKey));
+      ownBytes = await store.read(ownKey);
       const foreign = await upload('/api/mobile/uploads', form('file', await image('png'), 'theirs.png', 'image/png'), otherCustomer.token);
       foreignKey = String(foreign.body.data?.['relativePath']);
       const avatar = await upload('/api/mobile/uploads?uploadType=avatar', form('file', await image('png'), 'me.png', 'image/png'), otherCustomer.token);
@@ -389,10 +530,11 @@ describe('media uploads over HTTP (local storage)', () => {
         expect(answer.body.message).toBe('URLs resolved');
         expect(Object.keys(answer.body.data ?? {}).sort()).toEqual([...keys].sort());
         const data = answer.body.data as Record<string, { url: string; expiresAt: number | null }>;
-        expect(data[publicKey]).toEqual({ url: `http://files.test/api/files/signed/${publicKey}`, expiresAt: null });
+        expect(data[publicKey]).toEqual({ url: publicUrl(publicKey), expiresAt: null });
         const privateKey = keys.find((key) => key !== publicKey) ?? '';
         expect(data[privateKey]?.expiresAt).toBeGreaterThanOrEqual(before + 120_000);
         expect(data[privateKey]?.expiresAt).toBeLessThanOrEqual(Date.now() + 120_000);
+        expectSignedUrl(data[privateKey]?.url, privateKey, 120);
       }
     });
 
@@ -415,7 +557,7 @@ describe('media uploads over HTTP (local storage)', () => {
         expect(served.headers.get('cache-control')).toBe('private, max-age=3600');
         expect(served.headers.get('x-content-type-options')).toBe('nosniff');
         const key = path.replace(/^\/api\/(?:mobile\/uploads|upload)\/file\//, '');
-        expect(Buffer.from(await served.arrayBuffer())).toEqual(await readFile(join(media.storageDir, key)));
+        expect(Buffer.from(await served.arrayBuffer())).toEqual(await store.read(key));
       }
       const text = await media.fetch(`/api/mobile/uploads/file/${ownKey}`, { token: customer.token });
       expect(text.headers.get('content-type')).toBe('text/plain');
@@ -479,19 +621,49 @@ describe('media uploads over HTTP (local storage)', () => {
   });
 });
 
-describe('media uploads when the storage fails', () => {
-  it('answers 502 STORAGE_UNAVAILABLE and keeps no record', async () => {
-    const blocked = join(await mkdtemp(join(tmpdir(), 'media-blocked-')), 'not-a-folder');
+describe('media uploads when the storage fails: 502 STORAGE_UNAVAILABLE, no record, no object', () => {
+  /** `store`: where to look for a half-written object, when the store can still be read. */
+  async function expectRefusedAndNothingKept(media: MediaUnderTest, store?: StoredObjects): Promise<void> {
+    const before = await store?.keys();
+    const caller = await media.caller('admin');
+    const response = await media.fetch('/api/upload?uploadType=file', { method: 'POST', body: form('file', Buffer.from('notes\n'), 'a.txt', 'text/plain'), token: caller.token });
+    expect([response.status, ((await response.json()) as Envelope).errorCode]).toEqual([502, 'STORAGE_UNAVAILABLE']);
+    expect(await media.prisma.upload.count()).toBe(0);
+    if (store) expect(await store.keys()).toEqual(before);
+  }
+
+  it('local: the storage folder cannot be written', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'media-blocked-'));
+    const blocked = join(parent, 'not-a-folder');
     await writeFile(blocked, 'a file where the storage folder should be');
     const media = await startMedia({ STORAGE_DIR: blocked });
     try {
-      const caller = await media.caller('admin');
-      const response = await media.fetch('/api/upload', { method: 'POST', body: form('file', await image('png'), 'a.png', 'image/png'), token: caller.token });
-      expect([response.status, ((await response.json()) as Envelope).errorCode]).toEqual([502, 'STORAGE_UNAVAILABLE']);
-      expect(await media.prisma.upload.count()).toBe(0);
+      await expectRefusedAndNothingKept(media, localObjects(parent));
     } finally {
       await media.close();
-      await rm(dirname(blocked), { recursive: true, force: true });
+      await rm(parent, { recursive: true, force: true });
+    }
+  });
+
+  it('s3: the store rejects the upload (a credential it does not know)', async () => {
+    const s3 = await startS3();
+    const media = await startMedia({ ...s3.env, S3_ACCESS_KEY: 'UNKNOWN' });
+    try {
+      await expectRefusedAndNothingKept(media, s3Objects(s3));
+    } finally {
+      await media.close();
+      await s3.close();
+    }
+  });
+
+  it('s3: the store is down', async () => {
+    const s3 = await startS3();
+    const media = await startMedia(s3.env);
+    try {
+      await s3.close();
+      await expectRefusedAndNothingKept(media);
+    } finally {
+      await media.close();
     }
   });
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, validationFailed } from '@school/http';
 import { ByteCap, uploadTooLarge } from './byte-cap.js';
 import { JSON_BODY_LIMIT, uploadStreamLimit } from './body-limits.js';
+import { registerRefusedUploadDrain } from './refused-upload-drain.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -55,6 +56,7 @@ export function registerBodyParsers(app: FastifyInstance, options: { adminUpload
   });
 
   app.addContentTypeParser('*', (_request, _payload, done) => done(unsupportedContentType(), undefined));
+  registerRefusedUploadDrain(app, options);
 }
 
 function declaredLength(request: FastifyRequest): number {

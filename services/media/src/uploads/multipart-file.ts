@@ -1,4 +1,6 @@
+import { finished, PassThrough } from 'node:stream';
 import { AppError, validationFailed } from '@school/http';
+import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { IncomingFile } from './uploads.service.js';
 
@@ -7,8 +9,9 @@ export const FILE_FIELD = 'file';
 export const FILES_FIELD = 'files';
 export const MAX_FILES_PER_BATCH = 10;
 
-/** @fastify/multipart's error for more files than `limits.files`. */
+/** @fastify/multipart's errors for more files than `limits.files` and a file over `limits.fileSize`. */
 const FILES_LIMIT = 'FST_FILES_LIMIT';
+const FILE_TOO_LARGE = 'FST_REQ_FILE_TOO_LARGE';
 
 /**
  * The request's first part, which must be a file in `field`: 400 UPLOAD_FILE_REQUIRED otherwise
@@ -21,7 +24,34 @@ export async function multipartFile(request: FastifyRequest, field: string, maxB
     part?.file.resume();
     throw new AppError('UPLOAD_FILE_REQUIRED');
   }
-  return { filename: part.filename, mimetype: part.mimetype, stream: part.file };
+  return incomingFile(part);
+}
+
+/**
+ * A file part as a stream that fails with 413 UPLOAD_TOO_LARGE the moment it passes the size limit
+ * (left alone, busboy would only truncate it and read the rest of the request first), and with 400
+ * VALIDATION_FAILED when the multipart body is malformed or ends early.
+ */
+function incomingFile(part: MultipartFile): IncomingFile {
+  const bytes = new PassThrough();
+  part.file.once('limit', () => part.file.destroy(new AppError('UPLOAD_TOO_LARGE')));
+  // finished() also reports an error the part met before this function ran (a body already cut short).
+  finished(part.file, (error) => {
+    if (error && !bytes.destroyed) bytes.destroy(error instanceof AppError ? error : malformedBody());
+  });
+  // A file refused before anyone reads it (by its name, say) still fails when the request ends:
+  // readers get the error through their own listeners; unread, it must not crash the process.
+  bytes.on('error', () => {});
+  // A consumer giving up early must let the parser go too (busboy waits for the part to be read).
+  bytes.once('close', () => {
+    if (!part.file.readableEnded) part.file.destroy();
+  });
+  part.file.pipe(bytes);
+  return { filename: part.filename, mimetype: part.mimetype, stream: bytes };
+}
+
+function malformedBody(): AppError {
+  return validationFailed([{ field: 'body', message: 'Malformed multipart body' }]);
 }
 
 function filesCountInvalid() {
@@ -42,11 +72,15 @@ export async function* multipartFiles(request: FastifyRequest, field: string, ma
         throw validationFailed([{ field: part.fieldname, message: `files go in the ${field} field` }]);
       }
       count += 1;
-      yield { filename: part.filename, mimetype: part.mimetype, stream: part.file };
+      yield incomingFile(part);
     }
   } catch (error) {
-    if ((error as { code?: unknown }).code === FILES_LIMIT) throw filesCountInvalid();
-    throw error;
+    if (error instanceof AppError) throw error;
+    const code = (error as { code?: unknown }).code;
+    if (code === FILES_LIMIT) throw filesCountInvalid();
+    if (code === FILE_TOO_LARGE) throw new AppError('UPLOAD_TOO_LARGE');
+    // Everything else the parser raises is about the bytes the client sent.
+    throw malformedBody();
   }
   if (count === 0) throw filesCountInvalid();
 }

@@ -33,9 +33,21 @@ const STORAGE_WIRING = Symbol('STORAGE_WIRING');
 export class UploadsModule implements OnModuleInit {
   constructor(@Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost) {}
 
-  /** Multipart bodies are streamed part by part; each route sets its own file size limit. */
+  /**
+   * Multipart bodies are streamed part by part; each route sets its own file size limit. An upload
+   * answered before its body was read whole (413, a refused file) leaves the rest unread and the
+   * socket paused, so the client's close would go unnoticed and the connection linger: the rest
+   * is discarded instead (the gateway stops sending once it has the answer).
+   */
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     void fastify.register(multipart, { throwFileSizeLimit: true });
+    fastify.addHook('onResponse', (request, _reply, done) => {
+      if (request.raw.complete) return done();
+      // A parser still attached would stall on the part nobody reads and pause the request again.
+      request.raw.unpipe();
+      request.raw.resume();
+      done();
+    });
   }
 }

@@ -17,11 +17,14 @@ import { Spool } from './spool.js';
 import { ALLOWLISTS, isPublicType } from './upload-types.js';
 import { UploadsRepository } from './uploads.repository.js';
 
-/** One file part of a multipart request, as the controller hands it over. */
+/**
+ * One file part of a multipart request, as the controller hands it over: its stream fails with
+ * 413 UPLOAD_TOO_LARGE past the size limit and 400 VALIDATION_FAILED when the body is malformed.
+ */
 export interface IncomingFile {
   filename: string;
   mimetype: string;
-  stream: Readable & { truncated?: boolean };
+  stream: Readable;
 }
 
 /** A stored file opened for reading, and the byte range being served (undefined: all of it). */
@@ -31,11 +34,6 @@ export interface OpenedFile {
 }
 
 const WEBP_MIME = 'image/webp';
-
-/** @fastify/multipart's error for a file over `limits.fileSize`. */
-function isFileTooLarge(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE';
-}
 
 /** Spec §4.4 and §4.5: storing uploads after their checks, and handing out URLs of stored files. */
 @Injectable()
@@ -57,10 +55,8 @@ export class UploadsService {
     const format = claimedFormat(ALLOWLISTS[query.uploadType], file.filename, file.mimetype);
     const spool = await Spool.create();
     try {
-      const received = await spool.write(file.stream).catch((error: unknown) => {
-        throw isFileTooLarge(error) ? new AppError('UPLOAD_TOO_LARGE') : error;
-      });
-      if (file.stream.truncated || (await stat(received)).size > maxBytes) throw new AppError('UPLOAD_TOO_LARGE');
+      const received = await spool.write(file.stream);
+      if ((await stat(received)).size > maxBytes) throw new AppError('UPLOAD_TOO_LARGE');
       await assertContentMatches(received, format);
 
       const convert = format.image && query.optimize;

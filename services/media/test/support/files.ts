@@ -1,3 +1,4 @@
+import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 
 /** Real files of each kind, generated here (no fixtures to go stale). */
@@ -35,14 +36,38 @@ export async function animatedGif(): Promise<Buffer> {
     .toBuffer();
 }
 
-/** A small PNG whose header claims 10000 x 10000 pixels (over MAX_INPUT_PIXELS, under sharp's own default) (a decompression bomb as a decoder sees it). */
-export async function pixelBomb(): Promise<Buffer> {
-  const png = Buffer.from(await image('png', 1, 1));
-  // IHDR data starts at byte 16 (8 signature + 4 length + 4 type); its CRC follows the 13 data bytes.
-  png.writeUInt32BE(10_000, 16);
-  png.writeUInt32BE(10_000, 20);
-  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
-  return png;
+/**
+ * A real, valid PNG of 7200 x 7200 pixels (51.8 megapixels, over MAX_INPUT_PIXELS and under
+ * sharp's own default limit), one bit of grey per pixel, all black: it deflates to a few KiB, so
+ * only a decoder that checks the declared size first refuses it before spending the memory.
+ */
+export function pixelBomb(side = 7200): Buffer {
+  const row = Buffer.alloc(1 + Math.ceil(side / 8));
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: side }, () => row)), { level: 9 });
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(side, 0);
+  header.writeUInt32BE(side, 4);
+  header.writeUInt8(1, 8); // bit depth
+  header.writeUInt8(0, 9); // greyscale
+  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', header), pngChunk('IDAT', pixels), pngChunk('IEND', Buffer.alloc(0))]);
+}
+
+/** A real PNG with a tEXt chunk holding `text` right after its header (within a browser's sniffing window). */
+export async function pngWithText(text: string): Promise<Buffer> {
+  const png = await image('png', 4, 4);
+  const afterHeader = 8 + 4 + 4 + 13 + 4;
+  return Buffer.concat([png.subarray(0, afterHeader), pngChunk('tEXt', Buffer.from(`Comment\u0000${text}`, 'latin1')), png.subarray(afterHeader)]);
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(typed));
+  return Buffer.concat([length, typed, crc]);
 }
 
 function crc32(bytes: Buffer): number {

@@ -22,6 +22,8 @@ export interface MediaUnderTest {
   baseUrl: string;
   storageDir: string;
   prisma: PrismaClient;
+  /** Every line media logged at warn level or above, as JSON. */
+  logs: string[];
   /** A new account's token on the administrator surface (admin role) or the customer one. */
   caller(surface: 'admin' | 'mobile'): Promise<Caller>;
   fetch(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
@@ -44,8 +46,9 @@ export async function startMedia(env: Record<string, string> = {}): Promise<Medi
     PUBLIC_BASE_URL: 'http://files.test',
     ...env,
   });
+  const logs: string[] = [];
   const app = await createServiceApp(AppModule.forRoot(config, { schema: db.schema }), {
-    logger: createLogger({ service: 'media', level: 'silent' }),
+    logger: createLogger({ service: 'media', level: 'warn' }, { write: (line: string) => void logs.push(line) }),
   });
   const release = async () => {
     await app.close().catch(() => undefined);
@@ -66,6 +69,7 @@ export async function startMedia(env: Record<string, string> = {}): Promise<Medi
     baseUrl,
     storageDir,
     prisma,
+    logs,
     async caller(surface) {
       const userId = randomUUID();
       const token = await issuer.sign({ sub: userId, sid: randomUUID(), role: surface === 'admin' ? 'admin' : 'customer', srf: surface });

@@ -1,0 +1,70 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { uploadStreamLimit } from './body-limits.js';
+
+/** How long an upload refused before its body was read (401, 403, 429...) may take to send the rest of it. */
+export const REFUSED_UPLOAD_DRAIN_MS = 5_000;
+
+const PAYLOAD_TOO_LARGE = 413;
+
+/**
+ * Clients such as undici write the whole body before they read an answer; closing on unread bytes
+ * resets the connection and throws the answer away. So an upload answered before its body was read
+ * is read and discarded first, up to its route's cap and within REFUSED_UPLOAD_DRAIN_MS; a larger
+ * or slower body (or one already over the cap: 413) gets the answer at once on a closing connection.
+ */
+export function registerRefusedUploadDrain(app: FastifyInstance, options: { adminUploadMaxFileBytes: number }): void {
+  app.addHook('onRoute', (route) => {
+    const rule = route.config?.route?.body;
+    if (rule?.kind !== 'upload') return;
+    const limit = uploadStreamLimit(rule, options.adminUploadMaxFileBytes);
+    const drain = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      if (!request.raw.complete && reply.statusCode !== PAYLOAD_TOO_LARGE && declaredLength(request.raw) <= limit) {
+        await discardBody(request.raw, limit, REFUSED_UPLOAD_DRAIN_MS);
+      }
+      return payload;
+    };
+    route.onSend = [...toArray(route.onSend), drain];
+  });
+}
+
+/** Reads `body` to its end without keeping it; true when it ended within `maxBytes` and `deadlineMs`. */
+export function discardBody(body: IncomingMessage, maxBytes: number, deadlineMs: number): Promise<boolean> {
+  if (body.complete) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    let read = 0;
+    const finish = (ended: boolean) => {
+      clearTimeout(timer);
+      body.off('data', count);
+      body.off('end', onEnd);
+      body.off('error', onStop);
+      body.off('close', onStop);
+      if (!ended) body.pause();
+      resolve(ended);
+    };
+    const count = (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > maxBytes) finish(false);
+    };
+    const onEnd = () => finish(true);
+    const onStop = () => finish(body.complete);
+    const timer = setTimeout(() => finish(false), deadlineMs);
+    // A pipe into a stalled upstream would hold the bytes in memory; only this reader remains.
+    body.unpipe();
+    body.on('data', count);
+    body.once('end', onEnd);
+    body.once('error', onStop);
+    body.once('close', onStop);
+    body.resume();
+  });
+}
+
+function declaredLength(raw: IncomingMessage): number {
+  const header = raw.headers['content-length'];
+  return header === undefined ? 0 : Number(header);
+}
+
+function toArray<T>(value: T | T[] | undefined): T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
