@@ -25,12 +25,12 @@
 // and the output says so.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { freePort } from '@school/testing';
-import { freshDatabase, processes, startProcess, stopAll, waitFor } from './support.mjs';
+import { cpuPerRequest, cpuTimes, freshDatabase, startProcess, stopAll, waitFor } from './support.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const identityMain = `${root}services/identity/dist/main.js`;
@@ -83,29 +83,6 @@ function rawArgon2Rate() {
   return Number(result.stdout);
 }
 
-/** CPU time (ms) so far of this process, the children and every postgres and redis-server process, by name. */
-function cpuTimes() {
-  if (!existsSync('/proc/self/stat')) return undefined;
-  const names = new Map([[process.pid, 'bench'], ...processes().map((child) => [child.pid, child.name])]);
-  const times = {};
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // gone meanwhile
-    }
-    const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const name = names.get(Number(entry)) ?? (['postgres', 'redis-server'].includes(command) ? command : undefined);
-    if (!name) continue;
-    const [utime, stime] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 13).map(Number);
-    times[name] = (times[name] ?? 0) + ((utime + stime) * 1000) / clockTicks;
-  }
-  return times;
-}
-const clockTicks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
-
 async function run(label, options) {
   const before = cpuTimes();
   const result = await new Promise((resolve, reject) => {
@@ -116,13 +93,8 @@ async function run(label, options) {
   console.log(
     `${label.padEnd(38)} ${result.requests.average.toFixed(0).padStart(7)} req/s  p50 ${String(result.latency.p50).padStart(4)} ms  p99 ${String(result.latency.p99).padStart(4)} ms  ${result.requests.total} requests${failures ? `, ${failures} FAILED (${result.non2xx} non-2xx, ${result.errors} errors)` : ''}`,
   );
-  if (before && after && result.requests.total > 0) {
-    const perRequest = Object.entries(after)
-      .map(([name, ms]) => [name, (ms - (before[name] ?? 0)) / result.requests.total])
-      .filter(([, ms]) => ms >= 0.01)
-      .sort((a, b) => b[1] - a[1]);
-    console.log(`${''.padEnd(38)} CPU ms per request: ${perRequest.map(([name, ms]) => `${name} ${ms.toFixed(2)}`).join(', ')}`);
-  }
+  const cpu = cpuPerRequest(before, after, result.requests.total);
+  if (cpu) console.log(`${''.padEnd(38)} ${cpu}`);
   return result.requests.average;
 }
 

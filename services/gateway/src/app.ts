@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import { Authenticator, createAuthRedis, JwtVerifier, SessionRevocations } from '@school/auth';
 import { SERVICE_NAMES, type ServiceName } from '@school/config';
 import { AppError } from '@school/http';
-import { createLogger, type Logger } from '@school/telemetry';
+import { createLogger, type Logger, registerAccessLog } from '@school/telemetry';
 import { registerBodyParsers } from './body/body-parsers.js';
 import { mebibytes } from './body/body-limits.js';
 import { upstreamUrl, type GatewayConfig } from './config.js';
@@ -17,6 +17,7 @@ import { registerResponseHeaders } from './http/response-headers.js';
 import { requestId } from './request/request-id.js';
 import { registerTableRoutes } from './routes/register-routes.js';
 import { Throttle } from './throttle/throttle.js';
+import { registerRequestSpans } from './tracing/request-span.js';
 
 export interface GatewayDependencies {
   logger?: Logger;
@@ -27,6 +28,8 @@ export interface GatewayDependencies {
   throttleKeyPrefix?: string;
   readinessTimeoutMs?: number;
 }
+
+const isHealthProbe = (url: string) => url.startsWith('/health/');
 
 /** How long start-up waits for the first Redis connection before serving with the in-memory throttle. */
 const REDIS_CONNECT_WAIT_MS = 3_000;
@@ -49,8 +52,8 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     genReqId: requestId,
-    // The label every service logs its request id under.
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    // The label every service logs its request id under; one access line per response (registerAccessLog).
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     // A route is a method and a path (contract §3): no implicit HEAD twins of GET routes.
     exposeHeadRoutes: false,
     // Requests arriving on open connections while closing get the envelope (onRequest below), not Fastify's body.
@@ -62,6 +65,8 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
     frameworkErrors: answerFrameworkError,
   });
 
+  registerRequestSpans(app, isHealthProbe);
+  registerAccessLog(app, { successSampleRate: config.ACCESS_LOG_SAMPLE_RATE, skip: isHealthProbe });
   registerResponseHeaders(app);
   registerErrorHandling(app);
   app.addHook('onRequest', async (_request, reply) => {

@@ -3,6 +3,7 @@ import { propagation } from '@opentelemetry/api';
 import type { FastifyRequest } from 'fastify';
 import { clientAddress, firstListEntry } from '../request/client-ip.js';
 import { REQUEST_ID_HEADER } from '../request/request-id.js';
+import { injectTraceContext } from '../tracing/request-span.js';
 
 /**
  * Meaningful for one connection only (RFC 9110 §7.6.1). `expect` too: Node already answered the
@@ -30,10 +31,10 @@ export function upstreamRequestHeaders(request: FastifyRequest, incoming: Incomi
     if (connectionScoped.has(name) || CALLER_CLAIM.test(name)) continue;
     headers[name] = value;
   }
-  // With OpenTelemetry running, the undici instrumentation writes the W3C trace headers of the
-  // outgoing span (a child of the incoming trace); a copy of the client's would make a duplicate.
-  // Without it, the client's trace headers pass through unchanged.
+  // With OpenTelemetry running, the client's trace headers are replaced by those of the gateway's
+  // span (a child of the client's trace). Without it, they pass through unchanged.
   for (const field of propagation.fields()) delete headers[field];
+  injectTraceContext(request, headers);
 
   // Services take the first entry as the client (identity records it on sessions).
   headers['x-forwarded-for'] = clientAddress(request, options.trustedProxies).forwardedFor;
