@@ -38,12 +38,11 @@ const REDIS_CONNECT_WAIT_MS = 3_000;
 export async function buildGateway(config: GatewayConfig, deps: GatewayDependencies = {}): Promise<FastifyInstance> {
   const logger = deps.logger ?? createLogger({ service: 'gateway', level: config.LOG_LEVEL });
   const redis = deps.redis ?? createAuthRedis(config.REDIS_URL, { onError: (error) => logger.debug({ err: error }, 'Redis connection error') });
+  // Started with the gateway and stopped with it, unless a test brings its own authenticator.
+  const revocations = deps.authenticator ? undefined : new SessionRevocations(redis);
   const authenticator =
     deps.authenticator ??
-    new Authenticator(
-      new JwtVerifier({ jwksUrl: config.JWKS_URL, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE }),
-      new SessionRevocations(redis),
-    );
+    new Authenticator(new JwtVerifier({ jwksUrl: config.JWKS_URL, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE }), revocations!);
   const throttle = new Throttle(redis, { logger, ...(deps.throttleKeyPrefix && { keyPrefix: deps.throttleKeyPrefix }) });
   const upstreams = Object.fromEntries(SERVICE_NAMES.map((name) => [name, upstreamUrl(config, name)])) as Record<ServiceName, string>;
   const streams = new Set<FastifyReply>();
@@ -96,6 +95,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
 
   app.addHook('onReady', async () => {
     await redisConnected(redis, REDIS_CONNECT_WAIT_MS);
+    await revocations?.start(REDIS_CONNECT_WAIT_MS);
   });
   const unusedConnections = trackUnusedConnections(app.server);
   app.addHook('preClose', async () => {
@@ -106,6 +106,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
     for (const socket of unusedConnections) socket.destroy();
   });
   app.addHook('onClose', async () => {
+    await revocations?.stop();
     if (deps.redis) return;
     // QUIT would wait in the offline queue of a client that is still trying to reconnect.
     if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());

@@ -7,8 +7,8 @@ export interface AuthModuleOptions {
   global?: boolean;
   /** Minimum time between JWKS refetches for an unknown kid (jose default 30 s; tests shorten it). */
   jwksCooldownMs?: number;
-  /** Redis key prefix of revoked sessions (tests isolate themselves with a random one). */
-  revocationKeyPrefix?: string;
+  /** Redis key and channel of revoked sessions (tests isolate themselves with a random one). */
+  revocationKey?: string;
 }
 
 /** The ioredis client the module opened for revocations; closed when the application shuts down. */
