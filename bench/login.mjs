@@ -17,7 +17,7 @@
 // 3 and 4 alternate for the same rounds.
 //
 // On Linux each line also prints the CPU time per request of every process involved (/proc), which
-// says where a request's cost goes.
+// says where a request's cost goes. BENCH_CPU_PROF=<dir> starts identity with `--cpu-prof` into that directory.
 //
 // The login throttle (10 per minute per ip+email) would answer 429 after ten requests: the gateway
 // runs with TRUST_PROXY=true and every login carries its own X-Forwarded-For, so each request is a
@@ -110,7 +110,7 @@ async function main() {
     PORT: String(identityPort),
     JWKS_URL: jwksUrl,
     UV_THREADPOOL_SIZE: String(Math.max(4, cores + 1)),
-  });
+  }, { nodeOptions: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [] });
   await waitFor(`${identityUrl}/health/ready`);
 
   let base = identityUrl;

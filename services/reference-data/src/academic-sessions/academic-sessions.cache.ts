@@ -8,6 +8,10 @@ export const LIST_CACHE_TTL_SECONDS = 3600;
 const REDIS_DEADLINE_MS = 250;
 /** While a version bump could not be made, it is retried this often. */
 const BUMP_RETRY_MS = 1_000;
+/** Entries this replica has read lately, kept parsed (their key names the version: never stale). */
+const LOCAL_ENTRIES = 256;
+/** A parsed entry is held at most this long, so it outlives its Redis copy by no more than that. */
+const LOCAL_TTL_MS = 60_000;
 
 /**
  * The academic-session list cache, in Redis so every replica shares it. Every key holds the
@@ -21,6 +25,8 @@ const BUMP_RETRY_MS = 1_000;
 export class AcademicSessionsCache {
   private readonly logger = new Logger('AcademicSessionsCache');
   private readonly versionKey: string;
+  /** Key -> parsed value and when it stops being held. */
+  private readonly local = new Map<string, { value: unknown; until: number }>();
   private down = false;
   private bumpPending = false;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -39,8 +45,10 @@ export class AcademicSessionsCache {
       return this.entryKey(query);
     });
     if (key !== undefined) {
+      const held = this.local.get(key);
+      if (held && held.until > Date.now()) return held.value as T;
       const cached = await this.call(() => this.redis.get(key));
-      if (cached) return JSON.parse(cached) as T;
+      if (cached) return this.keep(key, JSON.parse(cached) as T);
     }
     const value = await load();
     if (key !== undefined) await this.call(() => this.redis.set(key, JSON.stringify(value), 'EX', LIST_CACHE_TTL_SECONDS));
@@ -51,6 +59,18 @@ export class AcademicSessionsCache {
   async invalidate(): Promise<void> {
     this.bumpPending = true;
     if ((await this.call(() => this.bump())) === undefined) this.scheduleRetry();
+  }
+
+  /**
+   * The version is read from Redis on every read (a write on another replica bumps it), so a key
+   * held here is current for as long as the version it names; only the entry's own GET and parse are saved.
+   * Callers treat the value as read-only: it is shared by the requests that read it.
+   */
+  private keep<T>(key: string, value: T): T {
+    if (this.local.size >= LOCAL_ENTRIES) this.local.delete(this.local.keys().next().value!);
+    this.local.delete(key);
+    this.local.set(key, { value, until: Date.now() + LOCAL_TTL_MS });
+    return value;
   }
 
   close(): void {
