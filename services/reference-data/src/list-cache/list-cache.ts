@@ -14,7 +14,7 @@ const LOCAL_ENTRIES = 256;
 const LOCAL_TTL_MS = 60_000;
 
 /**
- * The academic-session list cache, in Redis so every replica shares it. Every key holds the
+ * A list cache (`name`: academic sessions, geography), in Redis so every replica shares it. Every key holds the
  * current value of a version key; a write bumps the version (INCR), so every replica's next read
  * misses and older entries simply expire: no KEYS/SCAN sweep (lessons item 15).
  *
@@ -22,8 +22,8 @@ const LOCAL_TTL_MS = 60_000;
  * succeeds, and the outage is logged once (and its end once). A bump that could not be made is
  * retried until it is, so entries written before the outage are not served after it.
  */
-export class AcademicSessionsCache {
-  private readonly logger = new Logger('AcademicSessionsCache');
+export class ListCache {
+  private readonly logger: Logger;
   private readonly versionKey: string;
   /** Key -> parsed value and when it stops being held. */
   private readonly local = new Map<string, { value: unknown; until: number }>();
@@ -34,8 +34,10 @@ export class AcademicSessionsCache {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
+    private readonly name: string,
   ) {
-    this.versionKey = `${prefix}academic-sessions:list:version`;
+    this.logger = new Logger(`ListCache(${name})`);
+    this.versionKey = `${prefix}${name}:list:version`;
   }
 
   /** The cached answer to `query` (normalised by the caller), or `load()` stored for next time. */
@@ -84,7 +86,7 @@ export class AcademicSessionsCache {
 
   private async entryKey(query: object): Promise<string> {
     const version = (await this.redis.get(this.versionKey)) ?? '0';
-    return `${this.prefix}academic-sessions:list:v${version}:${JSON.stringify(query)}`;
+    return `${this.prefix}${this.name}:list:v${version}:${JSON.stringify(query)}`;
   }
 
   private scheduleRetry(): void {
@@ -103,13 +105,13 @@ export class AcademicSessionsCache {
       const answer = await withDeadline(command, REDIS_DEADLINE_MS, 'Redis cache');
       if (this.down) {
         this.down = false;
-        this.logger.log('Redis answers again: academic-session lists are cached again');
+        this.logger.log(`Redis answers again: ${this.name} lists are cached again`);
       }
       return answer ?? (null as T);
     } catch (error) {
       if (!this.down) {
         this.down = true;
-        this.logger.warn(`Redis cache unavailable, academic-session lists are read from the database: ${(error as Error).message}`);
+        this.logger.warn(`Redis cache unavailable, ${this.name} lists are read from the database: ${(error as Error).message}`);
       }
       return undefined;
     }
