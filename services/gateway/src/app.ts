@@ -68,10 +68,10 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
   registerAccessLog(app, { successSampleRate: config.ACCESS_LOG_SAMPLE_RATE, skip: isHealthProbe });
   registerResponseHeaders(app);
   registerErrorHandling(app);
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) return done();
     reply.header('connection', 'close');
-    throw new AppError('SERVICE_UNAVAILABLE');
+    done(new AppError('SERVICE_UNAVAILABLE'));
   });
 
   registerBodyParsers(app, { adminUploadMaxFileBytes: mebibytes(config.UPLOAD_MAX_FILE_SIZE_MB) });
