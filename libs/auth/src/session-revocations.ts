@@ -85,11 +85,6 @@ export class SessionRevocations {
     return false;
   }
 
-  /** Whether `isRevoked` can answer now (readiness). */
-  get isCurrent(): boolean {
-    return this.current;
-  }
-
   /** Subscribes (on a connection of its own) and loads the set; resolves once current or after `waitMs`. */
   async start(waitMs = 3_000): Promise<void> {
     if (this.subscriber) return;
