@@ -53,8 +53,9 @@ export async function createServiceApp(module: Type | DynamicModule, options: Se
   app.enableShutdownHooks();
 
   const fastify = app.getHttpAdapter().getInstance();
-  fastify.addHook('onRequest', async (request, reply) => {
+  fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   registerAccessLog(fastify, { successSampleRate: options.accessLogSampleRate ?? 1, skip: isHealthProbe });
   fastify.addHook('onClose', async () => {
