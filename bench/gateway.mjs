@@ -1,126 +1,122 @@
 #!/usr/bin/env node
-// Gateway overhead: the same `/health/live` body answered by a bare Fastify server and by the real
-// gateway (built: `npm run build -w @school/gateway`), plus one proxied route (gateway -> bare
-// server standing in for identity). Each server runs in its own process; autocannon runs here.
+// `npm run bench:gateway` (after `npm run build`): the gateway against Debian's nginx, both proxying
+// identity's `GET /.well-known/jwks.json` (a route identity answers from memory: what remains is the
+// proxy's own cost). One bounded run on a fresh database dropped at the end; needs Postgres and
+// Redis, and /usr/sbin/nginx (`apt-get install -y nginx`; NGINX_BINARY elsewhere).
 //
-// Two passes per target (lessons.md #10): closed loop for throughput, then a fixed rate (the same
-// for every target) for latency, since closed-loop latency flatters slow servers.
+// Identity and the gateway run as `npm start` runs them (their own main.js, OpenTelemetry on,
+// LOG_LEVEL info unless BENCH_LOG_LEVEL says otherwise), their logs going to files as a collector
+// would take them; nginx runs with its packaged defaults, access log on (bench/nginx.mjs). Rounds
+// alternate nginx / gateway / identity alone (BENCH_ROUNDS, default 3, of BENCH_SECONDS, default 8,
+// at BENCH_CONNECTIONS, default 50) so a drift of the machine weighs on every side alike; the ratio
+// of the means is reported (target >= 0.8). Then each runs at a fixed rate of half the gateway's
+// throughput for p99 latency (lessons 10), and the CPU time per request of every process is printed.
 //
-//   node bench/gateway.mjs              # 10 s per measurement, 2 s warm-up
-//   BENCH_DURATION=20 BENCH_CONNECTIONS=100 node bench/gateway.mjs
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { writeSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { availableParallelism } from 'node:os';
+// BENCH_CPU_PROF=<dir> starts the gateway with `--cpu-prof` into that directory (for a flame graph).
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { startNginx } from './nginx.mjs';
+import { cpuPerRequest, cpuTimes, freshDatabase, reportResult, startProcess, stopAll, waitFor } from './support.mjs';
 
-const LIVE_BODY = { message: 'OK', data: { status: 'ok' }, errorCode: null };
-const DURATION = Number(process.env.BENCH_DURATION ?? 10);
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const root = fileURLToPath(new URL('..', import.meta.url));
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const logLevel = process.env.BENCH_LOG_LEVEL ?? 'info';
+const cpuProfileDir = process.env.BENCH_CPU_PROF;
+const PATH = '/.well-known/jwks.json';
+const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
-// ---- server roles (child processes) ----------------------------------------------------------
+const config = await import('@school/config');
+const { freePort } = await import('@school/testing');
 
-async function serveBare() {
-  const { default: Fastify } = await import('fastify');
-  const app = Fastify({ logger: false });
-  app.get('/health/live', async () => LIVE_BODY);
-  // Stands in for identity behind the gateway.
-  app.get('/.well-known/jwks.json', async () => LIVE_BODY);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  announce(app.server.address().port);
-}
-
-async function serveGateway() {
-  // As in production (main.js): OpenTelemetry first.
-  await import(new URL('../services/gateway/dist/instrument.js', import.meta.url).href);
-  const { parseConfig } = await import('@school/config');
-  const { buildGateway } = await import(new URL('../services/gateway/dist/app.js', import.meta.url).href);
-  const { gatewayEnv } = await import(new URL('../services/gateway/dist/config.js', import.meta.url).href);
-  const config = parseConfig(gatewayEnv, { ...process.env, HOST: '127.0.0.1', PORT: '0' });
-  const app = await buildGateway(config);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  announce(app.server.address().port);
-}
-
-/** The port goes to fd 3, so the server's own stdout (its logs) can go to /dev/null. */
-function announce(port) {
-  writeSync(3, `${JSON.stringify({ port })}\n`);
-}
-
-// ---- orchestration ---------------------------------------------------------------------------
-
-async function startChild(role, env = {}) {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), role], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit', 'pipe'],
-  });
-  const [line] = await Promise.race([
-    once(createInterface({ input: child.stdio[3] }), 'line'),
-    once(child, 'exit').then(([code]) => Promise.reject(new Error(`${role} server exited (${code}) before listening`))),
-  ]);
-  return { child, url: `http://127.0.0.1:${JSON.parse(line).port}` };
-}
-
-function run(options) {
+function load(url, options = {}) {
   return new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, ...options }, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon({ url, connections, duration: seconds, ...options }, (error, result) => (error ? reject(error) : resolve(result)));
   });
 }
 
-async function measure(name, url) {
-  await run({ url, duration: WARMUP });
-  const result = await run({ url, duration: DURATION });
-  if (result.non2xx || result.errors) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { name, url, rps: result.requests.average, p99: result.latency.p99, p50: result.latency.p50 };
+async function measure(target) {
+  const before = cpuTimes(['postgres', 'redis-server', 'nginx']);
+  const result = await load(target.url);
+  const after = cpuTimes(['postgres', 'redis-server', 'nginx']);
+  const failures = result.non2xx + result.errors;
+  // A few socket errors on a machine under load are noise; more would make the rate meaningless.
+  if (failures > result.requests.total / 1000) throw new Error(`${target.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  console.log(
+    `${target.name.padEnd(22)} ${result.requests.average.toFixed(0).padStart(6)} req/s  p99 ${result.latency.p99} ms   ${cpuPerRequest(before, after, result.requests.total)}${failures ? `  (${failures} failed)` : ''}`,
+  );
+  return result.requests.average;
 }
 
-async function measureAtRate(target, rate) {
-  const result = await run({ url: target.url, duration: DURATION, overallRate: rate });
-  return { ...target, fixedP50: result.latency.p50, fixedP99: result.latency.p99, fixedRps: result.requests.average };
-}
+const logs = mkdtempSync(join(tmpdir(), 'bench-gateway-logs-'));
+let database;
+let nginx;
+try {
+  database = await freshDatabase('bench_gateway');
+  const ports = { identity: await freePort(), gateway: await freePort(), nginx: await freePort() };
+  const environments = config.childEnvironments({
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: logLevel,
+    DATABASE_URL: database.url,
+    DOTENV_PATH: '/dev/null',
+    PORT: String(ports.gateway),
+    HOST: '127.0.0.1',
+    [config.servicePortVariable('identity')]: String(ports.identity),
+    // Production refuses development defaults for secrets.
+    OTP_SECRET: randomBytes(32).toString('hex'),
+    JWT_PRIVATE_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  });
+  startProcess('identity', `${root}services/identity/dist/main.js`, environments.identity, { logFile: join(logs, 'identity.log') });
+  const identity = `http://127.0.0.1:${ports.identity}`;
+  await waitFor(`${identity}/health/ready`, 60_000);
+  startProcess('gateway', `${root}services/gateway/dist/main.js`, environments.gateway, {
+    logFile: join(logs, 'gateway.log'),
+    nodeOptions: cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : [],
+  });
+  const gateway = `http://127.0.0.1:${ports.gateway}`;
+  await waitFor(`${gateway}/health/live`);
+  nginx = startNginx(ports.nginx, `127.0.0.1:${ports.identity}`);
+  await waitFor(`http://127.0.0.1:${ports.nginx}${PATH}`);
 
-async function main() {
-  const bare = await startChild('serve-bare');
-  const gateway = await startChild('serve-gateway', { IDENTITY_URL: bare.url });
-  try {
-    console.log(
-      `autocannon: ${CONNECTIONS} connections, ${WARMUP} s warm-up, ${DURATION} s per measurement; node ${process.version}, ` +
-        `${availableParallelism()} CPUs, gateway LOG_LEVEL=${process.env.LOG_LEVEL ?? 'info'}`,
-    );
-    const targets = [];
-    for (const [name, url] of [
-      ['bare Fastify /health/live', `${bare.url}/health/live`],
-      ['gateway /health/live', `${gateway.url}/health/live`],
-      ['gateway proxied -> bare', `${gateway.url}/.well-known/jwks.json`],
-    ]) {
-      targets.push(await measure(name, url));
-    }
-    // Half of the slowest closed-loop throughput: a load every target sustains.
-    const rate = Math.max(100, Math.floor(Math.min(...targets.map((target) => target.rps)) / 2));
-    const results = [];
-    for (const target of targets) results.push(await measureAtRate(target, rate));
-
-    console.log('\nclosed loop (throughput)');
-    console.table(results.map((r) => ({ target: r.name, 'req/s': Math.round(r.rps), 'p50 ms': r.p50, 'p99 ms': r.p99 })));
-    console.log(`fixed rate ${rate} req/s (latency)`);
-    console.table(results.map((r) => ({ target: r.name, 'req/s': Math.round(r.fixedRps), 'p50 ms': r.fixedP50, 'p99 ms': r.fixedP99 })));
-    const [bareResult, liveResult, proxiedResult] = results;
-    console.log(`gateway/bare req/s ratio: ${(liveResult.rps / bareResult.rps).toFixed(2)} (health/live), ${(proxiedResult.rps / bareResult.rps).toFixed(2)} (proxied)`);
-    console.log(`gateway/bare p99 ratio at ${rate} req/s: ${(liveResult.fixedP99 / Math.max(bareResult.fixedP99, 1)).toFixed(2)} (health/live), ${(proxiedResult.fixedP99 / Math.max(bareResult.fixedP99, 1)).toFixed(2)} (proxied)`);
-  } finally {
-    for (const { child } of [gateway, bare]) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
+  const targets = [
+    { name: 'nginx -> identity', url: `http://127.0.0.1:${ports.nginx}${PATH}`, rates: [] },
+    { name: 'gateway -> identity', url: `${gateway}${PATH}`, rates: [] },
+    { name: 'identity alone', url: `${identity}${PATH}`, rates: [] },
+  ];
+  console.log(
+    `bench/gateway: GET ${PATH}; ${rounds} alternating rounds of ${seconds} s at ${connections} connections; ` +
+      `${availableParallelism()} CPUs, node ${process.version}, ${nginx.version}, LOG_LEVEL=${logLevel}; load average ${loadavg().map((value) => value.toFixed(2)).join(' ')}\n`,
+  );
+  for (const target of targets) await load(target.url, { duration: 2 }); // warm-up
+  for (let round = 1; round <= rounds; round += 1) {
+    console.log(`round ${round} of ${rounds}`);
+    for (const target of targets) target.rates.push(await measure(target));
   }
+  const [viaNginx, viaGateway, alone] = targets;
+  const rate = Math.max(100, Math.floor(mean(viaGateway.rates) / 2));
+  console.log(`\nfixed rate ${rate} req/s (half the gateway's throughput; latency, lessons 10)`);
+  for (const target of targets) {
+    const { latency } = await load(target.url, { overallRate: rate });
+    console.log(`${target.name.padEnd(22)} p50 ${latency.p50} ms  p99 ${latency.p99} ms`);
+  }
+  console.log(`\nmeans: nginx ${mean(viaNginx.rates).toFixed(0)}, gateway ${mean(viaGateway.rates).toFixed(0)}, identity alone ${mean(alone.rates).toFixed(0)} req/s; nginx access log ${nginx.accessLogBytes()} bytes`);
+  reportResult({
+    figure: 'gateway proxied GET /.well-known/jwks.json vs nginx proxying the same route',
+    product: mean(viaGateway.rates),
+    ceiling: mean(viaNginx.rates),
+    unit: 'req/s',
+    target: { op: '>=', value: 0.8 },
+    note: `${rounds} alternating rounds of ${seconds} s, ${connections} connections, LOG_LEVEL=${logLevel}, load average ${loadavg()[0].toFixed(2)}`,
+  });
+} finally {
+  await nginx?.stop();
+  await stopAll();
+  await database?.drop();
+  rmSync(logs, { recursive: true, force: true });
 }
-
-const role = process.argv[2];
-if (role === 'serve-bare') await serveBare();
-else if (role === 'serve-gateway') await serveGateway();
-else await main();

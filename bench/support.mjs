@@ -1,7 +1,8 @@
 // What every bench script needs: a database of its own, child processes that print their
 // warnings with a prefix and are stopped at the end, and a wait for a URL to answer.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 
@@ -28,18 +29,55 @@ export async function freshDatabase(prefix) {
 
 const children = [];
 
-/** A node process whose stderr is printed with its name; stopped by stopAll(). */
-export function startProcess(name, script, env) {
-  const child = spawn(process.execPath, [script], { env: { ...process.env, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+/**
+ * A node process whose stderr is printed with its name; stopped by stopAll(). `logFile`: its stdout
+ * (the logs) goes to that file, as a log collector would take it, instead of being dropped;
+ * `nodeOptions`: flags for node itself (e.g. `--cpu-prof`).
+ */
+export function startProcess(name, script, env, { logFile, nodeOptions = [] } = {}) {
+  const stdout = logFile ? openSync(logFile, 'a') : 'ignore';
+  const child = spawn(process.execPath, [...nodeOptions, script], { env: { ...process.env, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env }, stdio: ['ignore', stdout, 'pipe'] });
   child.stderr.on('data', (chunk) => process.stderr.write(`[${name}] ${chunk}`));
   child.name = name;
   children.push(child);
   return child;
 }
 
-/** The processes started so far (pid and name), e.g. to read their CPU time. */
-export function processes() {
-  return [...children];
+const clockTicks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+/**
+ * CPU time (ms) so far of this process, the children and every process whose command is one of
+ * `commands`, by name (Linux /proc; undefined elsewhere). Two readings around a load say where its cost goes.
+ */
+export function cpuTimes(commands = ['postgres', 'redis-server']) {
+  if (!existsSync('/proc/self/stat')) return undefined;
+  const names = new Map([[process.pid, 'bench'], ...children.map((child) => [child.pid, child.name])]);
+  const times = {};
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const name = names.get(Number(entry)) ?? (commands.includes(command) ? command : undefined);
+    if (!name) continue;
+    const [utime, stime] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 13).map(Number);
+    times[name] = (times[name] ?? 0) + ((utime + stime) * 1000) / clockTicks;
+  }
+  return times;
+}
+
+/** `CPU ms per request: a 0.12, b 0.05` from two cpuTimes() readings around `requests` requests. */
+export function cpuPerRequest(before, after, requests) {
+  if (!before || !after || requests === 0) return '';
+  const perRequest = Object.entries(after)
+    .map(([name, ms]) => [name, (ms - (before[name] ?? 0)) / requests])
+    .filter(([, ms]) => ms >= 0.005)
+    .sort((a, b) => b[1] - a[1]);
+  return `CPU ms per request: ${perRequest.map(([name, ms]) => `${name} ${ms.toFixed(3)}`).join(', ')}`;
 }
 
 export async function stopAll() {

@@ -4,11 +4,10 @@
 // ready, print its URL. Ctrl-C / SIGTERM stops every child cleanly. `npm start -- --help` for flags.
 import { spawn, spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { printHelp } from './start/help.mjs';
-import { formatLogLine } from './start/log-format.mjs';
+import { forwardOutput, OutputTail } from './start/child-output.mjs';
 import { invalidConfigurations, preflight } from './start/preflight.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -80,13 +79,14 @@ const gateway = topology.processes.gateway;
 const gatewayUrl = gateway.url;
 const probeHost = ['0.0.0.0', '::', ''].includes(gateway.host) ? '127.0.0.1' : gateway.host;
 const readyUrl = `http://${probeHost.includes(':') ? `[${probeHost}]` : probeHost}:${gateway.port}/health/ready`;
-const rawLogs = env.LOG_FORMAT === 'json';
+// Readable lines for a person at a terminal; otherwise (or LOG_FORMAT=json) the services' JSON lines untouched.
+const readableLogs = env.LOG_FORMAT === 'pretty' || (env.LOG_FORMAT !== 'json' && process.stdout.isTTY === true);
 // Identity verifies one argon2id password per core on libuv's pool; the pool is sized at process
 // start and needs a thread beyond those (see services/identity/src/passwords/password-hasher.ts).
 const PROCESS_ENV = { identity: { UV_THREADPOOL_SIZE: env.UV_THREADPOOL_SIZE ?? String(Math.max(4, availableParallelism() + 1)) } };
 
 const children = new Map();
-const lastLines = new Map();
+const tails = new Map();
 let stopping = false;
 let ready = false;
 let startupFailure;
@@ -99,17 +99,9 @@ function launch(name) {
     env: { ...environments[name], ...PROCESS_ENV[name] },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const label = `[${name}]`.padEnd(17);
-  const lines = [];
-  lastLines.set(name, lines);
-  for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream }).on('line', (line) => {
-      const text = rawLogs ? line : formatLogLine(line);
-      lines.push(text);
-      if (lines.length > LAST_LINES) lines.shift();
-      process.stdout.write(`${label}${text}\n`);
-    });
-  }
+  const tail = new OutputTail();
+  tails.set(name, tail);
+  forwardOutput(child, { label: `[${name}]`.padEnd(17), readable: readableLogs, tail });
   child.on('exit', (code, signal) => {
     children.delete(name);
     const how = signal ?? `code ${code}`;
@@ -158,13 +150,14 @@ process.on('SIGTERM', () => stopAll('SIGTERM'));
 for (const name of config.PROCESS_NAMES) launch(name);
 ready = await waitUntilReady();
 if (ready) {
+  for (const tail of tails.values()) tail.recording = false;
   console.log(`\n[start] ready: ${gatewayUrl} (health: ${gatewayUrl}/health/ready, metrics: ${topology.gatewayMetrics.url}/metrics). Ctrl-C stops everything.\n`);
 } else if (startupFailure) {
   // Let the last lines of the dead child's pipes arrive before quoting them.
   await sleep(50);
   const { name, how } = startupFailure;
   console.error(`[start] ${name} exited during start-up (${how}); its last lines:`);
-  for (const line of lastLines.get(name)) console.error(`  ${line}`);
+  for (const line of tails.get(name).lines(LAST_LINES)) console.error(`  ${line}`);
   process.exitCode = 1;
   stopAll(`${name} failed`, STARTUP_STOP_TIMEOUT_MS);
 } else if (!stopping) {

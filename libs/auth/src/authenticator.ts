@@ -2,6 +2,7 @@ import { AppError } from '@school/http';
 import { JwtVerifier } from './jwt-verifier.js';
 import type { Principal } from './principal.js';
 import { SessionRevocations } from './session-revocations.js';
+import { VerifiedTokens } from './verified-tokens.js';
 
 const BEARER = /^Bearer +([A-Za-z0-9\-_.+/=~]+) *$/i;
 
@@ -10,12 +11,17 @@ export class Authenticator {
   constructor(
     private readonly verifier: JwtVerifier,
     private readonly revocations: SessionRevocations,
+    private readonly verified = new VerifiedTokens(),
   ) {}
 
   async authenticate(authorization: string | undefined): Promise<Principal> {
     const token = bearerToken(authorization);
     if (!token) throw new AppError('AUTH_UNAUTHENTICATED');
-    const principal = await this.verifier.verify(token);
+    let principal = this.verified.get(token);
+    if (!principal) {
+      principal = await this.verifier.verify(token);
+      this.verified.set(token, principal);
+    }
     if (await this.revocations.isRevoked(principal.sessionId)) throw new AppError('AUTH_UNAUTHENTICATED');
     return principal;
   }

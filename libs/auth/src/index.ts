@@ -6,3 +6,4 @@ export * from './redis.js';
 export * from './roles.js';
 export * from './session-revocations.js';
 export * from './surfaces.js';
+export * from './verified-tokens.js';

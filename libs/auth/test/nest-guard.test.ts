@@ -1,7 +1,7 @@
 import { Controller, Get, type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { EnvelopeExceptionFilter } from '@school/http/nest';
 import { createTestIssuer, type TestIssuer } from '@school/testing';
 import { PERMISSIONS, type Principal, SessionRevocations, SURFACES } from '@school/auth';
@@ -108,7 +108,7 @@ describe('AuthModule on a Nest app (Fastify adapter, real HTTP)', () => {
     prefix = randomPrefix();
 
     @Module({
-      imports: [AuthModule.forRoot({ ...issuer, redisUrl: REDIS_URL, revocationKeyPrefix: prefix })],
+      imports: [AuthModule.forRoot({ ...issuer, redisUrl: REDIS_URL, revocationKey: `${prefix}revoked` })],
       controllers: [DemoController, FeedbackController, AdminSurfaceController, UploadsController],
     })
     class DemoModule {}
@@ -220,10 +220,15 @@ describe('AuthModule on a Nest app (Fastify adapter, real HTTP)', () => {
     });
   });
 
-  it('refuses the token of a revoked session on the next request', async () => {
+  it('refuses the token of a session revoked elsewhere (identity) on the next request', async () => {
     const admin = await token('admin', 'session-to-revoke');
     expect((await get('/demo/me', admin)).status).toBe(200);
-    await app.get(SessionRevocations).revoke('session-to-revoke', 60);
+    const redis = new Redis(REDIS_URL);
+    try {
+      await new SessionRevocations(redis, { key: `${prefix}revoked` }).revoke('session-to-revoke', 60);
+    } finally {
+      await redis.quit();
+    }
     expect(await get('/demo/me', admin)).toMatchObject({ status: 401, body: { errorCode: 'AUTH_UNAUTHENTICATED' } });
   });
 

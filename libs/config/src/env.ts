@@ -30,6 +30,8 @@ export const env = { port, url, flag, seconds };
 export const commonEnv = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Share of 2xx/3xx responses that get an access log line (info); 4xx and 5xx always do. */
+  ACCESS_LOG_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(1),
   PUBLIC_BASE_URL: url('http://localhost:3000', ['http:', 'https:']),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
 };

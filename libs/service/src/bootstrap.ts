@@ -7,7 +7,7 @@ import { type FastifyError, type FastifyReply, LogController } from 'fastify';
 import { MAX_URL_LENGTH, toErrorResponse } from '@school/http';
 import { EnvelopeExceptionFilter } from '@school/http/nest';
 import { createMetricsRegistry, instrumentHttpRoutes, registerMetricsRoute, Registry } from '@school/metrics';
-import type { Logger } from '@school/telemetry';
+import { type Logger, registerAccessLog } from '@school/telemetry';
 import { PinoNestLogger } from './nest-logger.js';
 import { ReadinessRegistry } from './readiness.js';
 
@@ -19,12 +19,16 @@ export interface ServiceAppOptions {
   logger: Logger;
   /** Largest accepted request body; JSON routes use the contract's 1 MB. */
   bodyLimit?: number;
+  /** ACCESS_LOG_SAMPLE_RATE (default 1: every response). */
+  accessLogSampleRate?: number;
 }
 
 function answerInEnvelope(error: FastifyError, _request: unknown, reply: FastifyReply): void {
   const { status, body, headers } = toErrorResponse(error);
   reply.code(status).headers(headers).send(body);
 }
+
+const isHealthProbe = (url: string) => url.startsWith('/health/');
 
 /**
  * A NestJS application on the Fastify adapter with everything every service shares: the error
@@ -35,7 +39,8 @@ function answerInEnvelope(error: FastifyError, _request: unknown, reply: Fastify
 export async function createServiceApp(module: Type | DynamicModule, options: ServiceAppOptions): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     loggerInstance: options.logger,
-    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: (request) => request.url.startsWith('/health/') }),
+    // One access line per response (registerAccessLog) instead of Fastify's two.
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     bodyLimit: options.bodyLimit ?? JSON_BODY_LIMIT_BYTES,
     // `__proto__` and `constructor` stay plain own properties (JSON.parse never sets a prototype),
     // so the route's strict schema refuses them as undeclared fields with the route's own status:
@@ -64,9 +69,11 @@ export async function createServiceApp(module: Type | DynamicModule, options: Se
   const metrics = registryOf(app);
   instrumentHttpRoutes(fastify, metrics);
   registerMetricsRoute(fastify, metrics);
-  fastify.addHook('onRequest', async (request, reply) => {
+  fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
+  registerAccessLog(fastify, { successSampleRate: options.accessLogSampleRate ?? 1, skip: isHealthProbe });
   fastify.addHook('onClose', async () => {
     app.get(ReadinessRegistry, { strict: false }).markDraining();
   });

@@ -9,6 +9,7 @@ interface BaseServiceConfig {
   HOST: string;
   PORT: number;
   LOG_LEVEL: string;
+  ACCESS_LOG_SAMPLE_RATE: number;
   DATABASE_URL: string;
   MIGRATE_ON_START: boolean;
 }
@@ -38,6 +39,7 @@ export async function startService<Shape extends z.ZodRawShape>(options: StartSe
     host: base.HOST,
     port: base.PORT,
     logger,
+    accessLogSampleRate: base.ACCESS_LOG_SAMPLE_RATE,
     ...(options.beforeListen && { beforeListen: options.beforeListen }),
     ...(base.MIGRATE_ON_START && {
       migrations: {

@@ -1,2 +1,3 @@
+export * from './access-log.js';
 export * from './logger.js';
 export * from './tracing.js';

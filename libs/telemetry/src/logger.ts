@@ -8,6 +8,28 @@ export interface LoggerSettings {
   level?: string;
 }
 
+/** Lines are written to stdout in batches of about this many bytes... */
+const LOG_BATCH_BYTES = 4096;
+/** ...or at least this often. */
+const LOG_FLUSH_MS = 200;
+
+/**
+ * stdout written asynchronously in batches: one write per LOG_BATCH_BYTES instead of one per line
+ * (the profile showed the per-line writes costing the gateway about a seventh of its CPU); a line
+ * waits at most LOG_FLUSH_MS, and pino flushes what is left on exit.
+ */
+function batchedStdout(): DestinationStream {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES });
+  setInterval(() => {
+    try {
+      destination.flush();
+    } catch {
+      // Destroyed: the process is exiting and pino has flushed.
+    }
+  }, LOG_FLUSH_MS).unref();
+  return destination;
+}
+
 /** JSON logs on stdout; every line carries the service name and, inside a span, its trace and span ids. */
 export function createLogger({ service, level = process.env.LOG_LEVEL ?? 'info' }: LoggerSettings, destination?: DestinationStream): Logger {
   const options: LoggerOptions = {
@@ -26,5 +48,5 @@ export function createLogger({ service, level = process.env.LOG_LEVEL ?? 'info' 
       censor: '[redacted]',
     },
   };
-  return destination ? pino(options, destination) : pino(options);
+  return pino(options, destination ?? batchedStdout());
 }

@@ -7,12 +7,20 @@ import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 
 let sdk: NodeSDK | undefined;
 
+export interface TelemetryOptions {
+  /**
+   * false: no automatic instrumentation of node:http and undici; the process makes its spans itself
+   * and writes `traceparent` on its outgoing requests (the gateway: services/gateway/src/tracing).
+   */
+  autoInstrument?: boolean;
+}
+
 /**
  * Starts OpenTelemetry for this process. Spans are always created, so trace ids reach the logs and
  * W3C `traceparent` flows gateway -> service -> broker; they are exported only when
  * OTEL_EXPORTER_OTLP_ENDPOINT is set (environment or `.env`). Call it before the HTTP server modules are loaded.
  */
-export function startTelemetry(service: string): void {
+export function startTelemetry(service: string, { autoInstrument = true }: TelemetryOptions = {}): void {
   if (sdk || process.env.OTEL_SDK_DISABLED === 'true') return;
   const endpoint = operatorEnvironment()['OTEL_EXPORTER_OTLP_ENDPOINT'];
   // Traces only: no metrics or logs pipeline unless asked for (their default exporters would try a
@@ -26,7 +34,7 @@ export function startTelemetry(service: string): void {
     ...(endpoint
       ? { traceExporter: new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }) }
       : { spanProcessors: [new tracing.NoopSpanProcessor()], sampler: new tracing.AlwaysOffSampler() }),
-    instrumentations: getNodeAutoInstrumentations(),
+    instrumentations: autoInstrument ? getNodeAutoInstrumentations() : [],
   });
   sdk.start();
 }

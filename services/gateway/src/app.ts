@@ -6,7 +6,7 @@ import { Authenticator, createAuthRedis, JwtVerifier, SessionRevocations } from 
 import { SERVICE_NAMES, type ServiceName } from '@school/config';
 import { AppError } from '@school/http';
 import { createMetricsRegistry, instrumentHttpRoutes, type Registry } from '@school/metrics';
-import { createLogger, type Logger } from '@school/telemetry';
+import { createLogger, type Logger, registerAccessLog } from '@school/telemetry';
 import { registerBodyParsers } from './body/body-parsers.js';
 import { mebibytes } from './body/body-limits.js';
 import { upstreamUrl, type GatewayConfig } from './config.js';
@@ -21,6 +21,7 @@ import { requestId } from './request/request-id.js';
 import { registerTableRoutes } from './routes/register-routes.js';
 import { ROUTE_TABLE } from './routes/route-table.js';
 import { Throttle } from './throttle/throttle.js';
+import { registerRequestSpans } from './tracing/request-span.js';
 
 export interface GatewayDependencies {
   logger?: Logger;
@@ -36,6 +37,8 @@ export interface GatewayDependencies {
   metrics?: Registry;
 }
 
+const isHealthProbe = (url: string) => url.startsWith('/health/');
+
 /** How long start-up waits for the first Redis connection before serving with the in-memory throttle. */
 const REDIS_CONNECT_WAIT_MS = 3_000;
 
@@ -43,11 +46,13 @@ const REDIS_CONNECT_WAIT_MS = 3_000;
 export async function buildGateway(config: GatewayConfig, deps: GatewayDependencies = {}): Promise<FastifyInstance> {
   const logger = deps.logger ?? createLogger({ service: 'gateway', level: config.LOG_LEVEL });
   const redis = deps.redis ?? createAuthRedis(config.REDIS_URL, { onError: (error) => logger.debug({ err: error }, 'Redis connection error') });
+  // Started with the gateway and stopped with it, unless a test brings its own authenticator.
+  const revocations = deps.authenticator ? undefined : new SessionRevocations(redis);
   const authenticator =
     deps.authenticator ??
     new Authenticator(
       new JwtVerifier({ jwksUrl: config.JWKS_URL, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, jwksCacheMaxAgeMs: config.JWKS_CACHE_SECONDS * 1000 }),
-      new SessionRevocations(redis),
+      revocations!,
     );
   const metrics = deps.metrics ?? createMetricsRegistry();
   const throttle = new Throttle(redis, { logger, metrics, ...(deps.throttleKeyPrefix && { keyPrefix: deps.throttleKeyPrefix }) });
@@ -58,8 +63,8 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
     genReqId: requestId,
-    // The label every service logs its request id under.
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    // The label every service logs its request id under; one access line per response (registerAccessLog).
+    logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),
     // A route is a method and a path (contract §3): no implicit HEAD twins of GET routes.
     exposeHeadRoutes: false,
     // Requests arriving on open connections while closing get the envelope (onRequest below), not Fastify's body.
@@ -72,12 +77,14 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
   });
 
   instrumentHttpRoutes(app, metrics);
+  registerRequestSpans(app, isHealthProbe);
+  registerAccessLog(app, { successSampleRate: config.ACCESS_LOG_SAMPLE_RATE, skip: isHealthProbe });
   registerResponseHeaders(app);
   registerErrorHandling(app);
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) return done();
     reply.header('connection', 'close');
-    throw new AppError('SERVICE_UNAVAILABLE');
+    done(new AppError('SERVICE_UNAVAILABLE'));
   });
 
   registerBodyParsers(app, { adminUploadMaxFileBytes: mebibytes(config.UPLOAD_MAX_FILE_SIZE_MB) });
@@ -104,6 +111,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
   app.addHook('onReady', async () => {
     docParts.start();
     await redisConnected(redis, REDIS_CONNECT_WAIT_MS);
+    await revocations?.start(REDIS_CONNECT_WAIT_MS);
   });
   const unusedConnections = trackUnusedConnections(app.server);
   app.addHook('preClose', async () => {
@@ -115,6 +123,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
     for (const socket of unusedConnections) socket.destroy();
   });
   app.addHook('onClose', async () => {
+    await revocations?.stop();
     if (deps.redis) return;
     // QUIT would wait in the offline queue of a client that is still trying to reconnect.
     if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());

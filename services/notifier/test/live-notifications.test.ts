@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
-import { REVOKED_SESSION_KEY_PREFIX, SessionRevocations } from '@school/auth';
+import { REVOKED_SESSIONS_KEY, SessionRevocations } from '@school/auth';
 import { EVENT_TYPES } from '@school/messaging';
 import { TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { createTestIssuer, migratedTestSchema, type MigratedTestSchema, type TestIssuer } from '@school/testing';
@@ -125,7 +125,7 @@ describe('live admin notifications (SSE, Redis fan-out across replicas)', () => 
       const heartbeats = other.comments.filter((comment) => comment === 'heartbeat').length;
       await waitFor(() => other.comments.filter((comment) => comment === 'heartbeat').length > heartbeats, { what: 'the other stream still beating', timeoutMs: 3_000 });
     } finally {
-      await redis.del(`${REVOKED_SESSION_KEY_PREFIX}${sid}`);
+      await redis.zrem(REVOKED_SESSIONS_KEY, sid);
       redis.disconnect();
     }
   });

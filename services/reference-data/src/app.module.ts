@@ -7,6 +7,7 @@ import { AcademicSessionsModule } from './academic-sessions/academic-sessions.mo
 import type { ReferenceDataConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { GeographyModule } from './geography/geography.module.js';
+import { ListCacheModule } from './list-cache/list-cache.module.js';
 import { REFERENCE_DATA_DOCUMENT } from './openapi.js';
 import { SchoolProfileModule } from './school-profile/school-profile.module.js';
 
@@ -20,6 +21,7 @@ export class AppModule {
         MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'reference-data', namePrefix: config.AMQP_NAME_PREFIX }),
         // Serves GEOGRAPHY_CHECK to identity; asks identity ADDRESS_REFERENCES.
         RpcModule.forRoot({ serves: [GEOGRAPHY_CHECK] }),
+        ListCacheModule,
         AcademicSessionsModule,
         GeographyModule,
         SchoolProfileModule,

@@ -1,4 +1,4 @@
-import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { type DynamicModule, Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { Authenticator } from '../authenticator.js';
 import { JwtVerifier } from '../jwt-verifier.js';
@@ -12,8 +12,16 @@ import { AUTH_REDIS, type AuthModuleOptions } from './auth.options.js';
  * SessionRevocations behind it) plus the guard used by @Authenticated() / @RequirePermissions().
  */
 @Module({})
-export class AuthModule implements OnApplicationShutdown {
-  constructor(@Inject(AUTH_REDIS) private readonly redis: Redis) {}
+export class AuthModule implements OnModuleInit, OnApplicationShutdown {
+  constructor(
+    @Inject(AUTH_REDIS) private readonly redis: Redis,
+    private readonly revocations: SessionRevocations,
+  ) {}
+
+  /** The revocation set is loaded before the service listens (or, Redis away, answers 503 until it is). */
+  async onModuleInit(): Promise<void> {
+    await this.revocations.start();
+  }
 
   static forRoot(options: AuthModuleOptions): DynamicModule {
     return {
@@ -35,7 +43,7 @@ export class AuthModule implements OnApplicationShutdown {
         {
           provide: SessionRevocations,
           useFactory: (redis: Redis) =>
-            new SessionRevocations(redis, options.revocationKeyPrefix ? { keyPrefix: options.revocationKeyPrefix } : {}),
+            new SessionRevocations(redis, options.revocationKey ? { key: options.revocationKey } : {}),
           inject: [AUTH_REDIS],
         },
         {
@@ -50,6 +58,7 @@ export class AuthModule implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.revocations.stop();
     if (this.redis.status !== 'ready') {
       // Unreachable or still connecting: stop the reconnect attempts, nothing is pending.
       this.redis.disconnect();

@@ -9,8 +9,8 @@ export interface AuthModuleOptions {
   jwksCooldownMs?: number;
   /** How long a fetched JWKS is used before it is fetched again (JWKS_CACHE_SECONDS). */
   jwksCacheMaxAgeMs?: number;
-  /** Redis key prefix of revoked sessions (tests isolate themselves with a random one). */
-  revocationKeyPrefix?: string;
+  /** Redis key and channel of revoked sessions (tests isolate themselves with a random one). */
+  revocationKey?: string;
 }
 
 /** The ioredis client the module opened for revocations; closed when the application shuts down. */

@@ -3,12 +3,13 @@ import { propagation } from '@opentelemetry/api';
 import type { FastifyRequest } from 'fastify';
 import { clientAddress, firstListEntry } from '../request/client-ip.js';
 import { REQUEST_ID_HEADER } from '../request/request-id.js';
+import { injectTraceContext } from '../tracing/request-span.js';
 
 /**
  * Meaningful for one connection only (RFC 9110 §7.6.1). `expect` too: Node already answered the
  * `100-continue`, and the upstream client refuses the header.
  */
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect'];
+const HOP_BY_HOP: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect']);
 
 /**
  * Headers that would claim who the caller is or where it came from. Services learn the caller only
@@ -25,15 +26,15 @@ export interface ForwardingOptions {
 /** The request headers an upstream service sees. Authorization passes through untouched. */
 export function upstreamRequestHeaders(request: FastifyRequest, incoming: IncomingHttpHeaders, options: ForwardingOptions): IncomingHttpHeaders {
   const headers: IncomingHttpHeaders = {};
-  const connectionScoped = new Set([...HOP_BY_HOP, ...listedInConnection(request.headers.connection)]);
-  for (const [name, value] of Object.entries(incoming)) {
-    if (connectionScoped.has(name) || CALLER_CLAIM.test(name)) continue;
-    headers[name] = value;
+  const connectionScoped = listedInConnection(request.headers.connection);
+  for (const name in incoming) {
+    if (HOP_BY_HOP.has(name) || connectionScoped?.has(name) || CALLER_CLAIM.test(name)) continue;
+    headers[name] = incoming[name];
   }
-  // With OpenTelemetry running, the undici instrumentation writes the W3C trace headers of the
-  // outgoing span (a child of the incoming trace); a copy of the client's would make a duplicate.
-  // Without it, the client's trace headers pass through unchanged.
+  // With OpenTelemetry running, the client's trace headers are replaced by those of the gateway's
+  // span (a child of the client's trace). Without it, they pass through unchanged.
   for (const field of propagation.fields()) delete headers[field];
+  injectTraceContext(request, headers);
 
   // Services take the first entry as the client (identity records it on sessions).
   headers['x-forwarded-for'] = clientAddress(request, options.trustedProxies).forwardedFor;
@@ -48,17 +49,20 @@ export function upstreamRequestHeaders(request: FastifyRequest, incoming: Incomi
 /** The upstream's response headers, minus those that belonged to its connection with the gateway. */
 export function clientResponseHeaders(upstream: IncomingHttpHeaders): IncomingHttpHeaders {
   const headers: IncomingHttpHeaders = {};
-  const connectionScoped = new Set([...HOP_BY_HOP, ...listedInConnection(upstream.connection)]);
-  for (const [name, value] of Object.entries(upstream)) {
-    if (!connectionScoped.has(name.toLowerCase())) headers[name] = value;
+  const connectionScoped = listedInConnection(upstream.connection);
+  for (const name in upstream) {
+    const lower = name.toLowerCase();
+    if (!HOP_BY_HOP.has(lower) && !connectionScoped?.has(lower)) headers[name] = upstream[name];
   }
   return headers;
 }
 
-function listedInConnection(connection: unknown): string[] {
-  if (typeof connection !== 'string') return [];
-  return connection
+/** The header names a `Connection` header lists beyond HOP_BY_HOP; undefined when none (the usual `keep-alive`). */
+function listedInConnection(connection: unknown): Set<string> | undefined {
+  if (typeof connection !== 'string') return undefined;
+  const names = connection
     .split(',')
     .map((name) => name.trim().toLowerCase())
-    .filter(Boolean);
+    .filter((name) => name !== '' && !HOP_BY_HOP.has(name));
+  return names.length > 0 ? new Set(names) : undefined;
 }

@@ -70,6 +70,8 @@ export function proxyOptions(route: GatewayRoute, baseUrl: string, agent: Agent,
   };
 }
 
+const SEGMENT_SUSPECT = /[.%\\]/;
+
 /**
  * The upstream URL is resolved by the WHATWG parser, which would fold `..` (also `%2e%2e` and
  * backslashes) and let a path leave the route it matched. Such paths are refused (http-proxy's own
@@ -78,6 +80,8 @@ export function proxyOptions(route: GatewayRoute, baseUrl: string, agent: Agent,
 export async function refuseDotSegments(request: FastifyRequest): Promise<void> {
   const query = request.url.indexOf('?');
   const path = query === -1 ? request.url : request.url.slice(0, query);
+  // Nothing to decode or fold (the usual case): no dot, percent sign or backslash.
+  if (!SEGMENT_SUSPECT.test(path)) return;
   let decoded: string;
   try {
     decoded = decodeURIComponent(path);

@@ -6,7 +6,8 @@ import { UnitOfWork } from '@school/service';
 import type { AcademicSession } from '../generated/prisma/client.js';
 import { datesValid, decidePatch, deleteRefusal, type SessionState } from './academic-session-rules.js';
 import { type AcademicSessionDto, toAcademicSessionDto } from './academic-session.dto.js';
-import { AcademicSessionsCache } from './academic-sessions.cache.js';
+import type { ListCache } from '../list-cache/list-cache.js';
+import { ListCaches } from '../list-cache/list-cache.module.js';
 import { fromDateColumn } from './calendar-date.js';
 import { ACADEMIC_SESSION_INDEXES, type AcademicSessionChanges, AcademicSessionsRepository, isDatesViolation } from './academic-sessions.repository.js';
 import type { CreateAcademicSessionBody, UpdateAcademicSessionBody } from './dto/academic-session-body.dto.js';
@@ -39,11 +40,15 @@ function lostRace(error: unknown): AppError | undefined {
  */
 @Injectable()
 export class AcademicSessionsService {
+  private readonly cache: ListCache;
+
   constructor(
     private readonly sessions: AcademicSessionsRepository,
     private readonly unitOfWork: UnitOfWork,
-    private readonly cache: AcademicSessionsCache,
-  ) {}
+    caches: ListCaches,
+  ) {
+    this.cache = caches.named('academic-sessions');
+  }
 
   async list(query: ListAcademicSessionsQuery): Promise<AcademicSessionPage> {
     const filter = normalised(query);

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { AppError, type ErrorCode, pageInfo, type PageInfo, pageWindow } from '@school/http';
 import { type GeographyLevel, uuidv7 } from '@school/messaging';
 import { type Transaction, UnitOfWork } from '@school/service';
@@ -8,6 +8,8 @@ import type { CreateProvinceBody, ListProvincesQuery, UpdateProvinceBody } from 
 import { districtDto, type DistrictDto, municipalityDto, type MunicipalityDto, provinceDto, type ProvinceDto } from './geography.dto.js';
 import { GeographyReferences } from './geography-references.js';
 import { GeographyRepository, type WriteRefusal } from './geography.repository.js';
+import type { ListCache } from '../list-cache/list-cache.js';
+import { ListCaches } from '../list-cache/list-cache.module.js';
 
 const NOT_FOUND: Record<GeographyLevel, ErrorCode> = {
   province: 'PROVINCE_NOT_FOUND',
@@ -36,23 +38,37 @@ function written<Row>(level: GeographyLevel, result: Row | WriteRefusal): Row {
   return result;
 }
 
-/** The geography rules of spec §3.3 and §4.7, the same for the three levels. */
+/**
+ * The geography rules of spec §3.3 and §4.7, the same for the three levels. The province and
+ * district lists are read through a ListCache; every successful write, and every start (the
+ * migrations seed rows), clears it for every replica.
+ */
 @Injectable()
-export class GeographyService {
+export class GeographyService implements OnModuleInit {
+  private readonly cache: ListCache;
+
   constructor(
     private readonly repository: GeographyRepository,
     private readonly references: GeographyReferences,
     private readonly unitOfWork: UnitOfWork,
-  ) {}
+    caches: ListCaches,
+  ) {
+    this.cache = caches.named('geography');
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.cache.invalidate();
+  }
 
   // Provinces
 
   async listProvinces(query: ListProvincesQuery): Promise<ProvinceDto[]> {
-    return (await this.repository.listProvinces({ includeInactive: query.includeInactive })).map(provinceDto);
+    const filter = { level: 'province', includeInactive: query.includeInactive };
+    return this.cache.read(filter, async () => (await this.repository.listProvinces(filter)).map(provinceDto));
   }
 
   async createProvince(body: CreateProvinceBody): Promise<ProvinceDto> {
-    return provinceDto(written('province', await this.repository.createProvince({ publicId: uuidv7(), ...body })));
+    return provinceDto(await this.changed(written('province', await this.repository.createProvince({ publicId: uuidv7(), ...body }))));
   }
 
   async updateProvince(publicId: string, body: UpdateProvinceBody): Promise<ProvinceDto> {
@@ -68,13 +84,13 @@ export class GeographyService {
   // Districts
 
   async listDistricts(query: ListDistrictsQuery): Promise<DistrictDto[]> {
-    const rows = await this.repository.listDistricts({ includeInactive: query.includeInactive, parentId: query.provinceId });
-    return rows.map(districtDto);
+    const filter = { level: 'district', includeInactive: query.includeInactive, parentId: query.provinceId };
+    return this.cache.read(filter, async () => (await this.repository.listDistricts(filter)).map(districtDto));
   }
 
   async createDistrict(body: CreateDistrictBody): Promise<DistrictDto> {
     await this.assertParentExists('district', body.provinceId);
-    return districtDto(written('district', await this.repository.createDistrict({ publicId: uuidv7(), ...body })));
+    return districtDto(await this.changed(written('district', await this.repository.createDistrict({ publicId: uuidv7(), ...body }))));
   }
 
   async updateDistrict(publicId: string, body: UpdateDistrictBody): Promise<DistrictDto> {
@@ -98,7 +114,7 @@ export class GeographyService {
 
   async createMunicipality(body: CreateMunicipalityBody): Promise<MunicipalityDto> {
     await this.assertParentExists('municipality', body.districtId);
-    return municipalityDto(written('municipality', await this.repository.createMunicipality({ publicId: uuidv7(), ...body })));
+    return municipalityDto(await this.changed(written('municipality', await this.repository.createMunicipality({ publicId: uuidv7(), ...body }))));
   }
 
   async updateMunicipality(publicId: string, body: UpdateMunicipalityBody): Promise<MunicipalityDto> {
@@ -139,11 +155,12 @@ export class GeographyService {
     const renames = move.name !== undefined && move.name !== row.name;
     if (moves && move.parentId !== undefined) await this.assertParentExists(level, move.parentId);
     if (renames || moves) await this.references.assertUnreferenced(level, row.id, 'GEOGRAPHY_RENAME_REFERENCED');
-    return this.unitOfWork.run(async (tx) => {
+    const updated = await this.unitOfWork.run(async (tx) => {
       if (!(await this.repository.lock(level, row.id, tx))) throw new AppError(NOT_FOUND[level]);
       if (renames || moves) await this.references.assertNoLocalReferences(level, row.id, 'GEOGRAPHY_RENAME_REFERENCED', tx);
       return written(level, await write(tx));
     });
+    return this.changed(updated);
   }
 
   /** Spec §4.7 rule 5: only an unreferenced row is deleted. */
@@ -154,5 +171,12 @@ export class GeographyService {
       await this.references.assertNoLocalReferences(level, row.id, 'GEOGRAPHY_IN_USE', tx);
       if (!(await this.repository.delete(level, row.id, tx))) throw new AppError('GEOGRAPHY_IN_USE');
     });
+    await this.changed(undefined);
+  }
+
+  /** After a write has committed: every replica's next list reads the database. */
+  private async changed<T>(result: T): Promise<T> {
+    await this.cache.invalidate();
+    return result;
   }
 }
