@@ -103,16 +103,23 @@ export async function feedbackBurst(baseUrl, { prefix, count, concurrency = 8, p
   return { tally, accepted };
 }
 
-/** How the sink's mails match `tags`: delivered (distinct), duplicated (extra copies), missing. */
+/**
+ * How the sink's mails match `tags`: delivered (distinct), duplicated (extra copies), missing, and
+ * reissued: extra copies under a new Message-ID (a second notification, not a resend of the first).
+ */
 export function mailCount(sink, tags) {
   const wanted = new Set(tags);
   const copies = new Map();
+  const ids = new Map();
   for (const message of sink.messages) {
     const tag = /([\w.]+-\d+)$/.exec(message.subject)?.[1];
-    if (tag && wanted.has(tag)) copies.set(tag, (copies.get(tag) ?? 0) + 1);
+    if (!tag || !wanted.has(tag)) continue;
+    copies.set(tag, (copies.get(tag) ?? 0) + 1);
+    ids.set(tag, (ids.get(tag) ?? new Set()).add(message.messageId));
   }
   const duplicated = [...copies.values()].reduce((sum, n) => sum + n - 1, 0);
-  return { expected: wanted.size, delivered: copies.size, duplicated, missing: wanted.size - copies.size };
+  const reissued = [...ids.values()].reduce((sum, set) => sum + set.size - 1, 0);
+  return { expected: wanted.size, delivered: copies.size, duplicated, reissued, missing: wanted.size - copies.size };
 }
 
 /** Waits until every tag was mailed (or the time is up), then a little longer to catch duplicates. */
