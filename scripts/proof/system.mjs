@@ -155,11 +155,9 @@ export async function startProofSystem({ label, env = {}, quiet = true } = {}) {
       },
       /** Waits until the gateway reports every service ready. */
       ready: (timeoutMs) => ready(`${gatewayUrl}/health/ready`, timeoutMs),
-      async shutdown() {
-        await Promise.all([...children.keys()].map((name) => stop(name)));
-        await cleanup();
-      },
+      shutdown: cleanup,
     };
+    cleanups.push(() => Promise.all([...children.keys()].map((name) => stop(name))));
     for (const name of config.PROCESS_NAMES) start(name);
     await system.ready();
     return system;
