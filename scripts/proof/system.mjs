@@ -29,18 +29,18 @@ async function builtLibraries() {
   return { config, freePort: testing.freePort, TcpProxy: messaging.TcpProxy, TestBroker: messaging.TestBroker };
 }
 
-/** `url` with its host and port replaced by the proxy's and, when given, its path. */
+/** `url` with its host and port replaced by the proxy's (when there is one) and, when given, its path. */
 function through(proxy, url, pathname) {
-  const proxied = new URL(proxy.urlFor(url));
-  if (pathname !== undefined) proxied.pathname = pathname;
-  return proxied.toString();
+  const result = new URL(proxy ? proxy.urlFor(url) : url);
+  if (pathname !== undefined) result.pathname = pathname;
+  return result.toString();
 }
 
 /**
  * Starts the system. `env` is applied over the defaults (e.g. EMAIL_BACKOFF_MS). Returns the gateway
  * URL, the direct database URL (for invariant checks), the proxies, the mail sink, and process control.
  */
-export async function startProofSystem({ label, env = {}, quiet = true } = {}) {
+export async function startProofSystem({ label, env = {}, quiet = true, proxied = true } = {}) {
   const { config, freePort, TcpProxy, TestBroker } = await builtLibraries();
   const run = `${label}-${randomBytes(4).toString('hex')}`;
   const cleanups = [];
@@ -74,10 +74,11 @@ export async function startProofSystem({ label, env = {}, quiet = true } = {}) {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
       DOTENV_PATH: '/dev/null',
-      DATABASE_URL: through(proxies.postgres, database.url),
-      REDIS_URL: through(proxies.redis, REDIS_URL, `/${redisDatabase}`),
-      AMQP_URL: through(proxies.rabbitmq, AMQP_URL),
-      SMTP_URL: proxies.smtp.urlFor(sink.url),
+      // Without `proxied` (the soak) the processes reach their dependencies directly.
+      DATABASE_URL: through(proxied && proxies.postgres, database.url),
+      REDIS_URL: through(proxied && proxies.redis, REDIS_URL, `/${redisDatabase}`),
+      AMQP_URL: through(proxied && proxies.rabbitmq, AMQP_URL),
+      SMTP_URL: through(proxied && proxies.smtp, sink.url),
       AMQP_NAME_PREFIX: amqpNamePrefix,
       REDIS_KEY_PREFIX: `${run}:`,
       CACHE_KEY_PREFIX: `${run}:`,
