@@ -15,6 +15,7 @@ import { createInterface } from 'node:readline';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { reportResult } from './support.mjs';
 
 const LIVE_BODY = { message: 'OK', data: { status: 'ok' }, errorCode: null };
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -112,6 +113,9 @@ async function main() {
     const [bareResult, liveResult, proxiedResult] = results;
     console.log(`gateway/bare req/s ratio: ${(liveResult.rps / bareResult.rps).toFixed(2)} (health/live), ${(proxiedResult.rps / bareResult.rps).toFixed(2)} (proxied)`);
     console.log(`gateway/bare p99 ratio at ${rate} req/s: ${(liveResult.fixedP99 / Math.max(bareResult.fixedP99, 1)).toFixed(2)} (health/live), ${(proxiedResult.fixedP99 / Math.max(bareResult.fixedP99, 1)).toFixed(2)} (proxied)`);
+    reportResult({ figure: 'gateway /health/live vs bare Fastify', product: liveResult.rps, ceiling: bareResult.rps, unit: 'req/s' });
+    reportResult({ figure: 'gateway proxied route vs bare Fastify', product: proxiedResult.rps, ceiling: bareResult.rps, unit: 'req/s' });
+    reportResult({ figure: `gateway /health/live p99 at ${rate} req/s vs bare`, product: liveResult.fixedP99, ceiling: Math.max(bareResult.fixedP99, 1), unit: 'ms' });
   } finally {
     for (const { child } of [gateway, bare]) {
       child.kill('SIGTERM');

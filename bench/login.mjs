@@ -30,7 +30,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { freePort } from '@school/testing';
-import { freshDatabase, processes, startProcess, stopAll, waitFor } from './support.mjs';
+import { freshDatabase, processes, reportResult, startProcess, stopAll, waitFor } from './support.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const identityMain = `${root}services/identity/dist/main.js`;
@@ -214,6 +214,9 @@ async function main() {
   console.log(`login / raw argon2id   = ${(login / argon2Rate).toFixed(2)}  (${login.toFixed(0)} / ${argon2Rate.toFixed(0)}, means of ${rounds} rounds; target >= 0.80)`);
   console.log(`refresh / health/live  = ${(refresh / live).toFixed(2)}  (target >= 0.50)`);
   if (proxied !== undefined) console.log(`jwks / health/live     = ${(proxied / live).toFixed(2)}  (the most any proxied route can reach)`);
+  reportResult({ figure: 'login vs raw argon2id verifications', product: login, ceiling: argon2Rate, unit: '/s', target: { op: '>=', value: 0.8 } });
+  reportResult({ figure: 'refresh vs gateway /health/live', product: refresh, ceiling: live, unit: 'req/s', target: { op: '>=', value: 0.5 } });
+  if (proxied !== undefined) reportResult({ figure: 'JWKS through the gateway vs /health/live', product: proxied, ceiling: live, unit: 'req/s' });
 }
 
 async function stop() {

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
-import { freshDatabase, startProcess, stopAll } from './support.mjs';
+import { freshDatabase, reportResult, startProcess, stopAll } from './support.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -149,6 +149,8 @@ try {
     console.log(`  bare jose + Fastify: ${mean(ceiling).toFixed(0)} req/s (rounds ${ceiling.map((value) => value.toFixed(0)).join(', ')})`);
     console.log(`  ratio ${ratio.toFixed(2)} (target >= ${TARGET}: ${ratio >= TARGET ? 'met' : 'NOT met'})`);
     console.log(`  at half throughput: p99 ${gatewayLatency.p99} ms through the gateway (p50 ${gatewayLatency.p50}), ${bareLatency.p99} ms bare (p50 ${bareLatency.p50})\n`);
+    reportResult({ figure: `GET ${path} vs bare jose + Fastify`, product: mean(through), ceiling: mean(ceiling), unit: 'req/s', target: { op: '>=', value: TARGET } });
+    reportResult({ figure: `GET ${path} p99 at half throughput vs bare`, product: gatewayLatency.p99, ceiling: Math.max(bareLatency.p99, 1), unit: 'ms' });
   }
   await bare.app.close();
 } finally {
