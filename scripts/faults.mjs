@@ -62,8 +62,13 @@ try {
     for (const [check, ok] of outcome.checks) console.log(`   ${ok ? 'ok  ' : 'FAIL'} ${check}`);
     console.log(`   ${passed ? 'PASS' : 'FAIL'} ${scenario.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     results.push({ name: scenario.name, passed });
-    // The next scenario starts from a healthy system.
-    await system.ready(60_000).catch((error) => console.log(`   the system did not recover: ${error.message}`));
+    // The next scenario starts from a healthy system, even after one that failed half-way.
+    try {
+      for (const name of system.stopped()) await system.restart(name);
+      await system.ready(60_000);
+    } catch (error) {
+      console.log(`   the system did not recover: ${error.message}`);
+    }
   }
 } finally {
   await system.shutdown();

@@ -117,9 +117,10 @@ export async function startProofSystem({ label, env = {}, quiet = true, proxied 
       return child;
     };
 
+    const running = (child) => child.exitCode === null && child.signalCode === null;
     const stop = async (name, signal = 'SIGTERM') => {
       const child = children.get(name);
-      if (!child || child.exitCode !== null || child.signalCode !== null) return;
+      if (!child || !running(child)) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill(signal);
       const killer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
@@ -127,12 +128,13 @@ export async function startProofSystem({ label, env = {}, quiet = true, proxied 
       clearTimeout(killer);
     };
 
-    const ready = async (url, timeoutMs = READY_TIMEOUT_MS) => {
+    /** Waits until `url` answers 200; gives up early when one of `starting` exits. */
+    const ready = async (url, timeoutMs = READY_TIMEOUT_MS, starting = [...children.keys()]) => {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
         if (await fetch(url, { signal: AbortSignal.timeout(2_000) }).then((response) => response.ok, () => false)) return;
-        const dead = [...children].find(([, child]) => child.exitCode !== null);
-        if (dead) throw new Error(`${dead[0]} exited during start-up:\n${(lastLines.get(dead[0]) ?? []).join('\n')}`);
+        const dead = starting.find((name) => !running(children.get(name)));
+        if (dead) throw new Error(`${dead} exited during start-up:\n${(lastLines.get(dead) ?? []).join('\n')}`);
         await sleep(300);
       }
       throw new Error(`${url} was not ready within ${timeoutMs / 1000} s`);
@@ -145,14 +147,16 @@ export async function startProofSystem({ label, env = {}, quiet = true, proxied 
       proxies,
       sink,
       processNames: config.PROCESS_NAMES,
+      /** The processes stopped and not started again. */
+      stopped: () => [...children].filter(([, child]) => !running(child)).map(([name]) => name),
       /** The pid of each running process. */
-      pids: () => Object.fromEntries([...children].filter(([, child]) => child.exitCode === null).map(([name, child]) => [name, child.pid])),
+      pids: () => Object.fromEntries([...children].filter(([, child]) => running(child)).map(([name, child]) => [name, child.pid])),
       logs: (name) => (lastLines.get(name) ?? []).join('\n'),
       stop,
       /** Starts a stopped process again and waits until it is ready. */
       async restart(name) {
         start(name);
-        await ready(`http://127.0.0.1:${ports[name]}/health/ready`);
+        await ready(`http://127.0.0.1:${ports[name]}/health/ready`, READY_TIMEOUT_MS, [name]);
       },
       /** Waits until the gateway reports every service ready. */
       ready: (timeoutMs) => ready(`${gatewayUrl}/health/ready`, timeoutMs),
