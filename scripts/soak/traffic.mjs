@@ -22,6 +22,8 @@ export async function trafficMix(baseUrl, { admin, customers, tag, record }) {
   for (let n = 0; n < 3; n += 1) idle.admin.push(await login(baseUrl, admin, 'admin'));
   for (const customer of customers) idle.mobile.push(await login(baseUrl, customer, 'mobile'));
   const latest = { admin: idle.admin[0], mobile: idle.mobile[0] };
+  /** Each customer's newest session: a private key is only readable by its owner. */
+  const newestOf = new Map(idle.mobile.map((session) => [session.user.publicId, session]));
   const token = (surface) => latest[surface].accessToken;
   const unexpected = [];
   const mailed = [];
@@ -41,6 +43,7 @@ export async function trafficMix(baseUrl, { admin, customers, tag, record }) {
     const next = answer.status === 200 ? answer.body.data : session;
     idle[surface].push(next);
     latest[surface] = next;
+    if (surface === 'mobile') newestOf.set(next.user.publicId, next);
     return expect(route, answer, 200);
   };
 
@@ -76,8 +79,8 @@ export async function trafficMix(baseUrl, { admin, customers, tag, record }) {
     [1, async () => {
       const key = uploaded[sequence++ % Math.max(1, uploaded.length)];
       if (!key) return expect('GET /api/mobile/auth/me', await send('GET', '/api/mobile/auth/me', { token: token('mobile') }), 200);
-      // The key names the customer who uploaded it: ask as that customer's latest session would.
-      const owner = idle.mobile.find((session) => key.includes(`/${session.user.publicId}/`)) ?? latest.mobile;
+      // The key names the customer who uploaded it (uploads/image/<publicId>/<file>): ask as them.
+      const owner = newestOf.get(key.split('/')[2]) ?? latest.mobile;
       return expect('GET /api/mobile/uploads/signed-url/*', await send('GET', `/api/mobile/uploads/signed-url/${key}`, { token: owner.accessToken }), 200);
     }],
     [2, async () => {
