@@ -97,7 +97,9 @@ try {
     const end = median(after.slice(-3).map((sample) => sample.mb));
     const growth = end / baseline - 1;
     const peak = Math.max(...samples.map((sample) => sample.mb));
-    console.log(`  ${name.padEnd(16)} ${baseline.toFixed(0).padStart(5)} -> ${end.toFixed(0).padStart(5)} (${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)}%), peak ${peak.toFixed(0)}`);
+    // The trend a reader can judge: the sample nearest each minute.
+    const perMinute = samples.filter((sample, index) => index === samples.length - 1 || Math.floor(sample.at / 60_000) !== Math.floor((samples[index + 1]?.at ?? 0) / 60_000));
+    console.log(`  ${name.padEnd(16)} ${baseline.toFixed(0).padStart(5)} -> ${end.toFixed(0).padStart(5)} (${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)}%), peak ${peak.toFixed(0)}; by minute ${perMinute.map((sample) => sample.mb.toFixed(0)).join(' ')}`);
     if (growth > RSS_GROWTH_LIMIT) grown.push(name);
   }
   const problems = [
@@ -108,6 +110,13 @@ try {
     grown.length > 0 && `RSS grew more than ${RSS_GROWTH_LIMIT * 100}% after the warm-up: ${grown.join(', ')}`,
   ].filter(Boolean);
   failed = problems.length > 0;
+  if (failed) {
+    // The processes log warnings and errors only: their last lines tell what the failures were.
+    for (const name of Object.keys(system.pids())) {
+      const logs = system.logs(name);
+      if (logs) console.log(`\n--- last log lines of ${name}\n${logs}`);
+    }
+  }
   console.log(`\n[soak] ${failed ? `FAIL: ${problems.join('; ')}` : 'PASS'}`);
 } finally {
   await system.shutdown();

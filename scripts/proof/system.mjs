@@ -36,6 +36,23 @@ function through(proxy, url, pathname) {
   return result.toString();
 }
 
+/** Deletes the keys matching `pattern` (this run's BullMQ queues, caches and channels). */
+async function deleteKeys(redisUrl, pattern) {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
 /**
  * Starts the system. `env` is applied over the defaults (e.g. EMAIL_BACKOFF_MS). Returns the gateway
  * URL, the direct database URL (for invariant checks), the proxies, the mail sink, and process control.
@@ -69,6 +86,7 @@ export async function startProofSystem({ label, env = {}, quiet = true, proxied 
     // A Redis database of its own (like the e2e harness): the gateway's throttles and the
     // revocation store have fixed key names.
     const redisDatabase = 1 + (randomBytes(1)[0] % 15);
+    cleanups.push(() => deleteKeys(through(undefined, REDIS_URL, `/${redisDatabase}`), `${run}:*`));
     const operatorEnv = {
       ...process.env,
       NODE_ENV: 'test',
@@ -146,7 +164,6 @@ export async function startProofSystem({ label, env = {}, quiet = true, proxied 
       databaseUrl: database.url,
       proxies,
       sink,
-      processNames: config.PROCESS_NAMES,
       /** The processes stopped and not started again. */
       stopped: () => [...children].filter(([, child]) => !running(child)).map(([name]) => name),
       /** The pid of each running process. */
