@@ -7,7 +7,6 @@
 // whose RSS grew more than 20% between the end of the warm-up and the end of the run.
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ADMIN, awaitMails } from './proof/client.mjs';
