@@ -35,7 +35,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import amqp from 'amqplib';
 import { freePort } from '@school/testing';
-import { freshDatabase, sql, startProcess, stopAll, waitFor } from './support.mjs';
+import { freshDatabase, reportResult, sql, startProcess, stopAll, waitFor } from './support.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const identityMain = `${root}services/identity/dist/main.js`;
@@ -214,6 +214,7 @@ async function main() {
     `worst classifier accuracy = ${(Math.max(...accuracies) * 100).toFixed(1)}%  (target <= 55%; 50% is a coin; the control, with no difference at all, reached ${(control * 100).toFixed(1)}%)`,
   );
   console.log(`messages to the capped account: ${cappedMessages} of ${half + 1} requests (cap: 5 an hour)`);
+  reportResult({ figure: 'account enumeration: worst timing-classifier accuracy', product: Math.max(...accuracies), unit: 'accuracy', target: { op: '<=', value: 0.55 }, note: `control (no difference) ${(control * 100).toFixed(1)}%, ${requestsPerOperation} requests per line` });
   console.log(`load average ${loadavg().map((value) => value.toFixed(2)).join(' ')} after the run (${cores} cores; other processes on the machine add noise to both halves alike)`);
 }
 

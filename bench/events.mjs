@@ -40,6 +40,7 @@ const { applyMigrations } = await import('@school/prisma');
 const { parseConfig } = await import('@school/config');
 const { createServiceApp } = await import('@school/service');
 const { createLogger } = await import('@school/telemetry');
+const { reportResult } = await import('./support.mjs');
 const { AppModule } = await import(join(root, 'services/notifier/dist/app.module.js'));
 const { notifierEnv } = await import(join(root, 'services/notifier/dist/config.js'));
 const { INBOUND_EVENTS } = await import(join(root, 'services/notifier/dist/inbound/inbound-topology.js'));
@@ -242,6 +243,8 @@ try {
   console.log(`bench process CPU during e2e: ${(cpuShare * 100).toFixed(0)}% of one core`);
   console.log(`delivery lag, burst above  : p50 ${percentile(burstLags, 50).toFixed(0)} ms, p99 ${percentile(burstLags, 99).toFixed(0)} ms, max ${burstLags.at(-1).toFixed(0)} ms (commit -> SMTP accept, includes the backlog)`);
   console.log(`delivery lag at ${pacedRate}/s     : p50 ${percentile(pacedLags, 50).toFixed(0)} ms, p99 ${percentile(pacedLags, 99).toFixed(0)} ms, max ${pacedLags.at(-1).toFixed(0)} ms (${pacedCount} events at a fixed rate)`);
+  reportResult({ figure: 'events end to end (outbox -> SMTP) vs raw publish with confirms', product: e2eRate, ceiling: rawRate, unit: 'events/s' });
+  reportResult({ figure: `event delivery lag p99 at ${pacedRate}/s (commit -> SMTP accept)`, product: percentile(pacedLags, 99), unit: 'ms' });
 } finally {
   clearTimeout(deadline);
   await cleanup();

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { freshDatabase, sql, startProcess, stopAll } from './support.mjs';
+import { freshDatabase, reportResult, sql, startProcess, stopAll } from './support.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -152,6 +152,7 @@ try {
   console.log(`accepted guest submissions: ${mean(through).toFixed(0)} /s (rounds ${through.map((value) => value.toFixed(0)).join(', ')}); refused: ${refused}`);
   console.log(`gateway /health/live:       ${mean(ceiling).toFixed(0)} req/s (rounds ${ceiling.map((value) => value.toFixed(0)).join(', ')})`);
   console.log(`ratio ${ratio.toFixed(2)} (target >= ${TARGET}: ${ratio >= TARGET ? 'met' : 'NOT met'})\n`);
+  reportResult({ figure: 'accepted guest feedback vs gateway /health/live', product: mean(through), ceiling: mean(ceiling), unit: 'req/s', target: { op: '>=', value: TARGET } });
 
   // autocannon stops counting at the end of its duration; requests still in flight may be stored
   // after it: the table is the count of accepted submissions.
@@ -166,6 +167,7 @@ try {
   console.log(`support emails within ${DELIVERY_WINDOW_MS / 1000} s of the end of the load: ${delivered.count} (${delivered.distinct} distinct submissions)`);
   console.log(`not in the mailbox: ${missing} (target 0: ${missing === 0 ? 'met' : 'NOT met'})`);
   if (delivered.count > delivered.distinct) console.log(`duplicates: ${delivered.count - delivered.distinct} emails sent twice`);
+  reportResult({ figure: `feedback mails missing ${DELIVERY_WINDOW_MS / 1000} s after the load`, product: missing, unit: 'mails', target: { op: '<=', value: 0 }, note: `of ${stored} stored; ${delivered.count - delivered.distinct} duplicates` });
 } finally {
   await stopAll();
   await database?.drop();

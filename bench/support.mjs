@@ -102,12 +102,12 @@ export async function waitFor(url, deadlineMs = 30_000) {
 /**
  * One figure of a benchmark, printed as a `RESULT <json>` line that `npm run bench` collects into
  * bench/RESULTS.md: the product's number, the ceiling or peer measured in the same run, and the target.
- * `target` is `{ op: '>=' | '<', value }` against `ratio` (or against `product` when there is no ceiling).
+ * `target` is `{ op: '>=' | '<=' | '<', value }` against `ratio` (or against `product` when there is no ceiling).
  */
 export function reportResult({ figure, product, ceiling, unit, target, note }) {
   const ratio = ceiling === undefined ? undefined : product / ceiling;
   const measured = ratio ?? product;
-  const met = target === undefined ? undefined : target.op === '>=' ? measured >= target.value : measured < target.value;
+  const met = target === undefined ? undefined : { '>=': measured >= target.value, '<=': measured <= target.value, '<': measured < target.value }[target.op];
   const result = { figure, product, ceiling, unit, ratio, target, met, note };
   console.log(`RESULT ${JSON.stringify(result)}`);
   return result;

@@ -17,7 +17,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@school/testing';
-import { freshDatabase, startProcess, stopAll, waitFor } from './support.mjs';
+import { freshDatabase, reportResult, startProcess, stopAll, waitFor } from './support.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const mains = Object.fromEntries(['identity', 'media', 'gateway'].map((name) => [name, `${root}services/${name}/dist/main.js`]));
@@ -134,6 +134,7 @@ try {
   }
   const ratio = mean(through) / mean(raw);
   console.log(`WebP uploads/s through the gateway ${mean(through).toFixed(2)} vs raw sharp ${mean(raw).toFixed(2)}/s: ratio ${ratio.toFixed(2)} (target >= 0.7) ${ratio >= 0.7 ? 'OK' : 'BELOW TARGET'}`);
+  reportResult({ figure: 'WebP uploads through the gateway vs raw sharp', product: mean(through), ceiling: mean(raw), unit: '/s', target: { op: '>=', value: 0.7 } });
 
   // A fresh media process, so that its peak is the one of the 50 MiB uploads, not of the conversions above.
   const exited = new Promise((resolve) => media.once('exit', resolve));
@@ -151,6 +152,7 @@ try {
         ? `${name} peak RSS: not measurable here (no /proc)`
         : `${name} peak RSS while 4 clients uploaded 50 MiB at once: ${peak.toFixed(0)} MB (target < 300 MB) ${peak < 300 ? 'OK' : 'ABOVE TARGET'}`,
     );
+    if (peak !== undefined) reportResult({ figure: `${name} peak RSS, 4 uploads of 50 MiB at once`, product: peak, unit: 'MB', target: { op: '<', value: 300 } });
   }
 } finally {
   await stopAll();

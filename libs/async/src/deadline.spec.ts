@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { answersWithin, DeadlineExceededError, withDeadline } from './deadline.js';
 
@@ -11,6 +13,32 @@ describe('withDeadline', () => {
     const late = withDeadline(sleep(200).then(() => 'late'), 20, 'Redis');
     await expect(late).rejects.toBeInstanceOf(DeadlineExceededError);
     await expect(late).rejects.toThrow('Redis did not answer within 20 ms');
+  });
+
+  it('takes an answer that arrived in time while the event loop was blocked past the deadline', async () => {
+    // The server answers at once, then the process is not scheduled for 300 ms (a busy machine, a
+    // long synchronous task): when it runs again the answer is waiting and the timer is due.
+    const server = createServer((socket) =>
+      socket
+        .on('error', () => undefined)
+        .on('data', () => {
+          socket.write('pong');
+          const until = Date.now() + 300;
+          while (Date.now() < until);
+        }),
+    );
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    await once(client, 'connect');
+    try {
+      const answer = withDeadline(() => new Promise((resolve) => client.once('data', () => resolve('answer'))), 50, 'echo');
+      client.write('ping');
+      await expect(answer).resolves.toBe('answer');
+    } finally {
+      client.destroy();
+      server.close();
+    }
   });
 
   it('leaves no timer behind', async () => {

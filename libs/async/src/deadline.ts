@@ -16,13 +16,18 @@ export class DeadlineExceededError extends Error {
  */
 export async function withDeadline<T>(work: Promise<T> | (() => Promise<T>), ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DeadlineExceededError(what, ms)), ms);
+    // After a stall (a busy CPU, a long synchronous task) the timer and the answer are due at
+    // once, and timers run before I/O: the rejection waits for this turn's I/O (setImmediate runs
+    // after the poll phase), so an answer that did arrive in time wins.
+    timer = setTimeout(() => (immediate = setImmediate(() => reject(new DeadlineExceededError(what, ms)))), ms);
   });
   try {
     return await Promise.race([typeof work === 'function' ? work() : work, deadline]);
   } finally {
     clearTimeout(timer);
+    clearImmediate(immediate);
   }
 }
 

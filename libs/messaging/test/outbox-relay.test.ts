@@ -196,6 +196,30 @@ describe('outbox and relay (real Postgres and RabbitMQ)', () => {
     await waitFor(async () => (await db.rows()).every((row) => row.sent_at !== null), { what: 'every row marked sent' });
   });
 
+  it('survives its database connections dropping while its queries are in flight, and relays every event once the database is back', async () => {
+    const database = await TcpProxy.start(TEST_DATABASE_URL);
+    cleanups.push(() => database.close());
+    const { connection } = startRelay({ databaseUrl: database.urlFor(TEST_DATABASE_URL), pollIntervalMs: 100 });
+    await connection.waitForConnect();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1) ids.push(await db.transaction((tx) => outbox.record(tx, EVENT_TYPES.passwordChanged, passwordChanged(i))));
+    // Slow queries keep one of the relay's connections checked out when the cut comes.
+    database.delay(300);
+    await delay(250);
+    await database.cut();
+    for (let i = 5; i < 10; i += 1) ids.push(await db.transaction((tx) => outbox.record(tx, EVENT_TYPES.passwordChanged, passwordChanged(i))));
+    await delay(500);
+    database.delay(0);
+    await database.resume();
+
+    const seen = new Set<string>();
+    await waitFor(async () => {
+      for (const message of await broker.drain(tap)) seen.add(message.properties.messageId as string);
+      return seen.size >= ids.length;
+    }, { what: 'all 10 events after the database came back' });
+    expect(seen).toEqual(new Set(ids));
+  });
+
   it('marks a row sent only after the confirm: a failed publish is retried with backoff and its error kept', async () => {
     let failuresLeft = 1;
     const { connection } = startRelay({

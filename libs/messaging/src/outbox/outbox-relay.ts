@@ -286,10 +286,16 @@ export class OutboxRelay {
 
   private async withClient<T>(work: (client: pg.ClientBase) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // pg-pool drops its error listener from a checked-out client, and pg emits a dropped socket as
+    // an 'error' event even when the query in flight also fails: unheard, it ends the process.
+    let lost: Error | undefined;
+    const onError = (error: Error) => (lost = error);
+    client.on('error', onError);
     try {
       return await work(client);
     } finally {
-      client.release();
+      client.removeListener('error', onError);
+      client.release(lost);
     }
   }
 }

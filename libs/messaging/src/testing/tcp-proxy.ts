@@ -1,13 +1,16 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { Transform } from 'node:stream';
 
 /**
  * A TCP proxy in front of the broker (or any server) that a test can cut: every open connection
- * is dropped and new ones are refused until `resume()`, as when the broker goes away.
+ * is dropped and new ones are refused until `resume()`, as when the broker goes away. `delay()`
+ * holds every chunk in both directions for a while, as a slow network does.
  */
 export class TcpProxy {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
+  private delayMs = 0;
   private constructor(
     private readonly target: { host: string; port: number },
     private listenPort: number,
@@ -34,6 +37,11 @@ export class TcpProxy {
 
   get connectionCount(): number {
     return this.sockets.size;
+  }
+
+  /** Delays every chunk forwarded from now on, on open and new connections (0 restores). */
+  delay(ms: number): void {
+    this.delayMs = ms;
   }
 
   async resume(): Promise<void> {
@@ -72,7 +80,26 @@ export class TcpProxy {
     };
     client.on('error', teardown).on('close', teardown);
     upstream.on('error', teardown).on('close', teardown);
-    client.pipe(upstream);
-    upstream.pipe(client);
+    client.pipe(this.delayed()).pipe(upstream);
+    upstream.pipe(this.delayed()).pipe(client);
+  }
+
+  /** Holds each chunk for the current delay, never releasing one before an earlier one. */
+  private delayed(): Transform {
+    const delayOf = () => this.delayMs;
+    let lastRelease = 0;
+    let pending = Promise.resolve();
+    return new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        const releaseAt = Math.max(Date.now() + delayOf(), lastRelease);
+        if (releaseAt <= Date.now()) return done(null, chunk);
+        lastRelease = releaseAt;
+        pending = new Promise((resolve) => setTimeout(() => resolve(void this.push(chunk)), releaseAt - Date.now()));
+        done();
+      },
+      flush(done) {
+        void pending.then(() => done());
+      },
+    });
   }
 }

@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+// `npm run bench [-- --quick] [-- --only a,b]`: runs every bench/*.mjs script (support.mjs aside)
+// one after the other, collects the `RESULT <json>` lines they print (bench/support.mjs
+// reportResult) and writes bench/RESULTS.md: per figure the product's number, the ceiling or peer
+// measured in the same run, their ratio, the target and whether it was met, with the date, the
+// machine, the load average before and after, and the commit. --quick shortens every measurement
+// (the file says so); it is for checking the runner, not for the figures. --machine names the
+// machine in the file (default: the host name).
+import { execFileSync, spawn } from 'node:child_process';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { cpus, hostname, loadavg, totalmem } from 'node:os';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const HELPERS = new Set(['support.mjs']);
+/** Shorter measurements of every bench script, by the variables each reads. */
+const QUICK_ENV = { BENCH_SECONDS: '3', BENCH_ROUNDS: '1', BENCH_DURATION: '3', BENCH_WARMUP: '1', BENCH_EVENTS: '200', BENCH_REQUESTS: '60' };
+
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, output: { type: 'string', default: 'bench/RESULTS.md' }, machine: { type: 'string', default: hostname() } } });
+const all = readdirSync(`${root}bench`).filter((name) => name.endsWith('.mjs') && !HELPERS.has(name)).sort();
+const only = values.only?.split(',').map((name) => (name.endsWith('.mjs') ? name : `${name}.mjs`));
+const scripts = all.filter((name) => !only || only.includes(name));
+const env = { ...process.env, ...(values.quick && QUICK_ENV) };
+
+function runScript(name) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const results = [];
+    const child = spawn(process.execPath, [`bench/${name}`], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      process.stdout.write(`[${name}] ${line}\n`);
+      if (line.startsWith('RESULT ')) results.push(JSON.parse(line.slice('RESULT '.length)));
+    });
+    createInterface({ input: child.stderr }).on('line', (line) => process.stderr.write(`[${name}] ${line}\n`));
+    child.once('exit', (code, signal) => resolve({ name, code: code ?? signal, seconds: (Date.now() - started) / 1000, results }));
+  });
+}
+
+const number = (value) => (value === undefined || value === null ? '' : Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 1 ? value.toFixed(2) : value.toFixed(3));
+const target = (result) => (result.target ? `${result.ceiling === undefined ? '' : 'ratio '}${result.target.op} ${result.target.value}` : '');
+const met = (result) => (result.met === undefined || result.met === null ? '' : result.met ? 'yes' : '**no**');
+const load = () => loadavg().map((value) => value.toFixed(2)).join(' ');
+
+const loadBefore = load();
+const startedAt = new Date();
+const runs = [];
+for (const name of scripts) {
+  console.log(`\n[bench] ${name}`);
+  runs.push(await runScript(name));
+}
+const loadAfter = load();
+
+let commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+if (execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, encoding: 'utf8' }).trim()) commit += ' (with uncommitted changes)';
+const cpu = cpus();
+const lines = [
+  '# Benchmark results',
+  '',
+  `Written by \`npm run bench${values.quick ? ' -- --quick' : ''}\` (scripts/bench.mjs); every figure comes from one run of the script named beside it,`,
+  'its ceiling or peer measured in the same run on the same machine.',
+  '',
+  `- Date: ${startedAt.toISOString()} (${((Date.now() - startedAt.getTime()) / 60_000).toFixed(1)} min)`,
+  `- Machine: ${values.machine}: ${cpu.length} cores, ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory, Node ${process.version}`,
+  `- Load average (1, 5, 15 min): ${loadBefore} before, ${loadAfter} after`,
+  `- Commit: ${commit}`,
+  values.quick
+    ? `- **Reduced run** (\`--quick\`: ${Object.entries(QUICK_ENV).map(([key, value]) => `${key}=${value}`).join(', ')}): shorter measurements than the scripts' defaults; figures are indicative only.`
+    : '- Full run: every script with its default durations.',
+  '',
+  '| script | figure | product | ceiling / peer | ratio | target | met | unit | note |',
+  '|---|---|---:|---:|---:|---|---|---|---|',
+];
+for (const run of runs) {
+  for (const result of run.results) {
+    lines.push(`| ${run.name} | ${result.figure} | ${number(result.product)} | ${number(result.ceiling)} | ${number(result.ratio)} | ${target(result)} | ${met(result)} | ${result.unit ?? ''} | ${result.note ?? ''} |`);
+  }
+}
+lines.push('', '| script | exit | seconds | figures |', '|---|---|---:|---:|');
+for (const run of runs) lines.push(`| ${run.name} | ${run.code === 0 ? 'ok' : `**${run.code}**`} | ${run.seconds.toFixed(0)} | ${run.results.length} |`);
+lines.push('');
+writeFileSync(resolve(root, values.output), lines.join('\n'));
+console.log(`\n[bench] wrote ${values.output}: ${runs.reduce((sum, run) => sum + run.results.length, 0)} figures from ${runs.length} scripts; load average ${loadBefore} before, ${loadAfter} after`);
+const failed = runs.filter((run) => run.code !== 0);
+if (failed.length > 0) console.error(`[bench] failed: ${failed.map((run) => run.name).join(', ')}`);
+process.exitCode = failed.length > 0 ? 1 : 0;
