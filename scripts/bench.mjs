@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const HELPERS = new Set(['support.mjs']);
+const HELPERS = new Set(['support.mjs', 'nginx.mjs']);
 /** Shorter measurements of every bench script, by the variables each reads. */
 const QUICK_ENV = { BENCH_SECONDS: '3', BENCH_ROUNDS: '1', BENCH_DURATION: '3', BENCH_WARMUP: '1', BENCH_EVENTS: '200', BENCH_REQUESTS: '60' };
 

@@ -11,7 +11,7 @@ export class Authenticator {
   constructor(
     private readonly verifier: JwtVerifier,
     private readonly revocations: SessionRevocations,
-    private readonly verified = new VerifiedTokens(),
+    private readonly verified = new VerifiedTokens(verifier.keyTrustMs),
   ) {}
 
   async authenticate(authorization: string | undefined): Promise<Principal> {

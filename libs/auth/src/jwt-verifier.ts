@@ -29,6 +29,8 @@ export interface JwtVerifierOptions {
 }
 
 const SYMMETRIC_OR_NONE = /^(none|HS\d+)$/i;
+/** jose's own default for `cacheMaxAge`. */
+const JOSE_JWKS_CACHE_MAX_AGE_MS = 600_000;
 
 type KeyResolver = (header: JWSHeaderParameters, token: FlattenedJWSInput) => Promise<CryptoKey>;
 
@@ -56,8 +58,11 @@ export class JwtVerifier {
   private readonly algorithms: string[];
   private readonly remote: ReturnType<typeof createRemoteJWKSet>;
   private readonly resolveKey: KeyResolver;
+  /** How long a key stays trusted after a fetch of the JWKS showed it: past that it is fetched again. */
+  readonly keyTrustMs: number;
 
   constructor(options: JwtVerifierOptions) {
+    this.keyTrustMs = options.jwksCacheMaxAgeMs ?? JOSE_JWKS_CACHE_MAX_AGE_MS;
     this.issuer = options.issuer;
     this.audience = options.audience;
     this.algorithms = [...(options.algorithms ?? ACCESS_TOKEN_ALGORITHMS)];
