@@ -91,6 +91,25 @@ describe('addresses between identity and reference-data', () => {
     expect((await call('PATCH', `/api/lookups/municipalities/${used.municipality.publicId}`, { isActive: false })).status).toBe(200);
   });
 
+  it('of a delete and an address naming the same row at once, one is refused: no address names a missing row (contract §9)', async () => {
+    for (let round = 0; round < 12; round += 1) {
+      const target = await chain();
+      const [created, removed] = await Promise.all([
+        call('POST', '/api/users', { email: email(), name: 'Racing Address', role: 'customer', address: addressOf(target) }),
+        new Promise((resolve) => setTimeout(resolve, round % 4)).then(() => call('DELETE', `/api/lookups/municipalities/${target.municipality.publicId}`)),
+      ]);
+      expect([201, 400, 503]).toContain(created.status);
+      expect([200, 409, 503]).toContain(removed.status);
+      if (created.status === 400) expect(created.body.errors).toEqual([expect.objectContaining({ field: 'address.municipalityId' })]);
+      if (removed.status === 409) expect(removed.body.errorCode).toBe('GEOGRAPHY_IN_USE');
+      // Never both: an address written over a row that is gone.
+      expect(created.status === 201 && removed.status === 200).toBe(false);
+      const rows = await call('GET', `/api/lookups/municipalities?districtId=${target.district.id}&includeInactive=true`);
+      const exists = (rows.body.data as Row[]).some((row) => row.publicId === target.municipality.publicId);
+      if (created.status === 201) expect(exists).toBe(true);
+    }
+  });
+
   it('with identity stopped, a geography delete answers 503 and deletes nothing', async () => {
     const free = await chain();
     await system.stop('identity');

@@ -18,7 +18,11 @@ export const GEOGRAPHY_CHECK_REASONS = [
 ] as const;
 export type GeographyCheckReason = (typeof GEOGRAPHY_CHECK_REASONS)[number];
 
-/** Asked by identity, answered by reference-data: do these three ids exist and nest? */
+/**
+ * Asked by identity, answered by reference-data: do these three ids exist and nest? A valid answer
+ * also claims them for ADDRESS_CLAIM_SECONDS: until then none of the three is deleted or renamed
+ * (contract §9), so identity may commit the address it checked.
+ */
 export const GEOGRAPHY_CHECK = defineRpc({
   name: 'reference-data.geography.check',
   request: z.object({ provinceId: geographyId, districtId: geographyId, municipalityId: geographyId }).strict(),
@@ -27,6 +31,12 @@ export const GEOGRAPHY_CHECK = defineRpc({
     z.object({ valid: z.literal(false), reason: z.enum(GEOGRAPHY_CHECK_REASONS) }).strict(),
   ]),
 });
+
+/**
+ * How long a valid GEOGRAPHY_CHECK holds its rows. Identity commits the checked address within half
+ * of it, measured from before it asked, or answers 503 and writes nothing.
+ */
+export const ADDRESS_CLAIM_SECONDS = 30;
 
 export const GEOGRAPHY_LEVELS = ['province', 'district', 'municipality'] as const;
 export type GeographyLevel = (typeof GEOGRAPHY_LEVELS)[number];

@@ -48,13 +48,14 @@ export class UsersService {
    * address is checked with reference-data first, before anything is written.
    */
   async create(body: CreateUserBody): Promise<Profile> {
-    if (body.address) await this.geography.requireValid(body.address);
+    const checked = body.address ? await this.geography.requireValid(body.address) : undefined;
     const user = await this.mappingTaken(() =>
       this.unitOfWork.run(async (tx) => {
         if (await this.users.findLiveByEmail(body.email, tx)) throw emailTaken();
         if (body.phone !== undefined && (await this.users.findLiveByPhone(body.phone, tx))) throw phoneTaken();
         const created = await this.users.create({ publicId: uuidv7(), email: body.email, name: body.name, role: body.role, phone: body.phone ?? null, address: body.address ?? null }, tx);
         await this.invitations.issue(tx, created);
+        checked?.assertStillClaimed();
         return created;
       }),
     );
@@ -82,7 +83,7 @@ export class UsersService {
   async update(actor: Principal, publicId: string, body: UpdateUserBody): Promise<Profile> {
     const control: AccountControl = { banned: body.banned, role: body.role };
     if (isSelfAction(actor.userId, publicId, control)) throw new AppError('USER_SELF_ACTION');
-    if (body.address) await this.geography.requireValid(body.address);
+    const checked = body.address ? await this.geography.requireValid(body.address) : undefined;
     return this.mappingTaken(() =>
       this.unitOfWork.run(async (tx) => {
         if (mayRemoveActiveAdmin(control)) await this.users.lockActiveAdmins(tx);
@@ -108,6 +109,7 @@ export class UsersService {
         } else if (body.role !== undefined && body.role !== user.role) {
           await this.sessions.revokeAllForUser(tx, user.id, SESSION_REVOKE_REASONS.roleChanged);
         }
+        checked?.assertStillClaimed();
         return toProfile(updated, account.passwordHash !== null);
       }),
     );

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { GEOGRAPHY_CHECK, type RpcAnswer, type RpcRequest } from '@school/messaging';
+import { ADDRESS_CLAIM_SECONDS, GEOGRAPHY_CHECK, type RpcAnswer, type RpcRequest } from '@school/messaging';
 import { RpcHandler } from '@school/messaging/nest';
-import type { Transaction } from '@school/service';
+import { type Transaction, UnitOfWork } from '@school/service';
 import { GeographyRepository } from './geography.repository.js';
 
 export type GeographyTriple = RpcRequest<typeof GEOGRAPHY_CHECK>;
@@ -14,11 +14,26 @@ export type GeographyVerdict = RpcAnswer<typeof GEOGRAPHY_CHECK>;
  */
 @Injectable()
 export class GeographyCheck {
-  constructor(private readonly repository: GeographyRepository) {}
+  constructor(
+    private readonly repository: GeographyRepository,
+    private readonly unitOfWork: UnitOfWork,
+  ) {}
 
+  /**
+   * Identity's question for an address. The rows are read under share locks, and a valid triple is
+   * claimed in the same transaction: a delete or rename that locked a row first has committed when
+   * the check reads it, and one that comes after finds the claim (contract §9).
+   */
   @RpcHandler(GEOGRAPHY_CHECK)
   answer(request: GeographyTriple): Promise<GeographyVerdict> {
-    return this.check(request);
+    return this.unitOfWork.run(async (tx) => {
+      await this.repository.share('province', request.provinceId, tx);
+      await this.repository.share('district', request.districtId, tx);
+      await this.repository.share('municipality', request.municipalityId, tx);
+      const verdict = await this.check(request, tx);
+      if (verdict.valid) await this.repository.claimAddress(request, ADDRESS_CLAIM_SECONDS, tx);
+      return verdict;
+    });
   }
 
   async check(triple: GeographyTriple, tx?: Transaction): Promise<GeographyVerdict> {

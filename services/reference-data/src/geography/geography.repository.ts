@@ -160,7 +160,7 @@ export class GeographyRepository {
     await this.db(tx).$queryRawUnsafe(`SELECT id FROM ${this.schema}."${LOCKABLE[level]}" WHERE id = $1 FOR SHARE`, id);
   }
 
-  /** A row of the level below, or the school profile, names this row (spec §4.7 rules 5-6). */
+  /** A row of the level below, the school profile or a live address claim names this row (spec §4.7 rules 5-6, contract §9). */
   async hasLocalReferences(level: keyof typeof LOCKABLE, id: number, tx?: Transaction): Promise<boolean> {
     const db = this.db(tx);
     const child =
@@ -171,7 +171,25 @@ export class GeographyRepository {
           : null;
     if (child) return true;
     const profile = await db.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM ${this.schema}."school_profile" WHERE "${PROFILE_COLUMN[level]}" = $1 LIMIT 1`, id);
-    return profile.length > 0;
+    if (profile.length > 0) return true;
+    const claim = await db.$queryRawUnsafe<unknown[]>(
+      `SELECT 1 FROM ${this.schema}."address_claims" WHERE "${PROFILE_COLUMN[level]}" = $1 AND expires_at > now() LIMIT 1`,
+      id,
+    );
+    return claim.length > 0;
+  }
+
+  /** Holds a valid address triple for `seconds` (see AddressClaim), and forgets claims long expired. */
+  async claimAddress(triple: { provinceId: number; districtId: number; municipalityId: number }, seconds: number, tx: Transaction): Promise<void> {
+    const db = this.db(tx);
+    await db.$executeRawUnsafe(`DELETE FROM ${this.schema}."address_claims" WHERE expires_at < now() - interval '1 hour'`);
+    await db.$executeRawUnsafe(
+      `INSERT INTO ${this.schema}."address_claims" (province_id, district_id, municipality_id, expires_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4))`,
+      triple.provinceId,
+      triple.districtId,
+      triple.municipalityId,
+      seconds,
+    );
   }
 
   /** Deletes the row; false when a foreign key still names it (a reference that came meanwhile). */

@@ -154,10 +154,9 @@ export class GeographyService implements OnModuleInit {
     const moves = move.parentId !== undefined && move.parentId !== row.parentId;
     const renames = move.name !== undefined && move.name !== row.name;
     if (moves && move.parentId !== undefined) await this.assertParentExists(level, move.parentId);
-    if (renames || moves) await this.references.assertUnreferenced(level, row.id, 'GEOGRAPHY_RENAME_REFERENCED');
     const updated = await this.unitOfWork.run(async (tx) => {
       if (!(await this.repository.lock(level, row.id, tx))) throw new AppError(NOT_FOUND[level]);
-      if (renames || moves) await this.references.assertNoLocalReferences(level, row.id, 'GEOGRAPHY_RENAME_REFERENCED', tx);
+      if (renames || moves) await this.references.assertUnreferenced(level, row.id, 'GEOGRAPHY_RENAME_REFERENCED', tx);
       return written(level, await write(tx));
     });
     return this.changed(updated);
@@ -165,10 +164,9 @@ export class GeographyService implements OnModuleInit {
 
   /** Spec §4.7 rule 5: only an unreferenced row is deleted. */
   private async guardedDelete(level: GeographyLevel, row: Addressed): Promise<void> {
-    await this.references.assertUnreferenced(level, row.id, 'GEOGRAPHY_IN_USE');
     await this.unitOfWork.run(async (tx) => {
       if (!(await this.repository.lock(level, row.id, tx))) throw new AppError(NOT_FOUND[level]);
-      await this.references.assertNoLocalReferences(level, row.id, 'GEOGRAPHY_IN_USE', tx);
+      await this.references.assertUnreferenced(level, row.id, 'GEOGRAPHY_IN_USE', tx);
       if (!(await this.repository.delete(level, row.id, tx))) throw new AppError('GEOGRAPHY_IN_USE');
     });
     await this.changed(undefined);
