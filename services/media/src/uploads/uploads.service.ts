@@ -37,6 +37,14 @@ export interface UploadAllowance {
   quotaBytes: number | undefined;
 }
 
+/** An upload checked and converted in its spool, ready to store. */
+interface PreparedFile {
+  path: string;
+  originalName: string;
+  extension: string;
+  mimeType: string;
+}
+
 /** A stored file opened for reading, and the byte range being served (undefined: all of it). */
 export interface OpenedFile {
   file: StoredObject;
@@ -62,28 +70,13 @@ export class UploadsService {
   /**
    * Rule 1: extension, claimed MIME type and content signature must all match the type's
    * allowlist; with optimize, images are stored as WebP (at most IMAGE_CONVERSIONS at once). Over
-   * `maxBytes` is 413, over the quota 413 UPLOAD_QUOTA_EXCEEDED; storing is the last step, and a
+   * `maxBytes` is 413, over the quota 413 UPLOAD_QUOTA_EXCEEDED. Storing is the last step: a
    * refused upload keeps nothing (contract §9).
    */
   async upload(caller: Principal, query: UploadQuery, file: IncomingFile, allowance: UploadAllowance): Promise<UploadResultDto> {
-    assertFileName(file.filename);
-    const format = claimedFormat(ALLOWLISTS[query.uploadType], file.filename, file.mimetype);
     const spool = await Spool.create();
     try {
-      const received = await spool.write(file.stream);
-      if ((await stat(received)).size > allowance.maxBytes) throw new AppError('UPLOAD_TOO_LARGE');
-      await assertContentMatches(received, format);
-
-      const convert = format.image && query.optimize;
-      const stored = convert ? spool.path('.webp') : received;
-      if (convert) {
-        await this.conversions.run(() => toWebp(received, stored)).catch((error: unknown) => {
-          throw error instanceof ImageDecodeError ? new AppError('UPLOAD_CONTENT_REJECTED', undefined, { cause: error }) : error;
-        });
-      }
-      const extension = convert ? 'webp' : (format.extensions[0] ?? format.name);
-      const mimeType = convert ? WEBP_MIME : (format.mimeTypes[0] ?? 'application/octet-stream');
-      return await this.store(caller, query, file.filename, stored, extension, mimeType, allowance.quotaBytes);
+      return await this.store(caller, query, await this.prepare(spool, query, file, allowance.maxBytes), allowance.quotaBytes);
     } finally {
       await spool.dispose();
     }
@@ -114,18 +107,25 @@ export class UploadsService {
   }
 
   /**
-   * POST /upload/multiple: each file as `upload` would store it, all or none: when one is refused,
-   * the files of the request already stored are deleted again.
+   * POST /upload/multiple: each file checked and converted as `upload` would, all or none: every
+   * file is prepared before the first is stored, and a failed store deletes the ones stored before it.
    */
   async uploadMany(caller: Principal, query: UploadQuery, files: AsyncIterable<IncomingFile>, allowance: UploadAllowance): Promise<UploadResultDto[]> {
-    const stored: UploadResultDto[] = [];
+    const spool = await Spool.create();
     try {
-      for await (const file of files) stored.push(await this.upload(caller, query, file, allowance));
-    } catch (error) {
-      await this.discard(stored.map((result) => result.relativePath));
-      throw error;
+      const prepared: PreparedFile[] = [];
+      for await (const file of files) prepared.push(await this.prepare(spool, query, file, allowance.maxBytes));
+      const stored: UploadResultDto[] = [];
+      try {
+        for (const file of prepared) stored.push(await this.store(caller, query, file, allowance.quotaBytes));
+      } catch (error) {
+        await this.discard(stored.map((result) => result.relativePath));
+        throw error;
+      }
+      return stored;
+    } finally {
+      await spool.dispose();
     }
-    return stored;
   }
 
   /** Files stored for a request whose 200 never reached the client: the upload did not happen (contract §9). */
@@ -150,21 +150,31 @@ export class UploadsService {
     }
   }
 
+  /** The file spooled, checked and converted: what would be stored, nothing stored yet. */
+  private async prepare(spool: Spool, query: UploadQuery, file: IncomingFile, maxBytes: number): Promise<PreparedFile> {
+    assertFileName(file.filename);
+    const format = claimedFormat(ALLOWLISTS[query.uploadType], file.filename, file.mimetype);
+    const received = await spool.write(file.stream);
+    if ((await stat(received)).size > maxBytes) throw new AppError('UPLOAD_TOO_LARGE');
+    await assertContentMatches(received, format);
+    if (!(format.image && query.optimize)) {
+      return { path: received, originalName: file.filename, extension: format.extensions[0] ?? format.name, mimeType: format.mimeTypes[0] ?? 'application/octet-stream' };
+    }
+    const converted = spool.path('.webp');
+    await this.conversions.run(() => toWebp(received, converted)).catch((error: unknown) => {
+      throw error instanceof ImageDecodeError ? new AppError('UPLOAD_CONTENT_REJECTED', undefined, { cause: error }) : error;
+    });
+    return { path: converted, originalName: file.filename, extension: 'webp', mimeType: WEBP_MIME };
+  }
+
   /**
    * The record first, as the quota's reservation (taken under the owner's lock, so concurrent
    * uploads never pass the quota together), then the object; a failed put removes the record.
    */
-  private async store(
-    caller: Principal,
-    query: UploadQuery,
-    originalName: string,
-    path: string,
-    extension: string,
-    mimeType: string,
-    quotaBytes: number | undefined,
-  ): Promise<UploadResultDto> {
+  private async store(caller: Principal, query: UploadQuery, file: PreparedFile, quotaBytes: number | undefined): Promise<UploadResultDto> {
+    const { path, originalName, mimeType } = file;
     const isPublic = isPublicType(query.uploadType);
-    const filename = randomFilename(extension);
+    const filename = randomFilename(file.extension);
     const relativePath = keyFor(query.uploadType, isPublic, caller.userId, filename);
     const size = (await stat(path)).size;
     await this.reserve({ ownerId: caller.userId, uploadType: query.uploadType, relativePath, filename, originalName, mimeType, size, isPublic }, quotaBytes);
