@@ -17,11 +17,6 @@ export class DeliveryWatch {
     });
   }
 
-  /** Whether the answer can no longer be delivered (the connection closed first). */
-  get abandoned(): boolean {
-    return this.closedUndelivered;
-  }
-
   /** Runs `undo` unless this response ends as a delivered 200; at once when it is already abandoned. */
   undoUnlessDelivered(undo: () => Promise<void>): void {
     if (this.closedUndelivered) void undo();
