@@ -213,11 +213,15 @@ describe('contract §9: SIGNED_URL_SECRET unset is generated once per installati
   let storageDir: string;
   const running: MediaUnderTest[] = [];
 
+  const configured = process.env['SIGNED_URL_SECRET'];
+
   beforeAll(async () => {
+    delete process.env['SIGNED_URL_SECRET'];
     database = await mediaSchema();
     storageDir = await mkdtemp(join(tmpdir(), 'media-shared-storage-'));
   });
   afterAll(async () => {
+    if (configured !== undefined) process.env['SIGNED_URL_SECRET'] = configured;
     for (const media of running) await media.close();
     await database?.drop();
     await rm(storageDir, { recursive: true, force: true });
@@ -231,7 +235,6 @@ describe('contract §9: SIGNED_URL_SECRET unset is generated once per installati
   }
 
   it('two processes of one installation share it (a URL signed by one opens on the other); a fresh installation has its own', async () => {
-    expect(process.env['SIGNED_URL_SECRET']).toBeUndefined();
     const [first, second] = await Promise.all([start({ database }), start({ database })]);
     const customer = await first!.caller('mobile');
     const uploaded = await send(first!, '/api/mobile/uploads?uploadType=file', form('file', Buffer.from('shared\n'), 'a.txt', 'text/plain'), customer.token);

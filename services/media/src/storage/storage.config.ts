@@ -11,9 +11,10 @@ const httpUrl = z.string().refine((value) => {
 
 /**
  * STORAGE_DRIVER picks where files live: `local` (files under STORAGE_DIR, HMAC-signed gateway
- * URLs keyed by SIGNED_URL_SECRET, or unset a key generated once and kept in the media schema) or `s3` (the S3_* bucket, the store's presigned URLs, public
- * objects under S3_PUBLIC_BASE_URL). UPLOAD_MAX_FILE_SIZE_MB is the administrator's upload limit
- * in MiB (contract §8; customers have 5 MiB fixed).
+ * URLs keyed by SIGNED_URL_SECRET, unset: a key generated once and kept in the media schema) or
+ * `s3` (the S3_* bucket, the store's presigned URLs, public objects under S3_PUBLIC_BASE_URL).
+ * UPLOAD_MAX_FILE_SIZE_MB is the administrator's upload limit in MiB (contract §8; customers have
+ * 5 MiB fixed).
  */
 export const storageEnv = {
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),

@@ -30,7 +30,7 @@ export interface IncomingFile {
   stream: Readable;
 }
 
-/** What one upload may take: its size, and for a customer, what is left of the storage quota. */
+/** What one upload may take: its size, and for a customer, the storage quota all their files share. */
 export interface UploadAllowance {
   maxBytes: number;
   /** CUSTOMER_STORAGE_QUOTA_MB in bytes; undefined: no quota (staff). */
