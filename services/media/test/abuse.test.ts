@@ -170,13 +170,20 @@ describe.each(['local', 's3'] as const)('contract §9 media rules (%s storage)',
   });
 });
 
-describe('contract §9: an upload whose answer never reaches the client stores nothing', () => {
+describe.each(['local', 's3'] as const)('contract §9: an upload whose answer never reaches the client stores nothing (%s storage)', (driver) => {
   let media: MediaUnderTest;
+  let s3: TestS3 | undefined;
+  let store: StoredObjects;
 
   beforeAll(async () => {
-    media = await startMedia();
+    s3 = driver === 's3' ? await startS3() : undefined;
+    media = await startMedia(s3?.env);
+    store = s3 ? s3Objects(s3) : localObjects(media.storageDir);
   });
-  afterAll(() => media?.close());
+  afterAll(async () => {
+    await media?.close();
+    await s3?.close();
+  });
 
   /** Sends an upload and drops the connection once media has read the whole body, before it answers. */
   function uploadAndLeave(token: string, bytes: Buffer): Promise<void> {
@@ -198,14 +205,14 @@ describe('contract §9: an upload whose answer never reaches the client stores n
     });
   }
 
-  it('deletes the object and the record stored for a client that left before its 200 (local storage)', async () => {
+  it('deletes the object and the record stored for a client that left before its 200', async () => {
     const { token } = await media.caller('admin');
     const big = await sharp({ create: { width: 2500, height: 2500, channels: 3, background: { r: 200, g: 100, b: 0 } } }).png().toBuffer();
     await uploadAndLeave(token, big);
     await until(() => media.logs.some((line) => line.includes('upload answer not delivered')), 60_000);
-    expect(await localObjects(media.storageDir).keys()).toEqual([]);
+    expect(await store.keys()).toEqual([]);
     expect(await media.prisma.upload.count()).toBe(0);
-  });
+  }, 90_000);
 });
 
 describe('contract §9: SIGNED_URL_SECRET unset is generated once per installation and kept', () => {
