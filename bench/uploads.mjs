@@ -10,6 +10,9 @@
 //    (default 8) each; ratio of their means (target >= 0.7: an upload costs little beyond its conversion);
 // 3. peak resident memory (Linux VmHWM) of media (a fresh process) and of the gateway after 4 clients
 //    upload a 50 MiB file each at once (target < 300 MB each: uploads stream, nothing holds a file whole).
+// 4. abuse: peak resident memory of a fresh media while 4 decompression bombs (7200 x 7200 PNGs of a
+//    few KiB, 51.8 megapixels each) are uploaded at once (target < 512 MB: contract §9 refuses them
+//    from their header, before any pixel is decoded).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -44,6 +47,17 @@ function makePng(path) {
   `;
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: `${root}services/media`, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`making the PNG failed: ${result.stderr}`);
+}
+
+/** A 7200 x 7200 black PNG: a few KiB on the wire, 51.8 megapixels once decoded. */
+function makePixelBomb(path) {
+  const script = `
+    import sharp from 'sharp';
+    await sharp({ create: { width: 7200, height: 7200, channels: 3, background: 'black' } })
+      .toColourspace('b-w').png({ compressionLevel: 9 }).toFile(${JSON.stringify(path)});
+  `;
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: `${root}services/media`, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`making the pixel bomb failed: ${result.stderr}`);
 }
 
 /** Conversions/s of `input` with media's toWebp, `cores` at once, in a child process. */
@@ -153,6 +167,30 @@ try {
         : `${name} peak RSS while 4 clients uploaded 50 MiB at once: ${peak.toFixed(0)} MB (target < 300 MB) ${peak < 300 ? 'OK' : 'ABOVE TARGET'}`,
     );
     if (peak !== undefined) reportResult({ figure: `${name} peak RSS, 4 uploads of 50 MiB at once`, product: peak, unit: 'MB', target: { op: '<', value: 300 } });
+  }
+
+  // A fresh media again, so that its peak is the one of the bombs.
+  const stopped = new Promise((resolve) => media.once('exit', resolve));
+  media.kill('SIGTERM');
+  await stopped;
+  media = startProcess('media', mains.media, mediaEnv);
+  await waitFor(`${mediaUrl}/health/ready`);
+  const bombPath = join(workDir, 'bomb.png');
+  makePixelBomb(bombPath);
+  const bomb = readFileSync(bombPath);
+  const answers = await Promise.all(
+    Array.from({ length: 4 }, async (_, index) => {
+      const body = new FormData();
+      body.append('file', new Blob([bomb], { type: 'image/png' }), `bomb-${index}.png`);
+      const response = await fetch(`${gatewayUrl}/api/upload`, { method: 'POST', body, headers: { authorization: `Bearer ${token}` } });
+      return `${response.status} ${(await response.json()).errorCode}`;
+    }),
+  );
+  const bombPeak = peakRssMb(media.pid);
+  console.log(`media answered 4 pixel bombs of ${(bomb.length / 1024).toFixed(0)} KiB at once: ${answers.join(', ')}`);
+  if (bombPeak !== undefined) {
+    console.log(`media peak RSS with 4 decompression bombs in flight: ${bombPeak.toFixed(0)} MB (target < 512 MB) ${bombPeak < 512 ? 'OK' : 'ABOVE TARGET'}`);
+    reportResult({ figure: 'media peak RSS, 4 decompression bombs at once', product: bombPeak, unit: 'MB', target: { op: '<', value: 512 } });
   }
 } finally {
   await stopAll();

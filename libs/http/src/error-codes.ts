@@ -48,6 +48,7 @@ export const ERROR_CATALOGUE = {
   UPLOAD_TYPE_INVALID: { status: 400, message: 'Invalid upload type' },
   UPLOAD_CONTENT_REJECTED: { status: 400, message: 'File type is not allowed for this upload type' },
   UPLOAD_TOO_LARGE: { status: 413, message: 'File is too large' },
+  UPLOAD_QUOTA_EXCEEDED: { status: 413, message: 'Your storage quota is used up' },
   UPLOAD_FORBIDDEN: { status: 403, message: 'You do not have access to this file' },
   STORAGE_UNAVAILABLE: { status: 502, message: 'Storage rejected the request' },
   FILE_NOT_FOUND: { status: 404, message: 'File not found' },

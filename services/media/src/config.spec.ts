@@ -1,6 +1,5 @@
 import { parseConfig } from '@school/config';
 import { mediaConfigRules, mediaEnv } from './config.js';
-import { DEV_SIGNED_URL_SECRET } from './storage/storage.config.js';
 
 const configOf = (env: Record<string, string>) => parseConfig(mediaEnv, env, mediaConfigRules);
 
@@ -9,9 +8,18 @@ describe('media configuration', () => {
     expect(configOf({ NODE_ENV: 'test' })).toMatchObject({ STORAGE_DRIVER: 'local', STORAGE_DIR: './data/storage', UPLOAD_MAX_FILE_SIZE_MB: 50 });
   });
 
+  it('defaults to 2 image conversions at once, a 10 s wait for one, and a 1024 MiB customer quota (contract §9)', () => {
+    expect(configOf({})).toMatchObject({ IMAGE_CONVERSIONS: 2, IMAGE_CONVERSION_WAIT_MS: 10_000, CUSTOMER_STORAGE_QUOTA_MB: 1024 });
+    expect(() => configOf({ IMAGE_CONVERSIONS: '0' })).toThrow(/IMAGE_CONVERSIONS/);
+    expect(() => configOf({ CUSTOMER_STORAGE_QUOTA_MB: 'lots' })).toThrow(/CUSTOMER_STORAGE_QUOTA_MB/);
+  });
+
+  it('leaves SIGNED_URL_SECRET unset outside production (media generates one per installation): no secret in the source', () => {
+    expect(configOf({ NODE_ENV: 'development' }).SIGNED_URL_SECRET).toBeUndefined();
+  });
+
   it('refuses production without a SIGNED_URL_SECRET of its own', () => {
     expect(() => configOf({ NODE_ENV: 'production' })).toThrow(/^Invalid configuration: SIGNED_URL_SECRET: must be set to a secret of your own in production$/);
-    expect(() => configOf({ NODE_ENV: 'production', SIGNED_URL_SECRET: DEV_SIGNED_URL_SECRET })).toThrow(/SIGNED_URL_SECRET/);
     expect(configOf({ NODE_ENV: 'production', SIGNED_URL_SECRET: 'a-production-secret-of-at-least-32-chars' }).SIGNED_URL_SECRET).toBe(
       'a-production-secret-of-at-least-32-chars',
     );

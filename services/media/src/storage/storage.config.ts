@@ -1,9 +1,6 @@
 import type { ConfigRule } from '@school/config';
 import { z } from 'zod';
 
-/** Development-only key of the signed URLs; production refuses to start with it (or without SIGNED_URL_SECRET). */
-export const DEV_SIGNED_URL_SECRET = 'dev-only-signed-url-secret-change-me-in-production';
-
 const httpUrl = z.string().refine((value) => {
   try {
     return ['http:', 'https:'].includes(new URL(value).protocol);
@@ -14,9 +11,10 @@ const httpUrl = z.string().refine((value) => {
 
 /**
  * STORAGE_DRIVER picks where files live: `local` (files under STORAGE_DIR, HMAC-signed gateway
- * URLs keyed by SIGNED_URL_SECRET) or `s3` (the S3_* bucket, the store's presigned URLs, public
- * objects under S3_PUBLIC_BASE_URL). UPLOAD_MAX_FILE_SIZE_MB is the administrator's upload limit
- * in MiB (contract §8; customers have 5 MiB fixed).
+ * URLs keyed by SIGNED_URL_SECRET, unset: a key generated once and kept in the media schema) or
+ * `s3` (the S3_* bucket, the store's presigned URLs, public objects under S3_PUBLIC_BASE_URL).
+ * UPLOAD_MAX_FILE_SIZE_MB is the administrator's upload limit in MiB (contract §8; customers have
+ * 5 MiB fixed).
  */
 export const storageEnv = {
   STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
@@ -41,8 +39,11 @@ export const s3SettingsRequired: ConfigRule<S3Env> = (config) => {
   return missing ? { variable: missing, problem: 'must be set when STORAGE_DRIVER is s3' } : undefined;
 };
 
-/** The development secret is public (it is in this file): a production media needs one of its own. */
+/**
+ * Outside production an unset SIGNED_URL_SECRET is generated once per installation and kept in the
+ * media schema (signedUrlSecretOf); a production media is given one of its own.
+ */
 export const signedUrlSecretRequiredInProduction: ConfigRule<{ NODE_ENV: string; SIGNED_URL_SECRET?: string | undefined }> = (config) =>
-  config.NODE_ENV === 'production' && (!config.SIGNED_URL_SECRET || config.SIGNED_URL_SECRET === DEV_SIGNED_URL_SECRET)
+  config.NODE_ENV === 'production' && !config.SIGNED_URL_SECRET
     ? { variable: 'SIGNED_URL_SECRET', problem: 'must be set to a secret of your own in production' }
     : undefined;

@@ -1,7 +1,10 @@
 import sharp from 'sharp';
+import { decodeBudget } from './image-budget.js';
 
-/** Decompression bombs: anything over 50 megapixels is refused before decoding. */
-export const MAX_INPUT_PIXELS = 50_000_000;
+// One libvips thread per conversion and no operation cache: conversions are few at once (the
+// ConversionGate) and each holds at most one decoded image, so memory stays bounded.
+sharp.concurrency(1);
+sharp.cache(false);
 
 export class ImageDecodeError extends Error {
   override readonly name = 'ImageDecodeError';
@@ -10,10 +13,14 @@ export class ImageDecodeError extends Error {
 /**
  * The image at `input` written to `output` as WebP: EXIF orientation applied first, then every
  * metadata block dropped (sharp keeps none unless asked); an animated GIF or WebP stays animated.
+ * The header is read first (metadata() decodes no pixel): an image over its decode budget is
+ * refused before any decoding (contract §9).
  */
 export async function toWebp(input: string, output: string): Promise<void> {
   try {
-    await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, animated: true, failOn: 'error' })
+    const { pixels, limit } = decodeBudget(await sharp(input, { animated: true }).metadata());
+    if (!(pixels > 0 && pixels <= limit)) throw new Error(`${pixels} pixels declared, at most ${limit} are decoded`);
+    await sharp(input, { limitInputPixels: limit, animated: true, failOn: 'error' })
       .rotate()
       .webp({ quality: 82, effort: 3 })
       .toFile(output);

@@ -8,10 +8,11 @@ import { storageKey } from '../storage/storage-key.js';
 import { type SignedUrlQuery, signedUrlQuery } from './dto/signed-url.query.js';
 import { type SignedUrlsBody, signedUrlsBody } from './dto/signed-urls.body.js';
 import { parseUploadQuery } from './dto/upload.query.js';
+import { DeliveryWatch } from './delivery-watch.js';
 import { sendFile } from './file-reply.js';
 import { FILE_FIELD, multipartFile } from './multipart-file.js';
 import type { UploadLimits } from './upload-limits.js';
-import type { UploadsService } from './uploads.service.js';
+import type { UploadAllowance, UploadsService } from './uploads.service.js';
 import { urlMessage } from './url-message.js';
 
 export const UPLOAD_MESSAGE = 'File uploaded';
@@ -27,16 +28,27 @@ export abstract class UploadRoutes {
     protected readonly surface: Surface,
   ) {}
 
-  protected get maxFileBytes(): number {
-    return this.surface === 'admin' ? this.limits.adminMaxFileBytes : this.limits.mobileMaxFileBytes;
+  /** The surface's size limit; the storage quota binds customers only. */
+  protected get allowance(): UploadAllowance {
+    return this.surface === 'admin'
+      ? { maxBytes: this.limits.adminMaxFileBytes, quotaBytes: undefined }
+      : { maxBytes: this.limits.mobileMaxFileBytes, quotaBytes: this.limits.customerQuotaBytes };
   }
 
   @Post()
   @HttpCode(200)
-  async upload(@CurrentPrincipal() caller: Principal, @Req() request: FastifyRequest, @Query() query: Record<string, unknown>) {
+  async upload(
+    @CurrentPrincipal() caller: Principal,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Query() query: Record<string, unknown>,
+  ) {
+    const delivery = new DeliveryWatch(reply.raw);
     const options = parseUploadQuery(query, this.surface);
-    const file = await multipartFile(request, FILE_FIELD, this.maxFileBytes);
-    return success(UPLOAD_MESSAGE, await this.uploads.upload(caller, options, file, this.maxFileBytes));
+    const file = await multipartFile(request, FILE_FIELD, this.allowance.maxBytes);
+    const result = await this.uploads.upload(caller, options, file, this.allowance);
+    delivery.undoUnlessDelivered(() => this.uploads.discardUndelivered([result.relativePath]));
+    return success(UPLOAD_MESSAGE, result);
   }
 
   @Get('signed-url/*')

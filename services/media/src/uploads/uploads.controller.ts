@@ -1,8 +1,9 @@
-import { Controller, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Principal } from '@school/auth';
 import { CurrentPrincipal, RequireSurface } from '@school/auth/nest';
 import { success } from '@school/http';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DeliveryWatch } from './delivery-watch.js';
 import { parseUploadQuery } from './dto/upload.query.js';
 import { FILES_FIELD, multipartFiles } from './multipart-file.js';
 import { UPLOAD_LIMITS, type UploadLimits } from './upload-limits.js';
@@ -19,9 +20,17 @@ export class UploadsController extends UploadRoutes {
 
   @Post('multiple')
   @HttpCode(200)
-  async uploadMultiple(@CurrentPrincipal() caller: Principal, @Req() request: FastifyRequest, @Query() query: Record<string, unknown>) {
+  async uploadMultiple(
+    @CurrentPrincipal() caller: Principal,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Query() query: Record<string, unknown>,
+  ) {
+    const delivery = new DeliveryWatch(reply.raw);
     const options = parseUploadQuery(query, 'admin');
-    const files = multipartFiles(request, FILES_FIELD, this.maxFileBytes);
-    return success('Files uploaded', await this.uploads.uploadMany(caller, options, files, this.maxFileBytes));
+    const files = multipartFiles(request, FILES_FIELD, this.allowance.maxBytes);
+    const results = await this.uploads.uploadMany(caller, options, files, this.allowance);
+    delivery.undoUnlessDelivered(() => this.uploads.discardUndelivered(results.map((result) => result.relativePath)));
+    return success('Files uploaded', results);
   }
 }

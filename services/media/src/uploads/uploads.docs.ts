@@ -28,7 +28,10 @@ const PARTIAL = [{ status: 206, description: 'The requested byte range (Content-
 /** The token surface check of every upload route (contract §4), and the checks of a key. */
 const SURFACE: RouteError[] = ['PERMISSION_INSUFFICIENT'];
 const KEY: RouteError[] = ['VALIDATION_FAILED', 'UPLOAD_FORBIDDEN'];
-const UPLOAD: RouteError[] = ['UPLOAD_FILE_REQUIRED', 'UPLOAD_TYPE_INVALID', 'UPLOAD_CONTENT_REJECTED', 'UPLOAD_TOO_LARGE', 'STORAGE_UNAVAILABLE'];
+/** VALIDATION_FAILED: a malformed body or file name; SERVICE_UNAVAILABLE: no image conversion free in time (contract §9). */
+const UPLOAD: RouteError[] = ['VALIDATION_FAILED', 'UPLOAD_FILE_REQUIRED', 'UPLOAD_TYPE_INVALID', 'UPLOAD_CONTENT_REJECTED', 'UPLOAD_TOO_LARGE', 'STORAGE_UNAVAILABLE', 'SERVICE_UNAVAILABLE'];
+/** Customers' uploads also count against their storage quota. */
+const QUOTA: Record<'admin' | 'mobile', RouteError[]> = { admin: [], mobile: ['UPLOAD_QUOTA_EXCEEDED'] };
 
 /** The routes both surfaces serve (spec §4.4, §4.5) under `prefix`. */
 function surfaceRoutes(prefix: string, surface: 'admin' | 'mobile', maxFileBytes: number): RouteDoc[] {
@@ -43,7 +46,7 @@ function surfaceRoutes(prefix: string, surface: 'admin' | 'mobile', maxFileBytes
       query: uploadQuerySchema(surface),
       body: { multipart: { field: FILE_FIELD, maxFiles: 1, maxFileBytes } },
       response: { status: 200, description: 'File uploaded', schema: successEnvelope(uploadResult) },
-      errors: [...SURFACE, ...UPLOAD],
+      errors: [...SURFACE, ...UPLOAD, ...QUOTA[surface]],
     },
     {
       method: 'GET',

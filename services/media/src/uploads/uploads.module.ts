@@ -4,9 +4,11 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { APP_CONFIG } from '@school/service';
 import type { FastifyInstance } from 'fastify';
 import type { MediaConfig } from '../config.js';
-import { storageOf, type StorageWiring } from '../storage/storage.factory.js';
+import { InstallationSecretsRepository } from '../storage/installation-secrets.repository.js';
+import { signedUrlSecretOf, storageOf, type StorageWiring } from '../storage/storage.factory.js';
 import { STORAGE } from '../storage/storage.js';
 import { UrlSigner } from '../storage/url-signer.js';
+import { CONVERSION_GATE, ConversionGate } from './conversion-gate.js';
 import { FILE_URLS } from './file-urls.js';
 import { MobileUploadsController } from './mobile-uploads.controller.js';
 import { SignedFilesController } from './signed-files.controller.js';
@@ -21,11 +23,21 @@ const STORAGE_WIRING = Symbol('STORAGE_WIRING');
 @Module({
   controllers: [UploadsController, MobileUploadsController, SignedFilesController],
   providers: [
-    { provide: STORAGE_WIRING, useFactory: (config: MediaConfig) => storageOf(config), inject: [APP_CONFIG] },
+    InstallationSecretsRepository,
+    {
+      provide: STORAGE_WIRING,
+      useFactory: async (config: MediaConfig, secrets: InstallationSecretsRepository) => storageOf(config, await signedUrlSecretOf(config, secrets)),
+      inject: [APP_CONFIG, InstallationSecretsRepository],
+    },
     { provide: STORAGE, useFactory: (wiring: StorageWiring) => wiring.storage, inject: [STORAGE_WIRING] },
     { provide: FILE_URLS, useFactory: (wiring: StorageWiring) => wiring.urls, inject: [STORAGE_WIRING] },
     { provide: UrlSigner, useFactory: (wiring: StorageWiring) => wiring.signer, inject: [STORAGE_WIRING] },
     { provide: UPLOAD_LIMITS, useFactory: uploadLimitsOf, inject: [APP_CONFIG] },
+    {
+      provide: CONVERSION_GATE,
+      useFactory: (config: MediaConfig) => new ConversionGate(config.IMAGE_CONVERSIONS, config.IMAGE_CONVERSION_WAIT_MS),
+      inject: [APP_CONFIG],
+    },
     UploadsRepository,
     UploadsService,
   ],

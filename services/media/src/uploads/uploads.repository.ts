@@ -29,6 +29,17 @@ export class UploadsRepository {
     await this.db(tx).upload.deleteMany({ where: { relativePath } });
   }
 
+  /** Until the transaction ends, other writers of this owner's uploads wait (quota checks never interleave). */
+  async lockOwner(ownerId: string, tx: Transaction): Promise<void> {
+    await this.db(tx).$executeRaw`SELECT pg_advisory_xact_lock(hashtext('media.uploads.owner'), hashtext(${ownerId}))`;
+  }
+
+  /** Bytes stored for `ownerId`, every upload type together. */
+  async storedBytes(ownerId: string, tx?: Transaction): Promise<number> {
+    const { _sum } = await this.db(tx).upload.aggregate({ where: { ownerId }, _sum: { size: true } });
+    return Number(_sum.size ?? 0n);
+  }
+
   private db(tx?: Transaction): Db {
     return clientOf<Db>(tx ?? this.prisma);
   }

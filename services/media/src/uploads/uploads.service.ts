@@ -4,18 +4,21 @@ import type { Readable } from 'node:stream';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Principal } from '@school/auth';
 import { AppError } from '@school/http';
+import { UnitOfWork } from '@school/service';
 import { isPublicKey, keyFor, ownerOfKey, randomFilename } from '../storage/storage-key.js';
 import { type ByteRange, STORAGE, type Storage, type StoredObject } from '../storage/storage.js';
 import { DEFAULT_EXPIRES_IN_SECONDS, UrlSigner } from '../storage/url-signer.js';
 import { byteRange } from './byte-range.js';
 import { assertContentMatches, claimedFormat } from './content-check.js';
+import { CONVERSION_GATE, type ConversionGate } from './conversion-gate.js';
 import type { FileUrlDto, UploadResultDto } from './dto/upload-result.dto.js';
 import type { UploadQuery } from './dto/upload.query.js';
+import { assertFileName } from './file-name.js';
 import { FILE_URLS, type FileUrls } from './file-urls.js';
 import { ImageDecodeError, toWebp } from './image-optimizer.js';
 import { Spool } from './spool.js';
 import { ALLOWLISTS, isPublicType } from './upload-types.js';
-import { UploadsRepository } from './uploads.repository.js';
+import { type UploadRecord, UploadsRepository } from './uploads.repository.js';
 
 /**
  * One file part of a multipart request, as the controller hands it over: its stream fails with
@@ -25,6 +28,21 @@ export interface IncomingFile {
   filename: string;
   mimetype: string;
   stream: Readable;
+}
+
+/** What one upload may take: its size, and for a customer, the storage quota all their files share. */
+export interface UploadAllowance {
+  maxBytes: number;
+  /** CUSTOMER_STORAGE_QUOTA_MB in bytes; undefined: no quota (staff). */
+  quotaBytes: number | undefined;
+}
+
+/** An upload checked and converted in its spool, ready to store. */
+interface PreparedFile {
+  path: string;
+  originalName: string;
+  extension: string;
+  mimeType: string;
 }
 
 /** A stored file opened for reading, and the byte range being served (undefined: all of it). */
@@ -45,30 +63,20 @@ export class UploadsService {
     @Inject(FILE_URLS) private readonly urls: FileUrls,
     private readonly signer: UrlSigner,
     private readonly uploads: UploadsRepository,
+    private readonly unitOfWork: UnitOfWork,
+    @Inject(CONVERSION_GATE) private readonly conversions: ConversionGate,
   ) {}
 
   /**
    * Rule 1: extension, claimed MIME type and content signature must all match the type's
-   * allowlist; with optimize, images are stored as WebP. Over `maxBytes` is 413 and nothing is kept.
+   * allowlist; with optimize, images are stored as WebP (at most IMAGE_CONVERSIONS at once). Over
+   * `maxBytes` is 413, over the quota 413 UPLOAD_QUOTA_EXCEEDED. Storing is the last step: a
+   * refused upload keeps nothing (contract §9).
    */
-  async upload(caller: Principal, query: UploadQuery, file: IncomingFile, maxBytes: number): Promise<UploadResultDto> {
-    const format = claimedFormat(ALLOWLISTS[query.uploadType], file.filename, file.mimetype);
+  async upload(caller: Principal, query: UploadQuery, file: IncomingFile, allowance: UploadAllowance): Promise<UploadResultDto> {
     const spool = await Spool.create();
     try {
-      const received = await spool.write(file.stream);
-      if ((await stat(received)).size > maxBytes) throw new AppError('UPLOAD_TOO_LARGE');
-      await assertContentMatches(received, format);
-
-      const convert = format.image && query.optimize;
-      const stored = convert ? spool.path('.webp') : received;
-      if (convert) {
-        await toWebp(received, stored).catch((error: unknown) => {
-          throw error instanceof ImageDecodeError ? new AppError('UPLOAD_CONTENT_REJECTED', undefined, { cause: error }) : error;
-        });
-      }
-      const extension = convert ? 'webp' : (format.extensions[0] ?? format.name);
-      const mimeType = convert ? WEBP_MIME : (format.mimeTypes[0] ?? 'application/octet-stream');
-      return await this.store(caller, query, file.filename, stored, extension, mimeType);
+      return await this.store(caller, query, await this.prepare(spool, query, file, allowance.maxBytes), allowance.quotaBytes);
     } finally {
       await spool.dispose();
     }
@@ -99,18 +107,31 @@ export class UploadsService {
   }
 
   /**
-   * POST /upload/multiple: each file as `upload` would store it, all or none: when one is refused,
-   * the files of the request already stored are deleted again.
+   * POST /upload/multiple: each file checked and converted as `upload` would, all or none: every
+   * file is prepared before the first is stored, and a failed store deletes the ones stored before it.
    */
-  async uploadMany(caller: Principal, query: UploadQuery, files: AsyncIterable<IncomingFile>, maxBytes: number): Promise<UploadResultDto[]> {
-    const stored: UploadResultDto[] = [];
+  async uploadMany(caller: Principal, query: UploadQuery, files: AsyncIterable<IncomingFile>, allowance: UploadAllowance): Promise<UploadResultDto[]> {
+    const spool = await Spool.create();
     try {
-      for await (const file of files) stored.push(await this.upload(caller, query, file, maxBytes));
-    } catch (error) {
-      for (const result of stored) await this.discard(result.relativePath);
-      throw error;
+      const prepared: PreparedFile[] = [];
+      for await (const file of files) prepared.push(await this.prepare(spool, query, file, allowance.maxBytes));
+      const stored: UploadResultDto[] = [];
+      try {
+        for (const file of prepared) stored.push(await this.store(caller, query, file, allowance.quotaBytes));
+      } catch (error) {
+        await this.discard(stored.map((result) => result.relativePath));
+        throw error;
+      }
+      return stored;
+    } finally {
+      await spool.dispose();
     }
-    return stored;
+  }
+
+  /** Files stored for a request whose 200 never reached the client: the upload did not happen (contract §9). */
+  async discardUndelivered(relativePaths: readonly string[]): Promise<void> {
+    this.logger.warn(`upload answer not delivered, stored files discarded: ${relativePaths.join(', ')}`);
+    await this.discard(relativePaths);
   }
 
   private async open(key: string, rangeHeader: string | undefined): Promise<OpenedFile> {
@@ -122,26 +143,59 @@ export class UploadsService {
     return { file, range };
   }
 
-  private async discard(relativePath: string): Promise<void> {
-    await this.uploads.remove(relativePath).catch(() => undefined);
-    await this.storage.delete(relativePath).catch((error: unknown) => this.logger.error(`could not delete ${relativePath}: ${String(error)}`));
+  private async discard(relativePaths: readonly string[]): Promise<void> {
+    for (const relativePath of relativePaths) {
+      await this.storage.delete(relativePath).catch((error: unknown) => this.logger.error(`could not delete ${relativePath}: ${String(error)}`));
+      await this.uploads.remove(relativePath).catch((error: unknown) => this.logger.error(`could not remove the record of ${relativePath}: ${String(error)}`));
+    }
   }
 
-  private async store(caller: Principal, query: UploadQuery, originalName: string, path: string, extension: string, mimeType: string): Promise<UploadResultDto> {
-    const isPublic = isPublicType(query.uploadType);
-    const filename = randomFilename(extension);
-    const relativePath = keyFor(query.uploadType, isPublic, caller.userId, filename);
-    const { size } = await this.storage.put(relativePath, createReadStream(path), mimeType, (await stat(path)).size).catch((error: unknown) => {
-      this.logger.error(`storage rejected the upload of ${relativePath}: ${String(error)}`);
-      throw new AppError('STORAGE_UNAVAILABLE', undefined, { cause: error });
+  /** The file spooled, checked and converted: what would be stored, nothing stored yet. */
+  private async prepare(spool: Spool, query: UploadQuery, file: IncomingFile, maxBytes: number): Promise<PreparedFile> {
+    assertFileName(file.filename);
+    const format = claimedFormat(ALLOWLISTS[query.uploadType], file.filename, file.mimetype);
+    const received = await spool.write(file.stream);
+    if ((await stat(received)).size > maxBytes) throw new AppError('UPLOAD_TOO_LARGE');
+    await assertContentMatches(received, format);
+    if (!(format.image && query.optimize)) {
+      return { path: received, originalName: file.filename, extension: format.extensions[0] ?? format.name, mimeType: format.mimeTypes[0] ?? 'application/octet-stream' };
+    }
+    const converted = spool.path('.webp');
+    await this.conversions.run(() => toWebp(received, converted)).catch((error: unknown) => {
+      throw error instanceof ImageDecodeError ? new AppError('UPLOAD_CONTENT_REJECTED', undefined, { cause: error }) : error;
     });
+    return { path: converted, originalName: file.filename, extension: 'webp', mimeType: WEBP_MIME };
+  }
+
+  /**
+   * The record first, as the quota's reservation (taken under the owner's lock, so concurrent
+   * uploads never pass the quota together), then the object; a failed put removes the record.
+   */
+  private async store(caller: Principal, query: UploadQuery, file: PreparedFile, quotaBytes: number | undefined): Promise<UploadResultDto> {
+    const { path, originalName, mimeType } = file;
+    const isPublic = isPublicType(query.uploadType);
+    const filename = randomFilename(file.extension);
+    const relativePath = keyFor(query.uploadType, isPublic, caller.userId, filename);
+    const size = (await stat(path)).size;
+    await this.reserve({ ownerId: caller.userId, uploadType: query.uploadType, relativePath, filename, originalName, mimeType, size, isPublic }, quotaBytes);
     try {
-      await this.uploads.record({ ownerId: caller.userId, uploadType: query.uploadType, relativePath, filename, originalName, mimeType, size, isPublic });
+      await this.storage.put(relativePath, createReadStream(path), mimeType, size);
     } catch (error) {
-      await this.storage.delete(relativePath).catch(() => undefined);
-      throw error;
+      this.logger.error(`storage rejected the upload of ${relativePath}: ${String(error)}`);
+      // A failed put leaves no object (Storage.put); only the reservation goes.
+      await this.uploads.remove(relativePath).catch(() => undefined);
+      throw new AppError('STORAGE_UNAVAILABLE', undefined, { cause: error });
     }
     return { filename, originalName, mimeType, size, relativePath, ...(await this.urls.of(relativePath, DEFAULT_EXPIRES_IN_SECONDS)) };
+  }
+
+  private async reserve(record: UploadRecord, quotaBytes: number | undefined): Promise<void> {
+    if (quotaBytes === undefined) return this.uploads.record(record);
+    await this.unitOfWork.run(async (tx) => {
+      await this.uploads.lockOwner(record.ownerId, tx);
+      if ((await this.uploads.storedBytes(record.ownerId, tx)) + record.size > quotaBytes) throw new AppError('UPLOAD_QUOTA_EXCEEDED');
+      await this.uploads.record(record, tx);
+    });
   }
 
   /** Rule 3: a private key's userId segment must be the caller's; legacy keys without one pass with a warning. */

@@ -37,7 +37,7 @@ export async function animatedGif(): Promise<Buffer> {
 }
 
 /**
- * A real, valid PNG of 7200 x 7200 pixels (51.8 megapixels, over MAX_INPUT_PIXELS and under
+ * A real, valid PNG of 7200 x 7200 pixels (51.8 megapixels, over contract §9's 40 and under
  * sharp's own default limit), one bit of grey per pixel, all black: it deflates to a few KiB, so
  * only a decoder that checks the declared size first refuses it before spending the memory.
  */

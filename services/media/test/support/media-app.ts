@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +7,7 @@ import { parseConfig } from '@school/config';
 import { createPrismaClient } from '@school/prisma';
 import { createServiceApp } from '@school/service';
 import { createLogger } from '@school/telemetry';
-import { createTestIssuer, migratedTestSchema } from '@school/testing';
+import { createTestIssuer, migratedTestSchema, type MigratedTestSchema } from '@school/testing';
 import { AppModule } from '../../src/app.module.js';
 import { mediaEnv } from '../../src/config.js';
 import { PrismaClient } from '../../src/generated/prisma/client.js';
@@ -22,6 +23,8 @@ export interface MediaUnderTest {
   baseUrl: string;
   storageDir: string;
   prisma: PrismaClient;
+  /** Media's HTTP server, for tests that watch requests from the server's side. */
+  server: Server;
   /** Every line media logged at warn level or above, as JSON. */
   logs: string[];
   /** A new account's token on the administrator surface (admin role) or the customer one. */
@@ -30,11 +33,21 @@ export interface MediaUnderTest {
   close(): Promise<void>;
 }
 
+export interface MediaOptions {
+  /** A schema another media also uses (one installation, two processes); the caller drops it. Default: a new one. */
+  database?: MigratedTestSchema;
+}
+
+/** A migrated schema of media's, for processes started with `database`. */
+export function mediaSchema(): Promise<MigratedTestSchema> {
+  return migratedTestSchema(serviceDir, 'media');
+}
+
 /** The real media app over a real socket, with its own schema, token issuer and storage folder. */
-export async function startMedia(env: Record<string, string> = {}): Promise<MediaUnderTest> {
-  const db = await migratedTestSchema(serviceDir, 'media');
+export async function startMedia(env: Record<string, string> = {}, options: MediaOptions = {}): Promise<MediaUnderTest> {
+  const db = options.database ?? (await mediaSchema());
   const issuer = await createTestIssuer();
-  const storageDir = await mkdtemp(join(tmpdir(), 'media-storage-'));
+  const storageDir = env['STORAGE_DIR'] ?? (await mkdtemp(join(tmpdir(), 'media-storage-')));
   const prisma = createPrismaClient(PrismaClient, { databaseUrl: db.databaseUrl, schema: db.schema, maxConnections: 2 });
   const config = parseConfig(mediaEnv, {
     ...process.env,
@@ -42,9 +55,9 @@ export async function startMedia(env: Record<string, string> = {}): Promise<Medi
     LOG_LEVEL: 'silent',
     DATABASE_URL: db.databaseUrl,
     JWKS_URL: issuer.jwksUrl,
-    STORAGE_DIR: storageDir,
     PUBLIC_BASE_URL: 'http://files.test',
     ...env,
+    STORAGE_DIR: storageDir,
   });
   const logs: string[] = [];
   const app = await createServiceApp(AppModule.forRoot(config, { schema: db.schema }), {
@@ -54,8 +67,8 @@ export async function startMedia(env: Record<string, string> = {}): Promise<Medi
     await app.close().catch(() => undefined);
     await prisma.$disconnect();
     await issuer.close();
-    await db.drop();
-    await rm(storageDir, { recursive: true, force: true });
+    if (!options.database) await db.drop();
+    if (!env['STORAGE_DIR']) await rm(storageDir, { recursive: true, force: true });
   };
   try {
     await app.listen({ host: '127.0.0.1', port: 0 });
@@ -69,6 +82,7 @@ export async function startMedia(env: Record<string, string> = {}): Promise<Medi
     baseUrl,
     storageDir,
     prisma,
+    server: app.getHttpServer(),
     logs,
     async caller(surface) {
       const userId = randomUUID();
