@@ -62,6 +62,13 @@ describe('deploy/helm/school-commerce', () => {
     expect(jobs(template('--set', 'migrate.perRevision=false'))).toEqual(['migrate']);
   });
 
+  it('leaves the replica count to the autoscaler when there is one, so an upgrade does not reset it', () => {
+    const replicas = (objects: K8sObject[]) => [...new Set(objects.filter((object) => object.kind === 'Deployment' && PROCESS_NAMES.includes(object.metadata.name as never)).map((object) => object.spec.replicas as unknown))];
+    expect(replicas(template(...valuesOf('prod')))).toEqual([undefined]);
+    expect(replicas(template('--set', 'autoscaling.enabled=false', '--set', 'replicas=3'))).toEqual([3]);
+    expect(template('--set', 'autoscaling.enabled=false').filter((object) => object.kind === 'HorizontalPodAutoscaler')).toEqual([]);
+  });
+
   it('ships the alert rules as a PrometheusRule when monitoring.prometheusRule.enabled (prod values), and none otherwise', () => {
     const rules = parse(readRepoFile('deploy/helm/school-commerce/files/alerts.yaml')) as { groups: { rules: { alert: string; expr: string; labels: { severity: string } }[] }[] };
     const rule = find(template(...valuesOf('prod')), 'PrometheusRule', 'school-commerce');
