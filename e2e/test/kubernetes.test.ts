@@ -1,211 +1,25 @@
-import 'reflect-metadata';
 import { spawnSync } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
-import { parseEnv } from 'node:util';
-import { PATH_METADATA } from '@nestjs/common/constants.js';
-import { PROCESS_NAMES, type ProcessName, SERVICE_NAMES } from '@school/config';
-import Fastify from 'fastify';
-import { parseAllDocuments } from 'yaml';
-import { generated, SECRET } from '../../deploy/k8s/generate.mjs';
-import { HealthController } from '../../libs/service/src/health.controller.js';
-import { registerHealthRoutes } from '../../services/gateway/src/health/health.routes.js';
-import { containerConfig, imageEnvironment, readRepoFile, root } from './support/deployment.js';
+import { generated } from '../../deploy/k8s/generate.mjs';
+import { readRepoFile, root } from './support/deployment.js';
+import { itDeploysTheSystem, parseObjects, validate } from './support/manifests.js';
 
-/** Every overlay rendered by `kubectl kustomize`, validated against the Kubernetes schemas and against what each process reads. */
-interface K8sObject {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; annotations?: Record<string, string> };
-  spec?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  data?: Record<string, string>;
-}
-type EnvVar = { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } } };
-interface Container {
-  name: string;
-  image: string;
-  command?: string[];
-  ports?: { name: string; containerPort: number }[];
-  env?: EnvVar[];
-  envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
-  readinessProbe?: { httpGet?: { path: string; port: string } };
-  livenessProbe?: { httpGet?: { path: string; port: string } };
-  startupProbe?: { httpGet?: { path: string; port: string } };
-  resources?: { requests?: Record<string, string> };
-}
-
+/** Every Kustomize overlay rendered by `kubectl kustomize` (its base rendered from the Helm chart), checked as the chart is. */
 const OVERLAYS = ['dev', 'prod'] as const;
-const SECRET_NAME = /SECRET|PASSWORD|PRIVATE_KEY|ACCESS_KEY|TOKEN/;
 
-function render(overlay: string): K8sObject[] {
+function render(overlay: string) {
   const result = spawnSync('kubectl', ['kustomize', `${root}/deploy/k8s/overlays/${overlay}`], { encoding: 'utf8' });
   if (result.error) throw new Error(`kubectl kustomize ${overlay}: ${result.error.message} (kubectl, with its built-in kustomize, renders the overlays)`);
   if (result.status !== 0) throw new Error(`kubectl kustomize ${overlay}: ${result.stderr}`);
-  return parseAllDocuments(result.stdout).map((document) => document.toJSON() as K8sObject);
+  return parseObjects(result.stdout);
 }
-
-async function validate(object: K8sObject): Promise<void> {
-  const models = (await import(`kubernetes-models/${object.apiVersion}`)) as Record<string, new (data: unknown) => { validate(): void }>;
-  const Model = models[object.kind];
-  if (!Model) throw new Error(`no schema for ${object.apiVersion} ${object.kind}`);
-  // kustomize folds long base64 values over lines; the API server decodes them whitespace and all.
-  const data = object.kind === 'Secret' ? Object.fromEntries(Object.entries(object.data ?? {}).map(([key, value]) => [key, value.replace(/\s/g, '')])) : undefined;
-  new Model(data ? { ...object, data } : object).validate();
-}
-
-/** Values the operator puts in the production Secret: secrets.env.example, with a real signing key for the PEM. */
-function operatorSecret(): Record<string, string> {
-  const example = parseEnv(readRepoFile('deploy/k8s/overlays/prod/secrets.env.example')) as Record<string, string>;
-  const pem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  return { ...example, JWT_PRIVATE_KEY: example['JWT_PRIVATE_KEY'] || pem };
-}
-
-/** The routes a probe can hit: the gateway's own, and every service's HealthController. */
-async function healthRoutes(name: ProcessName): Promise<(path: string) => boolean> {
-  if (name === 'gateway') {
-    const app = Fastify();
-    registerHealthRoutes(app, { redis: {} as never, upstreams: {} as never, draining: () => false });
-    await app.ready();
-    return (path) => app.hasRoute({ method: 'GET', url: path });
-  }
-  const base = Reflect.getMetadata(PATH_METADATA, HealthController) as string;
-  const paths = Object.getOwnPropertyNames(HealthController.prototype)
-    .map((method) => Reflect.getMetadata(PATH_METADATA, (HealthController.prototype as unknown as Record<string, object>)[method] ?? {}) as string | undefined)
-    .filter((path): path is string => path !== undefined)
-    .map((path) => `/${base}/${path}`);
-  return (path) => paths.includes(path);
-}
-
-const imageName = (image: string) => image.split('/').pop()?.split(':')[0];
 
 describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
-  const objects = render(overlay);
-  const find = (kind: string, name: string) => objects.find((object) => object.kind === kind && object.metadata.name === name);
-  const deployment = (name: string) => find('Deployment', name);
-  const container = (name: string) => deployment(name)?.spec.template.spec.containers[0] as Container;
-  const secrets = new Map(objects.filter((object) => object.kind === 'Secret').map((object) => [object.metadata.name, object]));
-
-  function secretValue(ref: { name: string; key: string }): string | undefined {
-    const secret = secrets.get(ref.name);
-    if (secret) return secret.data?.[ref.key] === undefined ? undefined : Buffer.from(secret.data[ref.key] as string, 'base64').toString('utf8');
-    return overlay === 'prod' && ref.name === SECRET ? operatorSecret()[ref.key] : undefined;
-  }
-
-  /** The container's environment as the kubelet builds it, on top of the image's ENV. */
-  function environment(name: ProcessName, spec: Container = container(name)): Record<string, string> {
-    const env: Record<string, string> = { ...imageEnvironment(name) };
-    for (const source of spec.envFrom ?? []) {
-      const configMap = source.configMapRef && find('ConfigMap', source.configMapRef.name);
-      expect({ name, source, found: source.configMapRef === undefined || configMap !== undefined }).toEqual({ name, source, found: true });
-      Object.assign(env, configMap?.data);
-    }
-    for (const variable of spec.env ?? []) {
-      const ref = variable.valueFrom?.secretKeyRef;
-      const value = ref ? secretValue(ref) : variable.value;
-      if (ref && !ref.optional) expect({ name, variable: variable.name, provided: value !== undefined }).toEqual({ name, variable: variable.name, provided: true });
-      if (value !== undefined) env[variable.name] = value;
-    }
-    return env;
-  }
-
-  it('renders objects that each validate against the Kubernetes schemas', async () => {
-    expect(objects.length).toBeGreaterThan(PROCESS_NAMES.length * 4);
-    for (const object of objects) await expect(validate(object).then(() => `${object.kind}/${object.metadata.name}`)).resolves.toBe(`${object.kind}/${object.metadata.name}`);
-  });
-
-  it.each([...PROCESS_NAMES])('gives %s every variable it reads: its configuration validates in the container', (name) => {
-    expect(containerConfig(name, environment(name)).error).toBeUndefined();
-  });
-
-  it('keeps credentials out of ConfigMaps', () => {
-    for (const configMap of objects.filter((object) => object.kind === 'ConfigMap')) {
-      for (const [key, value] of Object.entries(configMap.data ?? {})) {
-        const password = URL.canParse(value) ? new URL(value).password : '';
-        expect({ configMap: configMap.metadata.name, key, secretName: SECRET_NAME.test(key), password }).toEqual({ configMap: configMap.metadata.name, key, secretName: false, password: '' });
-      }
-    }
-  });
-
-  it.each([...PROCESS_NAMES])('probes %s on real health routes of its own port; the gateway is ready on its own health', async (name) => {
-    const spec = container(name);
-    const isRoute = await healthRoutes(name);
-    const port = Number(containerConfig(name, environment(name)).config?.['PORT']);
-    expect(spec.ports?.find((candidate) => candidate.name === 'http')?.containerPort).toBe(port);
-    for (const probe of [spec.readinessProbe, spec.livenessProbe, spec.startupProbe]) {
-      expect({ path: probe?.httpGet?.path, real: isRoute(probe?.httpGet?.path ?? ''), port: probe?.httpGet?.port }).toEqual({ path: probe?.httpGet?.path, real: true, port: 'http' });
-    }
-    // /health/ready of the gateway reports every service: one service down must not empty the gateway.
-    if (name === 'gateway') expect(spec.readinessProbe?.httpGet?.path).not.toBe('/health/ready');
-    else expect(spec.readinessProbe?.httpGet?.path).toBe('/health/ready');
-    expect(find('Service', name)?.spec.ports).toEqual([expect.objectContaining({ port, targetPort: 'http' })]);
-  });
-
-  it.each([...PROCESS_NAMES])('annotates %s for Prometheus on the port that serves /metrics (the gateway: METRICS_PORT, never its public port)', (name) => {
-    const config = containerConfig(name, environment(name)).config ?? {};
-    const annotations = deployment(name)?.spec.template.metadata.annotations ?? {};
-    const metricsPort = name === 'gateway' ? Number(config['METRICS_PORT'] ?? container(name).ports?.find((candidate) => candidate.name === 'metrics')?.containerPort) : Number(config['PORT']);
-    expect(annotations).toEqual(expect.objectContaining({ 'prometheus.io/scrape': 'true', 'prometheus.io/path': '/metrics', 'prometheus.io/port': String(metricsPort) }));
-    if (name === 'gateway') {
-      expect(metricsPort).not.toBe(Number(config['PORT']));
-      expect(container(name).ports?.find((candidate) => candidate.name === 'metrics')?.containerPort).toBe(metricsPort);
-    }
-  });
-
-  it.each([...PROCESS_NAMES])('runs %s from its image, with resources, a PodDisruptionBudget and an autoscaler', (name) => {
-    expect(imageName(container(name).image)).toBe(`school-commerce-${name}`);
-    expect(container(name).resources?.requests).toEqual(expect.objectContaining({ cpu: expect.any(String), memory: expect.any(String) }));
-    const labels = deployment(name)?.spec.template.metadata.labels;
-    expect(labels).toEqual(expect.objectContaining(find('PodDisruptionBudget', name)?.spec.selector.matchLabels));
-    expect(find('HorizontalPodAutoscaler', name)?.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name });
-  });
-
-  it('migrates in a Job (every schema) before the services, which wait for it and do not migrate themselves', () => {
-    const job = find('Job', 'migrate');
-    const jobContainer = job?.spec.template.spec.containers[0] as Container;
-    expect(imageName(jobContainer.image)).toBe('school-commerce-migrate');
-    expect(jobContainer.command).toBeUndefined(); // the image's entry point: scripts/migrate.mjs
-    for (const name of SERVICE_NAMES) {
-      expect({ name, migrate: containerConfig(name, environment(name)).config?.['MIGRATE_ON_START'] }).toEqual({ name, migrate: false });
-      const wait = deployment(name)?.spec.template.spec.initContainers?.[0] as Container;
-      expect(wait.command).toEqual(['node', `services/${name}/dist/migrate.js`, '--check']);
-      expect(imageName(wait.image)).toBe(`school-commerce-${name}`);
-      expect(readRepoFile(`services/${name}/src/migrate.ts`)).toContain(`migrateService('${name}'`);
-      expect(environment(name, wait)['DATABASE_URL']).toBe(environment(name)['DATABASE_URL']);
-    }
-  });
-
-  it('takes every image of the system from one registry at one tag (each has its entry in the overlay)', () => {
-    const images = objects.flatMap((object) => [...(object.spec?.template?.spec?.initContainers ?? []), ...(object.spec?.template?.spec?.containers ?? [])]).map((spec: Container) => spec.image);
-    const ours = images.filter((image) => /school-commerce-/.test(image));
-    expect(ours.length).toBeGreaterThan(PROCESS_NAMES.length);
-    expect([...new Set(ours.map((image) => image.replace(/school-commerce-[a-z-]+/, '<process>')))]).toEqual([expect.stringMatching(/<process>:[\w.-]+$/)]);
-  });
-
-  it('exposes the gateway alone through an Ingress fit for server-sent events', () => {
-    const ingresses = objects.filter((object) => object.kind === 'Ingress');
-    expect(ingresses.map((ingress) => ingress.spec.rules[0].http.paths[0].backend.service)).toEqual([{ name: 'gateway', port: { name: 'http' } }]);
-    const annotations = ingresses[0]?.metadata.annotations ?? {};
-    expect(annotations['nginx.ingress.kubernetes.io/proxy-buffering']).toBe('off');
-    expect(Number(annotations['nginx.ingress.kubernetes.io/proxy-read-timeout'])).toBeGreaterThanOrEqual(3600);
-  });
-
-  if (overlay === 'prod') {
-    it('uses external Postgres, RabbitMQ, Redis and S3, with credentials from a Secret made by the operator', () => {
-      expect(objects.filter((object) => object.kind === 'Deployment').map((object) => object.metadata.name).sort()).toEqual([...PROCESS_NAMES].sort());
-      expect(secrets.size).toBe(0);
-      for (const name of SERVICE_NAMES) {
-        for (const variable of ['DATABASE_URL', 'REDIS_URL']) expect(new URL(environment(name)[variable] ?? '').hostname).toMatch(/\.example$/);
-      }
-      expect(new URL(environment('media')['S3_ENDPOINT'] ?? '').protocol).toBe('https:');
-      const documented = Object.keys(operatorSecret());
-      const referenced = objects.flatMap((object) => (object.spec?.template?.spec?.containers ?? []).flatMap((spec: Container) => spec.env ?? []).flatMap((variable: EnvVar) => variable.valueFrom?.secretKeyRef?.key ?? []));
-      expect([...new Set(referenced)].filter((key) => !documented.includes(key))).toEqual([]);
-    });
-  }
+  itDeploysTheSystem({ objects: render(overlay), production: overlay === 'prod' });
 });
 
-describe('deploy/k8s/base/processes.yaml', () => {
-  it('is what deploy/k8s/generate.mjs writes from libs/config (regenerate after changing processes or config shapes)', async () => {
-    for (const [path, content] of Object.entries(await generated())) expect(readRepoFile(path.slice(root.length))).toBe(content);
+describe('deploy/k8s, rendered from the Helm chart', () => {
+  it('is what deploy/k8s/generate.mjs writes: the chart process list from libs/config, the base and the dev infrastructure from the chart (regenerate after changing either)', async () => {
+    for (const [path, content] of Object.entries(await generated())) expect({ path, content: readRepoFile(path.slice(root.length)) }).toEqual({ path, content });
   });
 
   it('is checked by schemas that refuse a broken object', async () => {
