@@ -55,6 +55,14 @@ describe('OwnSessionsService (contract §10)', () => {
     expect(revocations.revoked).toEqual([]);
   });
 
+  it('leaves the session live when its revocation cannot be recorded, so a retry still ends it', async () => {
+    revocations.revoke = async () => {
+      throw new Error('redis down');
+    };
+    await expect(service.end(caller, ids.other)).rejects.toThrow('redis down');
+    expect(db.sessions.find((row) => row.id === ids.other)?.revokedAt).toBeNull();
+  });
+
   it('ends every other session, keeping the caller’s, and counts them', async () => {
     expect(await service.endOthers(caller)).toEqual({ ended: 1 });
     expect(revocations.revoked).toEqual([ids.other]);

@@ -27,7 +27,7 @@ export class OwnSessionsService {
   async end(principal: Principal, sessionId: string): Promise<void> {
     const userId = await this.callerId(principal);
     const reason = sessionId.toLowerCase() === principal.sessionId ? SESSION_REVOKE_REASONS.logout : SESSION_REVOKE_REASONS.endedByUser;
-    await this.sessions.endOfUser(userId, sessionId, reason);
+    await this.unitOfWork.run((tx) => this.sessions.endOfUser(tx, userId, sessionId, reason));
   }
 
   async endOthers(principal: Principal): Promise<{ ended: number }> {

@@ -186,9 +186,9 @@ export class SessionsRepository {
    * Revokes `sessionId` if it is a live session of `userId`; false otherwise (a malformed id
    * names no session and must not reach Postgres, which would refuse the uuid cast).
    */
-  async revokeLiveOfUser(userId: number, sessionId: string, reason: SessionRevokeReason, now: Date): Promise<boolean> {
+  async revokeLiveOfUser(tx: Transaction, userId: number, sessionId: string, reason: SessionRevokeReason, now: Date): Promise<boolean> {
     if (!UUID.test(sessionId)) return false;
-    const { count } = await this.prisma.session.updateMany({
+    const { count } = await this.db(tx).session.updateMany({
       where: { id: sessionId.toLowerCase(), userId, revokedAt: null, expiresAt: { gt: now } },
       data: { revokedAt: now, revokedReason: reason },
     });

@@ -133,9 +133,13 @@ export class SessionsService {
     return this.repository.findLiveOfUser(userId, new Date());
   }
 
-  /** Ends one live session of `userId`, revoked as logout revokes; 404 SESSION_NOT_FOUND when it is not one. */
-  async endOfUser(userId: number, sessionId: string, reason: SessionRevokeReason): Promise<void> {
-    if (!(await this.repository.revokeLiveOfUser(userId, sessionId, reason, new Date()))) throw new AppError('SESSION_NOT_FOUND');
+  /**
+   * Ends one live session of `userId` in the caller's transaction, the revocation store written
+   * before the commit as in revokeAllForUser (a failed write rolls back, so a retry finds the
+   * session still live); 404 SESSION_NOT_FOUND when it is not one.
+   */
+  async endOfUser(tx: Transaction, userId: number, sessionId: string, reason: SessionRevokeReason): Promise<void> {
+    if (!(await this.repository.revokeLiveOfUser(tx, userId, sessionId, reason, new Date()))) throw new AppError('SESSION_NOT_FOUND');
     await this.revocations.revoke(sessionId.toLowerCase(), REVOCATION_TTL_SECONDS);
   }
 

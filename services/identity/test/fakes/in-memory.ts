@@ -159,7 +159,7 @@ export function fakeSessionsRepository(db: InMemoryDatabase): SessionsRepository
         .filter((row) => row.userId === userId && row.revokedAt === null && row.expiresAt > now)
         .map((row) => ({ id: row.id, deviceId: row.deviceId, deviceType: row.deviceType, deviceName: row.deviceName, createdAt: row.createdAt ?? now, lastUsedAt: row.createdAt ?? now }))
         .reverse(),
-    revokeLiveOfUser: async (userId: number, sessionId: string, reason: SessionRevokeReason, now: Date) => {
+    revokeLiveOfUser: async (_tx: Transaction, userId: number, sessionId: string, reason: SessionRevokeReason, now: Date) => {
       const session = db.sessions.find((row) => row.id === sessionId.toLowerCase() && row.userId === userId && row.revokedAt === null && row.expiresAt > now);
       if (session) Object.assign(session, { revokedAt: now, revokedReason: reason });
       return session !== undefined;
