@@ -71,6 +71,8 @@ describe('the published API document', () => {
       { method: 'get', path: '/api/auth/me', token: true, status: 200 },
       { method: 'get', path: '/api/auth/me', status: 401 },
       { method: 'get', path: '/api/auth/permissions', token: true, status: 200 },
+      { method: 'get', path: '/api/auth/sessions', token: true, status: 200 },
+      { method: 'get', path: '/api/users/{publicId}/sessions', url: '/api/users/0199a1b2-7c3d-7e4f-8a5b-6c7d8e9f0a1b/sessions', token: true, status: 404 },
       { method: 'get', path: '/api/users', token: true, status: 200 },
       { method: 'get', path: '/api/lookups/provinces', token: true, status: 200 },
       { method: 'get', path: '/api/lookups/districts', url: '/api/lookups/districts?includeInactive=true', token: true, status: 200 },

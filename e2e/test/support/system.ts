@@ -28,6 +28,8 @@ export interface RunningSystem {
   internalHosts: string[];
   stop(name: ProcessName): Promise<void>;
   logs(name: ProcessName): string;
+  /** The variables the process was started with (to start another replica of it beside this run). */
+  environment(name: ProcessName): NodeJS.ProcessEnv;
   shutdown(): Promise<void>;
 }
 
@@ -138,6 +140,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     mailDir,
     internalHosts: SERVICE_NAMES.flatMap((_, index) => [`127.0.0.1:${ports[index]}`, `localhost:${ports[index]}`]),
     logs: (name) => (output.get(name) ?? []).join(''),
+    environment: (name) => ({ ...environments[name] }),
     async stop(name) {
       const child = children.get(name);
       if (!child || child.exitCode !== null) return;

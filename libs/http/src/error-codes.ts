@@ -25,6 +25,7 @@ export const ERROR_CATALOGUE = {
   AUTH_VERIFICATION_CODE_INVALID: { status: 400, message: 'Verification code is invalid or expired' },
 
   USER_NOT_FOUND: { status: 404, message: 'User not found' },
+  SESSION_NOT_FOUND: { status: 404, message: 'Session not found' },
   USER_EMAIL_TAKEN: { status: 409, message: 'Email is already in use' },
   USER_PHONE_TAKEN: { status: 409, message: 'Phone number is already in use' },
   USER_SELF_ACTION: { status: 409, message: 'You cannot ban or delete your own account' },

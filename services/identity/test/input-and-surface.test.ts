@@ -7,6 +7,7 @@ import {
   me,
   PASSWORD,
   refresh,
+  sessionIdOf,
   signIn,
   startIdentity,
   uniqueEmail,
@@ -107,6 +108,9 @@ describe('input hardening and token surfaces', () => {
         ['POST', `${admin}/password/set`, { newPassword: 'N3w!passw0rd', currentPassword: PASSWORD }],
         ['POST', `${admin}/phone/verify/request`, { phone: '+9779812345671' }],
         ['POST', `${admin}/phone/verify/confirm`, { phone: '+9779812345671', otp: '123456' }],
+        ['GET', `${admin}/sessions`],
+        ['DELETE', `${admin}/sessions`],
+        ['DELETE', `${admin}/sessions/${sessionIdOf(customer.accessToken)}`],
       ] as const) {
         expect(await identity.request(method, path, body, customer.accessToken)).toEqual(unauthenticated);
       }
@@ -121,6 +125,9 @@ describe('input hardening and token surfaces', () => {
         ['GET', `${mobile}/me`],
         ['DELETE', `${mobile}/logout`],
         ['POST', `${mobile}/password/set`, { newPassword: 'N3w!passw0rd', currentPassword: PASSWORD }],
+        ['GET', `${mobile}/sessions`],
+        ['DELETE', `${mobile}/sessions`],
+        ['DELETE', `${mobile}/sessions/${sessionIdOf(tokens.accessToken)}`],
       ] as const) {
         expect(await identity.request(method, path, body, tokens.accessToken)).toEqual(unauthenticated);
       }

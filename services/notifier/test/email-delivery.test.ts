@@ -225,7 +225,7 @@ describe('events to email: outbox -> RabbitMQ -> notifier -> BullMQ -> SMTP', ()
     expect(sink.received.filter((mail) => mail.raw.includes(mark) && !mail.raw.includes(good))).toHaveLength(0);
   });
 
-  it('sends every product email and SMS: invitation, reset (email and SMS), password changed, verifications', async () => {
+  it('sends every product email and SMS: invitation, reset (email and SMS), password changed, new device, verifications', async () => {
     const mark = marker();
     const expiresAt = new Date(Date.now() + 15 * 60_000).toISOString();
     const link = (path: string) => `http://localhost:3000/${path}?token=${mark}`;
@@ -236,10 +236,19 @@ describe('events to email: outbox -> RabbitMQ -> notifier -> BullMQ -> SMTP', ()
       changed: await producer.record(EVENT_TYPES.passwordChanged, { userId: 'u2', email: 'reset.me@example.com', name: 'Reset Me', changedAt: new Date().toISOString() }),
       verifyEmail: await producer.record(EVENT_TYPES.emailVerificationRequested, { userId: 'u4', email: 'verify.me@example.com', name: 'Verify Me', verifyUrl: link('verify'), expiresAt }),
       verifyPhone: await producer.record(EVENT_TYPES.phoneVerificationRequested, { userId: 'u4', phone: '+9779800000000', otp: '777111', expiresAt }),
+      newDevice: await producer.record(EVENT_TYPES.newDeviceSignedIn, {
+        userId: 'u5',
+        email: 'new.device@example.com',
+        name: 'Kim',
+        deviceId: 'pixel-7',
+        deviceType: 'android',
+        deviceName: 'Pixel of Kim',
+        signedInAt: '2026-11-22T10:15:00.000Z',
+      }),
     };
 
     const byId = (id: string) => sink.received.find((mail) => mail.messageId === `<${id}_email@example.com>`);
-    await waitFor(() => [ids.invitation, ids.resetEmail, ids.changed, ids.verifyEmail].every(byId), { what: 'four emails' });
+    await waitFor(() => [ids.invitation, ids.resetEmail, ids.changed, ids.verifyEmail, ids.newDevice].every(byId), { what: 'five emails' });
     expect(byId(ids.invitation)).toMatchObject({ to: ['new.staff@example.com'], subject: 'You have been invited to School Commerce' });
     expect(byId(ids.invitation)?.text).toContain(link('invite'));
     expect(byId(ids.invitation)?.html).toContain(`href="${link('invite')}"`);
@@ -250,6 +259,9 @@ describe('events to email: outbox -> RabbitMQ -> notifier -> BullMQ -> SMTP', ()
     expect(byId(ids.changed)).toMatchObject({ to: ['reset.me@example.com'], subject: 'Your password was changed' });
     expect(byId(ids.verifyEmail)).toMatchObject({ to: ['verify.me@example.com'], subject: 'Verify your email address' });
     expect(byId(ids.verifyEmail)?.text).toContain(link('verify'));
+    expect(byId(ids.newDevice)).toMatchObject({ to: ['new.device@example.com'], subject: 'New sign-in to your account' });
+    expect(byId(ids.newDevice)?.text).toContain('Pixel of Kim');
+    expect(byId(ids.newDevice)?.html).toContain('2026-11-22 10:15 UTC');
 
     for (const [id, phone, otp] of [[ids.resetSms, '+9779812345678', '112233'], [ids.verifyPhone, '+9779800000000', '777111']] as const) {
       const job = await waitFor(async () => {

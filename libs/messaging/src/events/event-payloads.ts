@@ -52,6 +52,19 @@ export const passwordResetRequestedPayload = z
 
 export const passwordChangedPayload = z.object({ userId, email, name: personName, changedAt: timestamp }).strict();
 
+/** Contract §10: a login from a device the account never used; the device fields are null when the login did not send them. */
+export const newDeviceSignedInPayload = z
+  .object({
+    userId,
+    email,
+    name: personName,
+    deviceId: z.string().min(1).max(255).nullable(),
+    deviceType: z.string().min(1).max(64).nullable(),
+    deviceName: z.string().min(1).max(255).nullable(),
+    signedInAt: timestamp,
+  })
+  .strict();
+
 export const emailVerificationRequestedPayload = z
   .object({ userId, email, name: personName, verifyUrl: link, expiresAt: timestamp })
   .strict();
@@ -63,6 +76,7 @@ export const EVENT_SCHEMAS = {
   [EVENT_TYPES.invitationCreated]: invitationCreatedPayload,
   [EVENT_TYPES.passwordResetRequested]: passwordResetRequestedPayload,
   [EVENT_TYPES.passwordChanged]: passwordChangedPayload,
+  [EVENT_TYPES.newDeviceSignedIn]: newDeviceSignedInPayload,
   [EVENT_TYPES.emailVerificationRequested]: emailVerificationRequestedPayload,
   [EVENT_TYPES.phoneVerificationRequested]: phoneVerificationRequestedPayload,
 } as const satisfies Record<EventType, z.ZodType>;

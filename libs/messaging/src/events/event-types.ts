@@ -7,6 +7,7 @@ export const EVENT_TYPES = {
   invitationCreated: 'identity.invitation_created',
   passwordResetRequested: 'identity.password_reset_requested',
   passwordChanged: 'identity.password_changed',
+  newDeviceSignedIn: 'identity.new_device_signed_in',
   emailVerificationRequested: 'identity.email_verification_requested',
   phoneVerificationRequested: 'identity.phone_verification_requested',
 } as const;

@@ -8,11 +8,11 @@ describe('route table', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('holds the 12 admin and 9 mobile authentication routes of spec §4.1 and §4.2, public as §5 says', () => {
+  it('holds the 12 admin and 9 mobile authentication routes of spec §4.1 and §4.2 and the 3 of contract §10 on each, public as §5 says', () => {
     const admin = ROUTE_TABLE.filter((route) => route.path.startsWith('/api/auth/'));
     const mobile = ROUTE_TABLE.filter((route) => route.path.startsWith('/api/mobile/auth/'));
-    expect(admin).toHaveLength(12);
-    expect(mobile).toHaveLength(9);
+    expect(admin).toHaveLength(15);
+    expect(mobile).toHaveLength(12);
     const publicOnes = [...admin, ...mobile].filter((route) => route.auth === 'public').map((route) => route.path.replace('/api/mobile/auth/', '/api/auth/'));
     expect(new Set(publicOnes)).toEqual(
       new Set(['/api/auth/login/email', '/api/auth/refresh', '/api/auth/password/forgot', '/api/auth/password/reset', '/api/auth/email/verify/resend', '/api/auth/email/verify/confirm']),
@@ -67,6 +67,9 @@ describe('route table', () => {
         'GET /api/users/:publicId',
         'PATCH /api/users/:publicId',
         'DELETE /api/users/:publicId',
+        'GET /api/auth/sessions',
+        'GET /api/mobile/auth/sessions',
+        'GET /api/users/:publicId/sessions',
       ].sort(),
     );
   });

@@ -83,6 +83,10 @@ const identity: GatewayRoute[] = [
   route('POST', '/api/auth/phone/verify/request', 'identity', 'jwt'),
   route('POST', '/api/auth/phone/verify/confirm', 'identity', 'jwt'),
   route('DELETE', '/api/auth/logout', 'identity', 'jwt'),
+  // contract §10, the caller's sessions
+  route('GET', '/api/auth/sessions', 'identity', 'jwt', PRIVATE),
+  route('DELETE', '/api/auth/sessions', 'identity', 'jwt'),
+  route('DELETE', '/api/auth/sessions/:id', 'identity', 'jwt'),
   // spec §4.2, customer mobile authentication
   route('POST', '/api/mobile/auth/login/email', 'identity', 'public', LOGIN),
   route('POST', '/api/mobile/auth/refresh', 'identity', 'public', PRIVATE),
@@ -93,12 +97,18 @@ const identity: GatewayRoute[] = [
   route('POST', '/api/mobile/auth/email/verify/confirm', 'identity', 'public'),
   route('GET', '/api/mobile/auth/me', 'identity', 'jwt', PRIVATE),
   route('DELETE', '/api/mobile/auth/logout', 'identity', 'jwt'),
+  route('GET', '/api/mobile/auth/sessions', 'identity', 'jwt', PRIVATE),
+  route('DELETE', '/api/mobile/auth/sessions', 'identity', 'jwt'),
+  route('DELETE', '/api/mobile/auth/sessions/:id', 'identity', 'jwt'),
   // contract §6, users: profiles and pages of profiles
   route('GET', '/api/users', 'identity', 'jwt', PRIVATE),
   route('POST', '/api/users', 'identity', 'jwt', PRIVATE),
   route('GET', '/api/users/:publicId', 'identity', 'jwt', PRIVATE),
   route('PATCH', '/api/users/:publicId', 'identity', 'jwt', PRIVATE),
   route('DELETE', '/api/users/:publicId', 'identity', 'jwt', PRIVATE),
+  // contract §10, an account's sessions
+  route('GET', '/api/users/:publicId/sessions', 'identity', 'jwt', PRIVATE),
+  route('DELETE', '/api/users/:publicId/sessions', 'identity', 'jwt'),
   // contract §4, public keys of the access tokens
   route('GET', '/.well-known/jwks.json', 'identity', 'public'),
 ];

@@ -6,4 +6,7 @@ export const AUTH_MESSAGES = {
   me: 'Profile',
   permissions: 'Permissions',
   passwordSet: 'Password updated',
+  sessions: 'Sessions',
+  sessionEnded: 'Session ended',
+  otherSessionsEnded: 'Other sessions ended',
 } as const;

@@ -1,6 +1,7 @@
 import { PERMISSION_NAMES, ROLES } from '@school/auth';
 import { nullEnvelope, type RouteDoc, successEnvelope, timestamp } from '@school/openapi';
 import { z } from 'zod';
+import { endedSessionsSchema, ownSessionSchema } from '../sessions/session-docs.js';
 import { profileSchema } from '../users/users.docs.js';
 import { loginBody } from './dto/login.dto.js';
 import { refreshBody } from './dto/refresh.dto.js';
@@ -67,6 +68,30 @@ export function surfaceAuthRoutes(prefix: string, tag: string, who: string): Rou
       tag,
       summary: 'End the current session',
       response: { status: 200, description: 'Logged out', schema: nullEnvelope },
+    },
+    {
+      method: 'GET',
+      path: `${prefix}/sessions`,
+      tag,
+      summary: 'The caller’s live sessions, newest first',
+      response: { status: 200, description: 'Sessions', schema: successEnvelope(z.array(ownSessionSchema)) },
+    },
+    {
+      method: 'DELETE',
+      path: `${prefix}/sessions/{id}`,
+      tag,
+      summary: 'End one of the caller’s sessions (the current one: a logout)',
+      description: 'An unknown id, an ended session or another person’s session is 404 SESSION_NOT_FOUND.',
+      params: z.object({ id: z.string().describe('the session id') }),
+      response: { status: 200, description: 'Session ended', schema: nullEnvelope },
+      errors: ['SESSION_NOT_FOUND'],
+    },
+    {
+      method: 'DELETE',
+      path: `${prefix}/sessions`,
+      tag,
+      summary: 'End every other session of the caller',
+      response: { status: 200, description: 'Other sessions ended', schema: successEnvelope(endedSessionsSchema) },
     },
   ];
 }

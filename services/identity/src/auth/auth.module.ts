@@ -5,11 +5,13 @@ import { UsersModule } from '../users/users.module.js';
 import { AdminAuthController } from './admin-auth.controller.js';
 import { AuthService } from './auth.service.js';
 import { MobileAuthController } from './mobile-auth.controller.js';
+import { NewDeviceAlert } from './new-device-alert.js';
+import { OwnSessionsService } from './own-sessions.service.js';
 
-/** Login, refresh, logout, me, permissions and set password on both surfaces. */
+/** Login, refresh, logout, me, permissions, set password and the caller's sessions on both surfaces. */
 @Module({
   imports: [UsersModule, PasswordsModule, SessionsModule],
   controllers: [AdminAuthController, MobileAuthController],
-  providers: [AuthService],
+  providers: [AuthService, NewDeviceAlert, OwnSessionsService],
 })
 export class AuthenticationModule {}

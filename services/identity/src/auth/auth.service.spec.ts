@@ -1,9 +1,18 @@
 import type { Principal } from '@school/auth';
 import { EVENT_TYPES } from '@school/messaging';
-import { fakePasswordHasher, fakeProviderAccountsRepository, fakeRevocations, fakeSessionsRepository, fakeUsersRepository, InMemoryDatabase } from '../../test/fakes/in-memory.js';
+import {
+  fakeKnownDevicesRepository,
+  fakePasswordHasher,
+  fakeProviderAccountsRepository,
+  fakeRevocations,
+  fakeSessionsRepository,
+  fakeUsersRepository,
+  InMemoryDatabase,
+} from '../../test/fakes/in-memory.js';
 import type { SigningKeyService } from '../keys/signing-key.service.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import { AuthService } from './auth.service.js';
+import { NewDeviceAlert } from './new-device-alert.js';
 
 const PASSWORD = 'Str0ng!pass';
 const signer = { sign: () => ({ token: 'access-token', expiresAt: new Date('2024-05-01T10:15:00Z') }) } as unknown as SigningKeyService;
@@ -20,7 +29,9 @@ describe('AuthService (spec §4.1, §4.2, contract §4)', () => {
     hashing = {};
     revocations = fakeRevocations();
     const sessions = new SessionsService(fakeSessionsRepository(db), signer, revocations, { REFRESH_REUSE_GRACE_SECONDS: 0 });
-    service = new AuthService(fakeUsersRepository(db), fakeProviderAccountsRepository(db), fakePasswordHasher(hashing), sessions, db.outbox, db.unitOfWork);
+    const users = fakeUsersRepository(db);
+    const newDeviceAlert = new NewDeviceAlert(fakeKnownDevicesRepository(db), users, db.outbox);
+    service = new AuthService(users, fakeProviderAccountsRepository(db), fakePasswordHasher(hashing), sessions, db.outbox, db.unitOfWork, newDeviceAlert);
   });
 
   const login = (surface: 'admin' | 'mobile', email: string, password = PASSWORD) => service.login(surface, { email, password }, client);
@@ -52,6 +63,47 @@ describe('AuthService (spec §4.1, §4.2, contract §4)', () => {
     hashing.busy = true;
     await expect(login('mobile', 'busy@example.com')).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });
     await expect(login('mobile', 'nobody@example.com')).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });
+  });
+
+  describe('new-device email (contract §10)', () => {
+    const fromDevice = (email: string, deviceInfo?: { deviceId?: string; deviceType?: string; deviceName?: string }) =>
+      service.login('mobile', { email, password: PASSWORD, ...(deviceInfo && { deviceInfo }) }, client);
+    const alerts = () => db.eventsOf(EVENT_TYPES.newDeviceSignedIn);
+
+    it('emails the holder once per device never used before, naming it, and never for a known one', async () => {
+      const person = db.addUser({ email: 'parent@example.com', name: 'Pat' }, `hashed:${PASSWORD}`);
+      await fromDevice('parent@example.com', { deviceId: 'phone-1', deviceType: 'ios', deviceName: 'Pat’s phone' });
+      await fromDevice('parent@example.com', { deviceId: 'phone-1', deviceType: 'ios', deviceName: 'Pat’s phone' });
+      expect(alerts()).toEqual([
+        { userId: person.publicId, email: 'parent@example.com', name: 'Pat', deviceId: 'phone-1', deviceType: 'ios', deviceName: 'Pat’s phone', signedInAt: expect.any(String) },
+      ]);
+      await fromDevice('parent@example.com', { deviceId: 'tablet-1' });
+      expect(alerts()).toHaveLength(2);
+      expect(alerts()[1]).toMatchObject({ deviceId: 'tablet-1', deviceType: null, deviceName: null });
+    });
+
+    it('counts a login without a deviceId as the empty device', async () => {
+      db.addUser({ email: 'parent@example.com' }, `hashed:${PASSWORD}`);
+      await fromDevice('parent@example.com');
+      await fromDevice('parent@example.com', { deviceName: 'no id' });
+      expect(alerts()).toHaveLength(1);
+    });
+
+    it('sends nothing for the first login after a redeemed invitation or reset, and again for the next new device', async () => {
+      const person = db.addUser({ email: 'parent@example.com', trustsNextLogin: true }, `hashed:${PASSWORD}`);
+      await fromDevice('parent@example.com', { deviceId: 'phone-1' });
+      expect(alerts()).toEqual([]);
+      expect(db.user(person.id).trustsNextLogin).toBe(false);
+      await fromDevice('parent@example.com', { deviceId: 'phone-2' });
+      expect(alerts()).toHaveLength(1);
+    });
+
+    it('sends nothing for a refused login', async () => {
+      db.addUser({ email: 'parent@example.com' }, `hashed:${PASSWORD}`);
+      await expect(service.login('mobile', { email: 'parent@example.com', password: 'Wr0ng!pass', deviceInfo: { deviceId: 'x' } }, client)).rejects.toMatchObject({ status: 401 });
+      expect(alerts()).toEqual([]);
+      expect(db.knownDevices.size).toBe(0);
+    });
   });
 
   describe('set password', () => {

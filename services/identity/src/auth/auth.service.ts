@@ -12,6 +12,7 @@ import { type Profile, toProfile } from '../users/profile.js';
 import { type UserAccount, UsersRepository } from '../users/users.repository.js';
 import type { LoginBody } from './dto/login.dto.js';
 import type { SetPasswordBody } from './dto/set-password.dto.js';
+import { NewDeviceAlert } from './new-device-alert.js';
 
 /** Login and refresh answer (contract §4). */
 export interface TokenResponse extends IssuedTokens {
@@ -33,6 +34,7 @@ export class AuthService {
     private readonly sessions: SessionsService,
     private readonly outbox: Outbox,
     private readonly unitOfWork: UnitOfWork,
+    private readonly newDeviceAlert: NewDeviceAlert,
   ) {}
 
   /**
@@ -47,7 +49,11 @@ export class AuthService {
       : await this.hasher.verifyDecoy(body.password);
     if (!account || !passwordMatches || !surfaceAdmits(surface, account.user.role)) throw new AppError('AUTH_INVALID_CREDENTIALS');
     if (account.user.banned) throw new AppError('AUTH_ACCOUNT_BANNED');
-    const tokens = await this.sessions.start(account.user, surface, body.deviceInfo, client);
+    const tokens = await this.unitOfWork.run(async (tx) => {
+      const issued = await this.sessions.start(account.user, surface, body.deviceInfo, client, tx);
+      await this.newDeviceAlert.onLogin(tx, account.user, body.deviceInfo, new Date());
+      return issued;
+    });
     return { ...tokens, user: toProfile(account.user, true) };
   }
 

@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Injectable, Post } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Injectable, Param, Post } from '@nestjs/common';
 import type { Principal } from '@school/auth';
 import { Authenticated, CurrentPrincipal } from '@school/auth/nest';
 import { success } from '@school/http';
@@ -8,6 +8,7 @@ import type { Surface } from '../sessions/surface.js';
 import { AUTH_MESSAGES } from './auth-messages.js';
 import { AuthService } from './auth.service.js';
 import { RequestClient } from './client-info.js';
+import { OwnSessionsService } from './own-sessions.service.js';
 import { type LoginBody, loginBody } from './dto/login.dto.js';
 import { type RefreshBody, refreshBody } from './dto/refresh.dto.js';
 import { type SetPasswordBody, setPasswordBody } from './dto/set-password.dto.js';
@@ -18,7 +19,10 @@ import { type SetPasswordBody, setPasswordBody } from './dto/set-password.dto.js
 export abstract class SurfaceAuthController {
   protected abstract readonly surface: Surface;
 
-  constructor(protected readonly auth: AuthService) {}
+  constructor(
+    protected readonly auth: AuthService,
+    private readonly ownSessions: OwnSessionsService,
+  ) {}
 
   @Post('login/email')
   @HttpCode(200)
@@ -51,5 +55,24 @@ export abstract class SurfaceAuthController {
   async setPassword(@CurrentPrincipal() principal: Principal, @Body(new ZodPipe(setPasswordBody)) body: SetPasswordBody) {
     await this.auth.setPassword(principal, body);
     return success(AUTH_MESSAGES.passwordSet, null);
+  }
+
+  @Get('sessions')
+  @Authenticated()
+  async sessions(@CurrentPrincipal() principal: Principal) {
+    return success(AUTH_MESSAGES.sessions, await this.ownSessions.list(principal));
+  }
+
+  @Delete('sessions/:id')
+  @Authenticated()
+  async endSession(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    await this.ownSessions.end(principal, id);
+    return success(AUTH_MESSAGES.sessionEnded, null);
+  }
+
+  @Delete('sessions')
+  @Authenticated()
+  async endOtherSessions(@CurrentPrincipal() principal: Principal) {
+    return success(AUTH_MESSAGES.otherSessionsEnded, await this.ownSessions.endOthers(principal));
   }
 }

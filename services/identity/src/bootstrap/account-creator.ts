@@ -60,6 +60,8 @@ export class AccountCreator {
   private async insert(account: NewAccount, passwordHash: string, tx: Transaction): Promise<User> {
     const user = await this.users.create({ publicId: uuidv7(), email: account.email, name: account.name, role: account.role }, tx);
     await this.providerAccounts.setPasswordHash(tx, user.id, passwordHash);
+    // The operator handed over the password as an invitation would: its first login sends no new-device email (contract §10).
+    await this.users.trustNextLogin(tx, user.id);
     return user;
   }
 }

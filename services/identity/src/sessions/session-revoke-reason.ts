@@ -7,6 +7,8 @@ export const SESSION_REVOKE_REASONS = {
   reuse: 'reuse',
   deleted: 'deleted',
   roleChanged: 'role_changed',
+  endedByUser: 'ended_by_user',
+  endedByAdmin: 'ended_by_admin',
 } as const;
 
 export type SessionRevokeReason = (typeof SESSION_REVOKE_REASONS)[keyof typeof SESSION_REVOKE_REASONS];

@@ -61,6 +61,18 @@ interface RotationRow extends AddressRow {
   has_password: boolean;
 }
 
+/** A live session as its owner and administrators see it (contract §10). */
+export interface SessionRecord {
+  id: string;
+  deviceId: string | null;
+  deviceType: string | null;
+  deviceName: string | null;
+  createdAt: Date;
+  lastUsedAt: Date;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Sessions and their refresh tokens; the only place that touches those tables. */
 @Injectable()
 export class SessionsRepository {
@@ -75,8 +87,8 @@ export class SessionsRepository {
   }
 
   /** The session and its first refresh token, in one statement (login is a hot path). */
-  async create(session: NewSession): Promise<void> {
-    await this.prisma.$executeRaw`
+  async create(session: NewSession, tx?: Transaction): Promise<void> {
+    await this.db(tx).$executeRaw`
       WITH created AS (
         INSERT INTO ${this.schema}.sessions (id, user_id, surface, device_id, device_type, device_name, ip, user_agent, expires_at)
         VALUES (${session.id}::uuid, ${session.userId}, ${session.surface}, ${session.deviceId}, ${session.deviceType},
@@ -161,11 +173,33 @@ export class SessionsRepository {
     return count === 1;
   }
 
-  /** Revokes every live session of a user (but `keep`), returning their ids. */
+  /** A user's live sessions (unrevoked, unexpired), newest first. */
+  async findLiveOfUser(userId: number, now: Date): Promise<SessionRecord[]> {
+    return this.prisma.session.findMany({
+      where: { userId, revokedAt: null, expiresAt: { gt: now } },
+      select: { id: true, deviceId: true, deviceType: true, deviceName: true, createdAt: true, lastUsedAt: true },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    });
+  }
+
+  /**
+   * Revokes `sessionId` if it is a live session of `userId`; false otherwise (a malformed id
+   * names no session and must not reach Postgres, which would refuse the uuid cast).
+   */
+  async revokeLiveOfUser(tx: Transaction, userId: number, sessionId: string, reason: SessionRevokeReason, now: Date): Promise<boolean> {
+    if (!UUID.test(sessionId)) return false;
+    const { count } = await this.db(tx).session.updateMany({
+      where: { id: sessionId.toLowerCase(), userId, revokedAt: null, expiresAt: { gt: now } },
+      data: { revokedAt: now, revokedReason: reason },
+    });
+    return count === 1;
+  }
+
+  /** Revokes every live (unexpired) session of a user (but `keep`), returning their ids. */
   async revokeAllOfUser(tx: Transaction, userId: number, reason: SessionRevokeReason, keep?: string): Promise<string[]> {
     const db = clientOf<Prisma.TransactionClient>(tx);
     const live = await db.session.findMany({
-      where: { userId, revokedAt: null, ...(keep !== undefined && { id: { not: keep } }) },
+      where: { userId, revokedAt: null, expiresAt: { gt: new Date() }, ...(keep !== undefined && { id: { not: keep } }) },
       select: { id: true },
     });
     const ids = live.map((session) => session.id);
@@ -186,5 +220,9 @@ export class SessionsRepository {
     return deleteInBatches(batch, () => this.prisma.$executeRaw`
       DELETE FROM ${this.schema}.refresh_tokens WHERE token_hash IN (
         SELECT token_hash FROM ${this.schema}.refresh_tokens WHERE rotated_at IS NOT NULL AND created_at < ${cutoff} LIMIT ${batch})`);
+  }
+
+  private db(tx: Transaction | undefined): Prisma.TransactionClient {
+    return clientOf<Prisma.TransactionClient>(tx ?? this.prisma);
   }
 }

@@ -8,7 +8,7 @@ import type { ProfileSource } from '../users/profile.js';
 import { hashRefreshToken, newRefreshToken } from './refresh-token.js';
 import { SESSION_REVOKE_REASONS, type SessionRevokeReason } from './session-revoke-reason.js';
 import type { SessionsConfig } from './sessions.config.js';
-import { SessionsRepository } from './sessions.repository.js';
+import { type SessionRecord, SessionsRepository } from './sessions.repository.js';
 import type { Surface } from './surface.js';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, REVOCATION_TTL_SECONDS } from './token-lifetimes.js';
 
@@ -80,7 +80,8 @@ export class SessionsService {
     this.reuseGraceMs = config.REFRESH_REUSE_GRACE_SECONDS * 1000;
   }
 
-  async start(subject: SessionSubject, surface: Surface, device: DeviceInfo | undefined, client: ClientInfo): Promise<IssuedTokens> {
+  /** Opens a session, in `tx` when given (login records its new-device check in the same transaction). */
+  async start(subject: SessionSubject, surface: Surface, device: DeviceInfo | undefined, client: ClientInfo, tx?: Transaction): Promise<IssuedTokens> {
     const sessionId = randomUUID();
     const refreshToken = newRefreshToken();
     const expiresAt = new Date(Date.now() + REFRESH_TOKEN_TTL_SECONDS * 1000);
@@ -95,7 +96,7 @@ export class SessionsService {
       userAgent: client.userAgent,
       expiresAt,
       refreshTokenHash: hashRefreshToken(refreshToken),
-    });
+    }, tx);
     return this.issue(subject, surface, sessionId, refreshToken, expiresAt);
   }
 
@@ -127,6 +128,21 @@ export class SessionsService {
     await this.revocations.revoke(sessionId, REVOCATION_TTL_SECONDS);
   }
 
+  /** A user's live sessions, newest first (contract §10). */
+  listLive(userId: number): Promise<SessionRecord[]> {
+    return this.repository.findLiveOfUser(userId, new Date());
+  }
+
+  /**
+   * Ends one live session of `userId` in the caller's transaction, the revocation store written
+   * before the commit as in revokeAllForUser (a failed write rolls back, so a retry finds the
+   * session still live); 404 SESSION_NOT_FOUND when it is not one.
+   */
+  async endOfUser(tx: Transaction, userId: number, sessionId: string, reason: SessionRevokeReason): Promise<void> {
+    if (!(await this.repository.revokeLiveOfUser(tx, userId, sessionId, reason, new Date()))) throw new AppError('SESSION_NOT_FOUND');
+    await this.revocations.revoke(sessionId.toLowerCase(), REVOCATION_TTL_SECONDS);
+  }
+
   /**
    * Ends every live session of a user (ban, password reset, soft delete, role change), in the
    * caller's transaction. The revocation store is written inside the transaction, before the commit: if it
@@ -134,13 +150,13 @@ export class SessionsService {
    * tokens stay valid. Should the transaction roll back later for another reason, the worst case
    * is sessions whose access tokens are refused until they expire: fail closed.
    */
-  async revokeAllForUser(tx: Transaction, userId: number, reason: SessionRevokeReason): Promise<void> {
-    await this.revokeInStore(await this.repository.revokeAllOfUser(tx, userId, reason));
+  async revokeAllForUser(tx: Transaction, userId: number, reason: SessionRevokeReason): Promise<number> {
+    return this.revokeInStore(await this.repository.revokeAllOfUser(tx, userId, reason));
   }
 
-  /** As revokeAllForUser, keeping the caller's own session (password change). */
-  async revokeOtherSessions(tx: Transaction, userId: number, keepSessionId: string, reason: SessionRevokeReason): Promise<void> {
-    await this.revokeInStore(await this.repository.revokeAllOfUser(tx, userId, reason, keepSessionId));
+  /** As revokeAllForUser, keeping the caller's own session (password change, "end every other session"). */
+  async revokeOtherSessions(tx: Transaction, userId: number, keepSessionId: string, reason: SessionRevokeReason): Promise<number> {
+    return this.revokeInStore(await this.repository.revokeAllOfUser(tx, userId, reason, keepSessionId));
   }
 
   /**
@@ -160,8 +176,9 @@ export class SessionsService {
     await this.end(sessionId, SESSION_REVOKE_REASONS.reuse);
   }
 
-  private async revokeInStore(sessionIds: string[]): Promise<void> {
+  private async revokeInStore(sessionIds: string[]): Promise<number> {
     await Promise.all(sessionIds.map((id) => this.revocations.revoke(id, REVOCATION_TTL_SECONDS)));
+    return sessionIds.length;
   }
 
   /** The access token names the session's surface (`srf`): the verifiers bind it to that surface's routes. */

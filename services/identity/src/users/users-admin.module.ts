@@ -5,6 +5,7 @@ import { AddressGeography } from './address-geography.js';
 import { AddressReferencesHandler } from './address-references.handler.js';
 import { UsersController } from './users.controller.js';
 import { UsersModule } from './users.module.js';
+import { UserSessionsService } from './user-sessions.service.js';
 import { UsersService } from './users.service.js';
 
 /**
@@ -15,6 +16,6 @@ import { UsersService } from './users.service.js';
 @Module({
   imports: [UsersModule, SessionsModule, CredentialsModule],
   controllers: [UsersController],
-  providers: [UsersService, AddressGeography, AddressReferencesHandler],
+  providers: [UsersService, UserSessionsService, AddressGeography, AddressReferencesHandler],
 })
 export class UsersAdminModule {}

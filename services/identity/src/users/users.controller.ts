@@ -5,12 +5,16 @@ import { paginated, success } from '@school/http';
 import { ZodPipe } from '@school/http/nest';
 import { type CreateUserBody, createUserBody, type UpdateUserBody, updateUserBody } from './dto/user-body.dto.js';
 import { type ListUsersQuery, listUsersQuery } from './dto/list-users.query.js';
+import { UserSessionsService } from './user-sessions.service.js';
 import { UsersService } from './users.service.js';
 
 /** Contract §6 users admin. A publicId that is not a UUID names no user: 404 USER_NOT_FOUND. */
 @Controller('api/users')
 export class UsersController {
-  constructor(private readonly users: UsersService) {}
+  constructor(
+    private readonly users: UsersService,
+    private readonly userSessions: UserSessionsService,
+  ) {}
 
   @Post()
   @RequirePermissions(PERMISSIONS.Users_CREATE)
@@ -42,5 +46,17 @@ export class UsersController {
   async remove(@CurrentPrincipal() actor: Principal, @Param('publicId') publicId: string) {
     await this.users.remove(actor, publicId);
     return success('User deleted', null);
+  }
+
+  @Get(':publicId/sessions')
+  @RequirePermissions(PERMISSIONS.Users_READ)
+  async sessions(@Param('publicId') publicId: string) {
+    return success('Sessions', await this.userSessions.list(publicId));
+  }
+
+  @Delete(':publicId/sessions')
+  @RequirePermissions(PERMISSIONS.Users_UPDATE)
+  async endSessions(@Param('publicId') publicId: string) {
+    return success('Sessions ended', await this.userSessions.endAll(publicId));
   }
 }

@@ -1,6 +1,7 @@
 import { PERMISSIONS, ROLES } from '@school/auth';
 import { nullEnvelope, paginatedEnvelope, publicIdParams, type RouteDoc, successEnvelope, timestamp } from '@school/openapi';
 import { z } from 'zod';
+import { endedSessionsSchema, sessionSchema } from '../sessions/session-docs.js';
 import { listUsersQuery } from './dto/list-users.query.js';
 import { createUserBody, updateUserBody } from './dto/user-body.dto.js';
 
@@ -82,5 +83,25 @@ export const USER_ROUTES: RouteDoc[] = [
     response: { status: 200, description: 'User deleted', schema: nullEnvelope },
     errors: ['USER_NOT_FOUND', 'USER_SELF_ACTION', 'USER_LAST_ADMIN'],
     permissions: [PERMISSIONS.Users_DELETE],
+  },
+  {
+    method: 'GET',
+    path: '/api/users/{publicId}/sessions',
+    tag: TAG,
+    summary: 'A user’s live sessions, newest first (a banned user has none)',
+    params: publicIdParams,
+    response: { status: 200, description: 'Sessions', schema: successEnvelope(z.array(sessionSchema)) },
+    errors: ['USER_NOT_FOUND'],
+    permissions: [PERMISSIONS.Users_READ],
+  },
+  {
+    method: 'DELETE',
+    path: '/api/users/{publicId}/sessions',
+    tag: TAG,
+    summary: 'End every session of a user (the caller’s own too, on their own account)',
+    params: publicIdParams,
+    response: { status: 200, description: 'Sessions ended', schema: successEnvelope(endedSessionsSchema) },
+    errors: ['USER_NOT_FOUND'],
+    permissions: [PERMISSIONS.Users_UPDATE],
   },
 ];

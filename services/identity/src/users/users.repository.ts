@@ -150,6 +150,17 @@ export class UsersRepository {
     };
   }
 
+  /** A redeemed invitation or password reset: the next login is the holder's own and sends no new-device email (contract §10). */
+  async trustNextLogin(tx: Transaction, userId: number): Promise<void> {
+    await this.db(tx).user.update({ where: { id: userId }, data: { trustsNextLogin: true } });
+  }
+
+  /** Clears the mark trustNextLogin set; true when it was set. */
+  async takeLoginTrust(tx: Transaction, userId: number): Promise<boolean> {
+    const { count } = await this.db(tx).user.updateMany({ where: { id: userId, trustsNextLogin: true }, data: { trustsNextLogin: false } });
+    return count === 1;
+  }
+
   async findLiveAccountByPublicId(publicId: string, tx?: Transaction): Promise<UserAccount | null> {
     if (!UUID.test(publicId)) return null;
     const row = await this.db(tx).user.findFirst({ where: { publicId: publicId.toLowerCase(), deletedAt: null }, include: WITH_PASSWORD });

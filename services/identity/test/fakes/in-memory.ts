@@ -8,7 +8,8 @@ import type { CredentialPurpose, User, VerificationCredential } from '../../src/
 import { hashingBusy, type PasswordHasher } from '../../src/passwords/password-hasher.js';
 import type { ProviderAccountsRepository } from '../../src/passwords/provider-accounts.repository.js';
 import type { SessionRevokeReason } from '../../src/sessions/session-revoke-reason.js';
-import type { NewSession, SessionsRepository } from '../../src/sessions/sessions.repository.js';
+import type { KnownDevicesRepository } from '../../src/sessions/known-devices.repository.js';
+import type { NewSession, SessionRecord, SessionsRepository } from '../../src/sessions/sessions.repository.js';
 import type { LoginAccount, NewUser, UserAccount, UserChanges, UsersRepository } from '../../src/users/users.repository.js';
 
 /**
@@ -20,7 +21,9 @@ export class InMemoryDatabase {
   users: User[] = [];
   passwords = new Map<number, string>();
   credentials: VerificationCredential[] = [];
-  sessions: (NewSession & { revokedAt: Date | null; revokedReason: SessionRevokeReason | null })[] = [];
+  sessions: (NewSession & { revokedAt: Date | null; revokedReason: SessionRevokeReason | null; createdAt?: Date })[] = [];
+  /** `${userId}:${deviceId}` of every device an account logged in from. */
+  knownDevices = new Set<string>();
   messageRequests: MessageRequest[] = [];
   events: { type: EventType; payload: unknown }[] = [];
   /** Transactions open now, and every one opened so far. */
@@ -51,8 +54,8 @@ export class InMemoryDatabase {
   } as unknown as Outbox;
 
   private tables() {
-    const { users, passwords, credentials, sessions, messageRequests, events } = this;
-    return { users, passwords, credentials, sessions, messageRequests, events };
+    const { users, passwords, credentials, sessions, messageRequests, events, knownDevices } = this;
+    return { users, passwords, credentials, sessions, messageRequests, events, knownDevices };
   }
 
   addUser(fields: Partial<User> & { email: string; role?: Role }, password?: string): User {
@@ -72,6 +75,7 @@ export class InMemoryDatabase {
       addressWard: null,
       addressStreet: null,
       deletedAt: null,
+      trustsNextLogin: false,
       createdAt: new Date('2024-01-01T00:00:00Z'),
       updatedAt: new Date('2024-01-01T00:00:00Z'),
       ...fields,
@@ -119,6 +123,14 @@ export function fakeUsersRepository(db: InMemoryDatabase): UsersRepository {
     softDelete: async (id: number) => {
       db.user(id).deletedAt = new Date();
     },
+    trustNextLogin: async (_tx: Transaction, id: number) => {
+      db.user(id).trustsNextLogin = true;
+    },
+    takeLoginTrust: async (_tx: Transaction, id: number) => {
+      const trusted = db.user(id).trustsNextLogin;
+      db.user(id).trustsNextLogin = false;
+      return trusted;
+    },
   };
   return fake as unknown as UsersRepository;
 }
@@ -142,6 +154,16 @@ export function fakeSessionsRepository(db: InMemoryDatabase): SessionsRepository
       if (session) Object.assign(session, { revokedAt: new Date(), revokedReason: reason });
       return session !== undefined;
     },
+    findLiveOfUser: async (userId: number, now: Date): Promise<SessionRecord[]> =>
+      db.sessions
+        .filter((row) => row.userId === userId && row.revokedAt === null && row.expiresAt > now)
+        .map((row) => ({ id: row.id, deviceId: row.deviceId, deviceType: row.deviceType, deviceName: row.deviceName, createdAt: row.createdAt ?? now, lastUsedAt: row.createdAt ?? now }))
+        .reverse(),
+    revokeLiveOfUser: async (_tx: Transaction, userId: number, sessionId: string, reason: SessionRevokeReason, now: Date) => {
+      const session = db.sessions.find((row) => row.id === sessionId.toLowerCase() && row.userId === userId && row.revokedAt === null && row.expiresAt > now);
+      if (session) Object.assign(session, { revokedAt: now, revokedReason: reason });
+      return session !== undefined;
+    },
     revokeAllOfUser: async (_tx: Transaction, userId: number, reason: SessionRevokeReason, keep?: string) => {
       const ended = db.sessions.filter((row) => row.userId === userId && row.revokedAt === null && row.id !== keep);
       for (const session of ended) Object.assign(session, { revokedAt: new Date(), revokedReason: reason });
@@ -149,6 +171,18 @@ export function fakeSessionsRepository(db: InMemoryDatabase): SessionsRepository
     },
   };
   return fake as unknown as SessionsRepository;
+}
+
+export function fakeKnownDevicesRepository(db: InMemoryDatabase): KnownDevicesRepository {
+  const fake = {
+    remember: async (_tx: Transaction, userId: number, deviceId: string) => {
+      const key = `${userId}:${deviceId}`;
+      const isNew = !db.knownDevices.has(key);
+      db.knownDevices.add(key);
+      return isNew;
+    },
+  };
+  return fake as unknown as KnownDevicesRepository;
 }
 
 export function fakeCredentialsRepository(db: InMemoryDatabase): CredentialsRepository {

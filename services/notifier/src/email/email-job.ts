@@ -5,6 +5,7 @@ export interface EmailTemplates {
   invitation: EventPayload<'identity.invitation_created'>;
   password_reset: { name: string | null; otp: string; expiresAt: string; resetUrl: string };
   password_changed: EventPayload<'identity.password_changed'>;
+  new_device_sign_in: EventPayload<'identity.new_device_signed_in'>;
   email_verification: EventPayload<'identity.email_verification_requested'>;
   feedback_submitted: EventPayload<'feedback.submitted'>;
 }

@@ -33,6 +33,11 @@ export class InboundEventsController {
     return this.handle(EVENT_TYPES.passwordChanged, body, context);
   }
 
+  @EventPattern(EVENT_TYPES.newDeviceSignedIn)
+  newDeviceSignedIn(@Payload() body: unknown, @Ctx() context: AmqpEventContext): Promise<void> {
+    return this.handle(EVENT_TYPES.newDeviceSignedIn, body, context);
+  }
+
   @EventPattern(EVENT_TYPES.emailVerificationRequested)
   emailVerificationRequested(@Payload() body: unknown, @Ctx() context: AmqpEventContext): Promise<void> {
     return this.handle(EVENT_TYPES.emailVerificationRequested, body, context);

@@ -45,6 +45,9 @@ export class NotificationDispatcher {
       case EVENT_TYPES.passwordChanged:
         await this.email.enqueue(emailJob, { template: 'password_changed', to: event.payload.email, data: event.payload });
         return;
+      case EVENT_TYPES.newDeviceSignedIn:
+        await this.email.enqueue(emailJob, { template: 'new_device_sign_in', to: event.payload.email, data: event.payload });
+        return;
       case EVENT_TYPES.emailVerificationRequested:
         await this.email.enqueue(emailJob, { template: 'email_verification', to: event.payload.email, data: event.payload });
         return;

@@ -113,6 +113,7 @@ describe('PasswordResetService (spec §4.2 rules 1-7, contract §4)', () => {
     expect(db.user(user.id).emailVerifiedAt).toEqual(now);
     expect(revocations.revoked).toEqual(['s1']);
     expect(db.eventsOf(EVENT_TYPES.passwordChanged)).toEqual([{ userId: user.publicId, email: user.email, name: user.name, changedAt: now.toISOString() }]);
+    expect(db.user(user.id).trustsNextLogin).toBe(true); // the next login sends no new-device email (contract §10)
 
     await expect(service.reset({ branch: 'token', token, password: 'An0ther!pass' })).rejects.toMatchObject({ code: 'AUTH_VERIFICATION_CODE_INVALID' });
     expect(db.passwords.get(user.id)).toBe(`hashed:${NEW_PASSWORD}`);

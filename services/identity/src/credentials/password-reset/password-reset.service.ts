@@ -115,6 +115,7 @@ export class PasswordResetService {
     if (sentByEmail && user.emailVerifiedAt === null) await this.users.update(user.id, { emailVerifiedAt: now }, tx);
     if (sentBySms && user.phoneVerifiedAt === null) await this.users.update(user.id, { phoneVerifiedAt: now }, tx);
     await this.sessions.revokeAllForUser(tx, user.id, SESSION_REVOKE_REASONS.passwordReset);
+    await this.users.trustNextLogin(tx, user.id);
     await this.outbox.record(tx, EVENT_TYPES.passwordChanged, {
       userId: user.publicId,
       email: user.email,

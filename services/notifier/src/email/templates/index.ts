@@ -2,6 +2,7 @@ import type { EmailJob, RenderContext, RenderedEmail } from '../email-job.js';
 import { emailVerificationEmail } from './email-verification.js';
 import { feedbackSubmittedEmail } from './feedback-submitted.js';
 import { invitationEmail } from './invitation.js';
+import { newDeviceSignInEmail } from './new-device-sign-in.js';
 import { passwordChangedEmail } from './password-changed.js';
 import { passwordResetEmail } from './password-reset.js';
 
@@ -14,6 +15,8 @@ export function renderEmail(job: EmailJob, context: RenderContext): RenderedEmai
       return passwordResetEmail(job.data);
     case 'password_changed':
       return passwordChangedEmail(job.data, context);
+    case 'new_device_sign_in':
+      return newDeviceSignInEmail(job.data, context);
     case 'email_verification':
       return emailVerificationEmail(job.data);
     case 'feedback_submitted':

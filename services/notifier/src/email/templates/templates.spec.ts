@@ -10,6 +10,11 @@ const jobs: EmailJob[] = [
   { template: 'password_changed', to: 'a@example.com', data: { userId: 'u', email: 'a@example.com', name: 'Ann', changedAt: expiresAt } },
   { template: 'email_verification', to: 'a@example.com', data: { userId: 'u', email: 'a@example.com', name: 'Ann', verifyUrl: 'https://x.test/verify?token=T', expiresAt } },
   {
+    template: 'new_device_sign_in',
+    to: 'a@example.com',
+    data: { userId: 'u', email: 'a@example.com', name: 'Ann', deviceId: 'd1', deviceType: 'ios', deviceName: 'Ann <phone>', signedInAt: expiresAt },
+  },
+  {
     template: 'feedback_submitted',
     to: 'help@example.com',
     data: { id: 'f1', category: 'feature_request', subject: null, message: 'Line one\nLine <two> & "three"', createdAt: expiresAt, from: { type: 'customer', userId: 'c1' } },
@@ -36,7 +41,7 @@ describe('email templates', () => {
   });
 
   it('escapes what a sender typed and keeps it verbatim in the text part', () => {
-    const email = renderEmail(jobs[4] as EmailJob, context);
+    const email = renderEmail(jobs[5] as EmailJob, context);
     expect(email.html).toContain('Line &lt;two&gt; &amp; &quot;three&quot;');
     expect(email.html).not.toContain('<two>');
     expect(email.text).toContain('> Line <two> & "three"');
@@ -45,5 +50,23 @@ describe('email templates', () => {
 
   it('points the password-changed notice at the support address', () => {
     expect(renderEmail(jobs[2] as EmailJob, context).text).toContain('help@example.com');
+  });
+
+  it('names the new device, its type and the time in UTC, and what to do if it was not the holder (contract §10)', () => {
+    const email = renderEmail(jobs[4] as EmailJob, context);
+    expect(email.subject).toBe('New sign-in to your account');
+    for (const part of [email.text, email.html]) {
+      expect(part).toContain('ios');
+      expect(part).toContain('2026-11-22 10:15 UTC');
+      expect(part).toContain('If this was not you');
+    }
+    expect(email.text).toContain('Ann <phone>');
+    expect(email.html).toContain('Ann &lt;phone&gt;');
+  });
+
+  it('says when the login sent no device name or type', () => {
+    const anonymous = { ...(jobs[4] as Extract<EmailJob, { template: 'new_device_sign_in' }>) };
+    anonymous.data = { ...anonymous.data, deviceId: null, deviceType: null, deviceName: null };
+    expect(renderEmail(anonymous, context).text).toContain('Device name: not given');
   });
 });

@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { EVENT_TYPES } from '@school/messaging';
+import { createAccount, eventsOf, type IdentityUnderTest, login, PASSWORD, startIdentity } from './kit/index.js';
+
+/** Contract §10 on real Postgres: the new-device decision in the login transaction. */
+describe('new-device email decision', () => {
+  let identity: IdentityUnderTest;
+
+  beforeAll(async () => {
+    identity = await startIdentity();
+  });
+
+  afterAll(async () => {
+    await identity?.close();
+  });
+
+  const alerts = (publicId: string) => eventsOf(identity, EVENT_TYPES.newDeviceSignedIn, publicId);
+
+  it('records one event for concurrent first logins from one device, none for a known device', async () => {
+    const user = await createAccount(identity);
+    const deviceInfo = { deviceId: 'racing-phone', deviceType: 'ios', deviceName: 'Racing phone' };
+    const answers = await Promise.all(Array.from({ length: 4 }, () => login(identity, 'mobile', user.email, PASSWORD, { deviceInfo })));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    expect(await alerts(user.publicId)).toEqual([
+      { userId: user.publicId, email: user.email, name: 'Test Person', deviceId: 'racing-phone', deviceType: 'ios', deviceName: 'Racing phone', signedInAt: expect.any(String) },
+    ]);
+    expect((await login(identity, 'mobile', user.email, PASSWORD, { deviceInfo })).status).toBe(200);
+    expect(await alerts(user.publicId)).toHaveLength(1);
+  });
+
+  it('takes a login without deviceInfo as the empty device, and records nothing for a refused login', async () => {
+    const user = await createAccount(identity);
+    expect((await login(identity, 'mobile', user.email, 'Wr0ng!pass', { deviceInfo: { deviceId: 'thief' } })).status).toBe(401);
+    expect(await alerts(user.publicId)).toEqual([]);
+    expect((await login(identity, 'mobile', user.email, PASSWORD)).status).toBe(200);
+    expect((await login(identity, 'mobile', user.email, PASSWORD, { deviceInfo: { deviceName: 'no id' } })).status).toBe(200);
+    expect(await alerts(user.publicId)).toEqual([expect.objectContaining({ deviceId: null, deviceName: null })]);
+  });
+});
