@@ -6,7 +6,7 @@ import { authenticateHook } from '../auth/authenticate.hook.js';
 import { bodyDeadlineHook } from '../body/body-deadline.js';
 import { createUpstreamAgent, proxyOptions, type UpstreamOptions } from '../proxy/upstream.js';
 import { needsBody, THROTTLE_POLICIES } from '../throttle/policies.js';
-import { throttleHook } from '../throttle/throttle.hook.js';
+import { signedUrlKeyCount, throttleHook } from '../throttle/throttle.hook.js';
 import type { Throttle } from '../throttle/throttle.js';
 import { ROUTE_TABLE, type GatewayRoute } from './route-table.js';
 
@@ -51,6 +51,9 @@ export async function registerTableRoutes(app: FastifyInstance, deps: RouteDepen
     for (const policy of route.throttles ?? []) {
       const hook = throttleHook(deps.throttle, policy, { trustedProxies: deps.upstream.trustedProxies });
       (needsBody(THROTTLE_POLICIES[policy]) ? preValidation : onRequest).push(hook);
+    }
+    for (const policy of route.perKeyThrottles ?? []) {
+      preValidation.push(throttleHook(deps.throttle, policy, { trustedProxies: deps.upstream.trustedProxies, batchSize: signedUrlKeyCount }));
     }
     if (route.stream) onRequest.push(trackStream);
     options.onRequest = onRequest;
