@@ -33,6 +33,8 @@ export interface GatewayRoute {
   upstreamPrefix?: string;
   /** A long-lived response (Server-Sent Events): no upstream timeout. */
   stream?: boolean;
+  /** Answers with a stored file: a CSP that runs nothing in it (contract §9). */
+  servesFiles?: boolean;
 }
 
 interface RouteOptions {
@@ -41,6 +43,7 @@ interface RouteOptions {
   body?: BodyRule;
   noStore?: boolean;
   stream?: boolean;
+  servesFiles?: boolean;
 }
 
 const NO_BODY: BodyRule = { kind: 'none' };
@@ -57,6 +60,7 @@ function route(method: HttpMethod, path: string, service: ServiceName, auth: Rou
     ...(options.perKeyThrottles && { perKeyThrottles: options.perKeyThrottles }),
     ...(options.noStore && { noStore: true }),
     ...(options.stream && { stream: true }),
+    ...(options.servesFiles && { servesFiles: true }),
   };
 }
 
@@ -140,7 +144,7 @@ const media: GatewayRoute[] = [
     route('POST', '/api/upload/multiple', 'media', 'jwt', { throttles: ['adminUpload'], body: { kind: 'upload', surface: 'admin', maxFiles: 10 } }),
     route('GET', '/api/upload/signed-url/*', 'media', 'jwt'),
     route('POST', '/api/upload/signed-urls', 'media', 'jwt'),
-    route('GET', '/api/upload/file/*', 'media', 'jwt'),
+    route('GET', '/api/upload/file/*', 'media', 'jwt', { servesFiles: true }),
     // spec §4.5
     route('POST', '/api/mobile/uploads', 'media', 'jwt', {
       throttles: ['mobileUpload'],
@@ -148,10 +152,10 @@ const media: GatewayRoute[] = [
     }),
     route('GET', '/api/mobile/uploads/signed-url/*', 'media', 'jwt', { throttles: ['mobileSignedUrl'] }),
     route('POST', '/api/mobile/uploads/signed-urls', 'media', 'jwt', { perKeyThrottles: ['mobileSignedUrl'] }),
-    route('GET', '/api/mobile/uploads/file/*', 'media', 'jwt'),
+    route('GET', '/api/mobile/uploads/file/*', 'media', 'jwt', { servesFiles: true }),
   ]),
   // contract §8: local-driver signed URLs carry their own signature
-  route('GET', '/api/files/signed/*', 'media', 'public'),
+  route('GET', '/api/files/signed/*', 'media', 'public', { servesFiles: true }),
 ];
 
 const notifier: GatewayRoute[] = [
