@@ -16,7 +16,8 @@ RUN node scripts/docker/assemble.mjs "${SERVICE}" /out
 # The process alone: its dist, its workspace libraries' dist, its production dependencies.
 FROM ${NODE_IMAGE}
 ARG SERVICE
-ENV NODE_ENV=production HOST=0.0.0.0 SERVICE=${SERVICE}
+# METRICS_HOST: the gateway's Prometheus listener is reached from outside the container.
+ENV NODE_ENV=production HOST=0.0.0.0 METRICS_HOST=0.0.0.0 SERVICE=${SERVICE}
 WORKDIR /app
 COPY --from=build /out ./
 USER node

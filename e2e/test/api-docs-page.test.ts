@@ -21,8 +21,14 @@ describe('the API documentation page in headless Chromium', () => {
     const page = await chromium.context.newPage();
     const requested: string[] = [];
     page.on('request', (request) => requested.push(request.url()));
+    // Contract §9: the page's CSP allows only its own scripts and styles, and the page still works under it.
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/content security policy/i.test(message.text())) violations.push(message.text());
+    });
 
-    await page.goto(`${system.gatewayUrl}/api/docs`);
+    const served = await page.goto(`${system.gatewayUrl}/api/docs`);
+    expect(served?.headers()['content-security-policy']).toMatch(/default-src 'none'.*script-src 'self'.*style-src 'self'/);
     await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
     expect(await page.locator('.opblock').count()).toBe(ROUTE_TABLE.length);
     await expect(page.locator('.opblock-summary-path', { hasText: '/api/lookups/provinces' }).first().isVisible()).resolves.toBe(true);
@@ -38,5 +44,6 @@ describe('the API documentation page in headless Chromium', () => {
 
     expect(requested.filter((url) => !url.startsWith(system.gatewayUrl))).toEqual([]);
     expect(requested).toContain(`${system.gatewayUrl}/.well-known/jwks.json`);
+    expect(violations).toEqual([]);
   }, 90_000);
 });

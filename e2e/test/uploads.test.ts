@@ -102,6 +102,7 @@ describe('uploads through the gateway', () => {
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/webp');
     expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(served.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
     expect(Buffer.from(await served.arrayBuffer()).length).toBe(stored.body.data?.['size']);
 
     const tampered = await fetch(`${system.gatewayUrl}${url.pathname}?expires=${Number(url.searchParams.get('expires')) + 1}&signature=${url.searchParams.get('signature')}`);
@@ -133,7 +134,14 @@ describe('uploads through the gateway', () => {
       expect({ prefix, status: proxied.status }).toEqual({ prefix, status: 200 });
       expect(proxied.headers.get('cache-control')).toBe('private, max-age=3600');
       expect(proxied.headers.get('content-type')).toBe('image/webp');
+      expect(proxied.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
       expect(Buffer.from(await proxied.arrayBuffer()).length).toBe(mine.body.data?.['size']);
+    }
+    // Contract §9: at most 100 keys per batch, on both surfaces.
+    const keys = Array.from({ length: 101 }, () => key);
+    for (const [path, token] of [['/api/mobile/uploads/signed-urls', customer.accessToken], ['/api/upload/signed-urls', admin.accessToken]] as const) {
+      const oversized = await call('POST', path, { token, body: { keys } });
+      expect({ path, status: oversized.status, errorCode: oversized.body.errorCode }).toEqual({ path, status: 400, errorCode: 'VALIDATION_FAILED' });
     }
     const adminBatch = await call('POST', '/upload/signed-urls', { token: admin.accessToken, body: { keys: [key] } });
     expect([adminBatch.status, adminBatch.body.errorCode]).toEqual([403, 'UPLOAD_FORBIDDEN']);

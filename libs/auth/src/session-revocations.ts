@@ -43,6 +43,7 @@ export class SessionRevocations {
   private readonly heartbeatMs: number;
   /** Session id -> epoch ms after which its revocation no longer matters. */
   private readonly revokedUntil = new Map<string, number>();
+  private readonly listeners = new Set<(sessionId: string) => void>();
   private subscriber: Redis | undefined;
   private current = false;
   private connection = 0;
@@ -83,6 +84,15 @@ export class SessionRevocations {
     if (expiresAt > Date.now()) return true;
     this.revokedUntil.delete(sessionId);
     return false;
+  }
+
+  /**
+   * Calls `listener` with each session revoked from now on, as soon as this copy learns of it (its
+   * own revoke, the channel, or the reload after a reconnection). Returns the unsubscribe function.
+   */
+  onRevoked(listener: (sessionId: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Subscribes (on a connection of its own) and loads the set; resolves once current or after `waitMs`. */
@@ -153,7 +163,9 @@ export class SessionRevocations {
   }
 
   private remember(sessionId: string, expiresAt: number): void {
-    if (expiresAt > (this.revokedUntil.get(sessionId) ?? 0)) this.revokedUntil.set(sessionId, expiresAt);
+    const known = this.revokedUntil.get(sessionId);
+    if (expiresAt > (known ?? 0)) this.revokedUntil.set(sessionId, expiresAt);
+    if (known === undefined && expiresAt > Date.now()) for (const listener of this.listeners) listener(sessionId);
   }
 
   private async call<T>(command: () => Promise<T>): Promise<T> {

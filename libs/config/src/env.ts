@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { resolveTopology, SERVICE_HOST } from './topology.js';
+import { GATEWAY_METRICS_HOST, GATEWAY_METRICS_PORT, resolveTopology, SERVICE_HOST } from './topology.js';
 
 /** Environment parsing helpers; every default is the one contract §1 states. */
 
@@ -73,6 +73,14 @@ export function listenEnv(defaultPort: number, defaultHost = SERVICE_HOST) {
     PORT: port(defaultPort),
   };
 }
+
+/** The gateway's Prometheus listener, apart from its public port and bound apart from HOST (contract §9). */
+export const gatewayMetricsEnv = {
+  /** Port of the gateway's own listener for GET /metrics (Prometheus), apart from the public PORT. */
+  METRICS_PORT: port(GATEWAY_METRICS_PORT),
+  /** Interface of that listener: loopback unless set (containers set 0.0.0.0 so the scraper reaches it). */
+  METRICS_HOST: z.string().min(1).default(GATEWAY_METRICS_HOST),
+};
 
 /** Applying migrations at start-up is on by default; a deployment running them as a job turns it off. */
 export const migrationEnv = {

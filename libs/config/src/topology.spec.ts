@@ -84,4 +84,12 @@ describe('processEnvironment', () => {
       JWKS_URL: 'http://127.0.0.1:3001/.well-known/jwks.json',
     });
   });
+
+  it('binds the gateway metrics listener to 127.0.0.1 unless METRICS_HOST says otherwise; HOST does not move it (contract §9)', () => {
+    expect(resolveTopology({ HOST: '0.0.0.0' }).gatewayMetrics.host).toBe('127.0.0.1');
+    expect(childEnvironments({ HOST: '0.0.0.0' }).gateway).toMatchObject({ HOST: '0.0.0.0', METRICS_HOST: '127.0.0.1' });
+    const environments = childEnvironments({ METRICS_HOST: '0.0.0.0' });
+    expect(environments.gateway).toMatchObject({ METRICS_HOST: '0.0.0.0' });
+    for (const name of PROCESS_NAMES.filter((process) => process !== 'gateway')) expect(environments[name]).not.toHaveProperty('METRICS_HOST');
+  });
 });

@@ -21,6 +21,9 @@ export const GATEWAY_PORT = 3000;
 /** The gateway's Prometheus listener (`METRICS_PORT`), apart from its public port; services serve /metrics on their own port. */
 export const GATEWAY_METRICS_PORT = 9464;
 const METRICS_PORT_VARIABLE = 'METRICS_PORT';
+/** Contract §9: the metrics listener stays on loopback unless METRICS_HOST moves it (containers: 0.0.0.0); HOST never does. */
+export const GATEWAY_METRICS_HOST = '127.0.0.1';
+const METRICS_HOST_VARIABLE = 'METRICS_HOST';
 export const GATEWAY_HOST = '0.0.0.0';
 /** Services bind to loopback by default: the gateway is the only public port (contract §1). */
 export const SERVICE_HOST = '127.0.0.1';
@@ -79,7 +82,7 @@ export function resolveTopology(env: Environment): Topology {
   const processes = { ...Object.fromEntries(SERVICE_NAMES.map((name) => [name, service(name)])), gateway } as Record<ProcessName, Endpoint>;
   // 0: any free port (benchmarks and tests running several gateways); the gateway logs the one it got.
   const metricsPort = portOf(env, METRICS_PORT_VARIABLE, GATEWAY_METRICS_PORT, 0);
-  const gatewayMetrics: Endpoint = { host: gateway.host, port: metricsPort, url: `http://localhost:${metricsPort}`, portVariable: METRICS_PORT_VARIABLE };
+  const gatewayMetrics: Endpoint = { host: env[METRICS_HOST_VARIABLE] || GATEWAY_METRICS_HOST, port: metricsPort, url: `http://localhost:${metricsPort}`, portVariable: METRICS_PORT_VARIABLE };
   const jwksUrl = env['JWKS_URL'] || `${processes.identity.url}/.well-known/jwks.json`;
   return { processes, gatewayMetrics, jwksUrl, publicBaseUrl: env['PUBLIC_BASE_URL'] || gateway.url };
 }
@@ -95,15 +98,17 @@ export function peerEnvironment(topology: Topology): Record<string, string> {
 
 /**
  * The environment of each child of the supervisor: everything it was given, the peer addresses,
- * and its own PORT and HOST. Only the gateway receives the operator's PORT, HOST and METRICS_PORT (lesson 12).
+ * and its own PORT and HOST. Only the gateway receives the operator's PORT, HOST, METRICS_PORT and
+ * METRICS_HOST (lesson 12).
  */
 export function childEnvironments(env: Environment, topology: Topology = resolveTopology(env)): Record<ProcessName, Environment> {
-  const { PORT: _port, HOST: _host, [METRICS_PORT_VARIABLE]: _metricsPort, ...shared } = env;
+  const { PORT: _port, HOST: _host, [METRICS_PORT_VARIABLE]: _metricsPort, [METRICS_HOST_VARIABLE]: _metricsHost, ...shared } = env;
   const peers = peerEnvironment(topology);
   return Object.fromEntries(
     PROCESS_NAMES.map((name) => {
       const { host, port } = topology.processes[name];
-      const own = name === 'gateway' ? { [METRICS_PORT_VARIABLE]: String(topology.gatewayMetrics.port) } : {};
+      const own =
+        name === 'gateway' ? { [METRICS_PORT_VARIABLE]: String(topology.gatewayMetrics.port), [METRICS_HOST_VARIABLE]: topology.gatewayMetrics.host } : {};
       return [name, { ...shared, ...peers, PORT: String(port), HOST: host, ...own }];
     }),
   ) as unknown as Record<ProcessName, Environment>;

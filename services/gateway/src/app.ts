@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { Authenticator, createAuthRedis, JwtVerifier, SessionRevocations } from '@school/auth';
 import { SERVICE_NAMES, type ServiceName } from '@school/config';
@@ -20,7 +20,8 @@ import { registerResponseHeaders } from './http/response-headers.js';
 import { requestId } from './request/request-id.js';
 import { registerTableRoutes } from './routes/register-routes.js';
 import { ROUTE_TABLE } from './routes/route-table.js';
-import { Throttle } from './throttle/throttle.js';
+import { LiveStreams } from './streams/live-streams.js';
+import { DEFAULT_THROTTLE_KEY_PREFIX, Throttle } from './throttle/throttle.js';
 import { registerRequestSpans } from './tracing/request-span.js';
 
 export interface GatewayDependencies {
@@ -57,7 +58,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
   const metrics = deps.metrics ?? createMetricsRegistry();
   const throttle = new Throttle(redis, { logger, metrics, ...(deps.throttleKeyPrefix && { keyPrefix: deps.throttleKeyPrefix }) });
   const upstreams = Object.fromEntries(SERVICE_NAMES.map((name) => [name, upstreamUrl(config, name)])) as Record<ServiceName, string>;
-  const streams = new Set<FastifyReply>();
+  const streams = new LiveStreams(redis, { keyPrefix: deps.throttleKeyPrefix ?? DEFAULT_THROTTLE_KEY_PREFIX, logger, ...(revocations && { revocations }) });
   let closing = false;
 
   const app = Fastify({
@@ -102,10 +103,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
     upstreams,
     upstream: { trustedProxies: config.TRUST_PROXY, timeoutMs: config.UPSTREAM_TIMEOUT_MS },
     bodyTimeoutMs: config.REQUEST_BODY_TIMEOUT_MS,
-    onStream: (reply) => {
-      streams.add(reply);
-      reply.raw.once('close', () => streams.delete(reply));
-    },
+    admitStream: streams.admit,
   });
 
   app.addHook('onReady', async () => {
@@ -118,11 +116,12 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
     closing = true;
     docParts.stop();
     // Event streams never finish on their own; ending them lets clients reconnect to another replica.
-    for (const reply of streams) reply.raw.destroy();
+    streams.endAll();
     // Node's close() waits for connections that never carried a request (browsers preconnect).
     for (const socket of unusedConnections) socket.destroy();
   });
   app.addHook('onClose', async () => {
+    streams.close();
     await revocations?.stop();
     if (deps.redis) return;
     // QUIT would wait in the offline queue of a client that is still trying to reconnect.

@@ -1,4 +1,4 @@
-import { commonEnv, env, GATEWAY_HOST, GATEWAY_METRICS_PORT, GATEWAY_PORT, jwtEnv, listenEnv, redisEnv, resolveTopology, SERVICE_NAMES, serviceUrlVariable, type ServiceName } from '@school/config';
+import { commonEnv, env, GATEWAY_HOST, GATEWAY_PORT, gatewayMetricsEnv, jwtEnv, listenEnv, redisEnv, resolveTopology, SERVICE_NAMES, serviceUrlVariable, type ServiceName } from '@school/config';
 import { z } from 'zod';
 
 /** `reference-data` -> `REFERENCE_DATA_URL`, as serviceUrlVariable spells it. */
@@ -17,8 +17,7 @@ const upstreamEnv = Object.fromEntries(
 export const gatewayEnv = {
   ...commonEnv,
   ...listenEnv(GATEWAY_PORT, GATEWAY_HOST),
-  /** Port of the gateway's own listener for GET /metrics (Prometheus), apart from the public PORT. */
-  METRICS_PORT: env.port(GATEWAY_METRICS_PORT),
+  ...gatewayMetricsEnv,
   ...redisEnv,
   ...jwtEnv,
   ...upstreamEnv,

@@ -17,8 +17,8 @@ try {
   const metrics = createMetricsRegistry();
   const app = await buildGateway(config, { logger, metrics });
   await app.listen({ host: config.HOST, port: config.PORT });
-  const metricsServer = await startMetricsServer(metrics, { host: config.HOST, port: config.METRICS_PORT });
-  logger.info(`gateway metrics on http://${config.HOST}:${metricsServer.port}/metrics`);
+  const metricsServer = await startMetricsServer(metrics, { host: config.METRICS_HOST, port: config.METRICS_PORT });
+  logger.info(`gateway metrics on http://${config.METRICS_HOST}:${metricsServer.port}/metrics`);
 
   const shutdown = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'gateway stopping: no new connections, draining in-flight requests');

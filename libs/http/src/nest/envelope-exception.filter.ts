@@ -25,10 +25,9 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     const request = http.getRequest<RequestLike>();
     const response = toErrorResponse(exception instanceof HttpException ? httpExceptionShape(exception) : exception);
     if (response.unexpected) {
-      this.logger.error(
-        { err: exception, requestId: request.id, method: request.method, url: request.url },
-        `Unhandled error on ${request.method} ${request.url} (request ${request.id})`,
-      );
+      // The path only: a query may hold a signed URL's signature or a token (contract §9).
+      const path = request.url?.split('?')[0];
+      this.logger.error({ err: exception, requestId: request.id, method: request.method, path }, `Unhandled error on ${request.method} ${path} (request ${request.id})`);
     }
     if (reply.sent) return;
     for (const [name, value] of Object.entries(response.headers)) reply.header(name, value);

@@ -29,6 +29,13 @@ export const DOCS_PAGE = `<!doctype html>
 </html>
 `;
 
+/**
+ * Contract §9: the page runs only the gateway's own scripts and styles and talks only to the
+ * gateway (swagger-ui's stylesheet draws its icons from data: URLs).
+ */
+export const DOCS_PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
 export const DOCS_INIT_SCRIPT = `window.ui = SwaggerUIBundle({
   url: ${JSON.stringify(DOCUMENT_PATH)},
   dom_id: '#swagger-ui',

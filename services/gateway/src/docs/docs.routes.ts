@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '@school/http';
 import type { Logger } from '@school/telemetry';
 import type { GatewayRoute } from '../routes/route-table.js';
-import { DOCS_INIT_SCRIPT, DOCS_PAGE, DOCS_PATH, DOCUMENT_PATH, swaggerUiAsset } from './docs-assets.js';
+import { DOCS_INIT_SCRIPT, DOCS_PAGE, DOCS_PAGE_CSP, DOCS_PATH, DOCUMENT_PATH, swaggerUiAsset } from './docs-assets.js';
 import { mergeDocument } from './merge-document.js';
 import type { ServiceDocParts } from './service-parts.js';
 
@@ -30,7 +30,7 @@ export function registerDocsRoutes(app: FastifyInstance, { routes, parts, logger
     }
   });
 
-  app.get(DOCS_PATH, async (_request, reply) => reply.type('text/html; charset=utf-8').send(DOCS_PAGE));
+  app.get(DOCS_PATH, async (_request, reply) => reply.type('text/html; charset=utf-8').header('content-security-policy', DOCS_PAGE_CSP).send(DOCS_PAGE));
   app.get(`${DOCS_PATH}/init.js`, async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(DOCS_INIT_SCRIPT));
   app.get<{ Params: { file: string } }>(`${DOCS_PATH}/:file`, async (request, reply) => {
     const asset = await swaggerUiAsset(request.params.file);

@@ -8,9 +8,13 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-frame-options': 'DENY',
 };
 
+/** Contract §9: a served file (an HTML or SVG upload, say) runs nothing and reaches nothing. */
+export const SERVED_FILE_CSP = "default-src 'none'; sandbox";
+
 /**
  * One synchronous hook sets every header the gateway adds, overriding whatever a service sent:
- * the request id, the security headers, `no-store` on routes that carry tokens or a profile, and
+ * the request id, the security headers, `no-store` on routes that carry tokens or a profile, the
+ * served-file CSP on routes answering with a stored file, and
  * `Connection: close` when the request body was not read whole (refused or cut short: the rest of
  * it is not worth reading, and a client trickling it must not keep the connection).
  */
@@ -18,7 +22,9 @@ export function registerResponseHeaders(app: FastifyInstance): void {
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
     for (const name in SECURITY_HEADERS) reply.header(name, SECURITY_HEADERS[name]);
-    if (request.routeOptions.config.route?.noStore) reply.header('cache-control', 'no-store');
+    const route = request.routeOptions.config.route;
+    if (route?.noStore) reply.header('cache-control', 'no-store');
+    if (route?.servesFiles) reply.header('content-security-policy', SERVED_FILE_CSP);
     if (!request.raw.complete) reply.header('connection', 'close');
     done(null, payload);
   });

@@ -13,12 +13,14 @@ export interface UpstreamOptions extends ForwardingOptions {
 }
 
 /**
- * One undici Agent shared by every proxied route: it keeps a keep-alive connection pool per origin,
- * i.e. per service. Its timeouts are overridden per route (see `proxyOptions`).
+ * An undici Agent keeps a keep-alive connection pool per origin, i.e. per service. One is shared by
+ * every proxied route but the event streams, which have their own without a bound (each open stream
+ * holds a connection; their number is bounded per user instead). Timeouts are overridden per route
+ * (see `proxyOptions`).
  */
-export function createUpstreamAgent(options: UpstreamOptions): Agent {
+export function createUpstreamAgent(options: UpstreamOptions, pool: { connections: number | null } = { connections: 128 }): Agent {
   return new Agent({
-    connections: 128,
+    connections: pool.connections,
     pipelining: 1,
     keepAliveTimeout: 30_000,
     headersTimeout: options.timeoutMs,

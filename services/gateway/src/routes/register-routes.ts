@@ -6,7 +6,7 @@ import { authenticateHook } from '../auth/authenticate.hook.js';
 import { bodyDeadlineHook } from '../body/body-deadline.js';
 import { createUpstreamAgent, proxyOptions, type UpstreamOptions } from '../proxy/upstream.js';
 import { needsBody, THROTTLE_POLICIES } from '../throttle/policies.js';
-import { throttleHook } from '../throttle/throttle.hook.js';
+import { signedUrlKeyCount, throttleHook } from '../throttle/throttle.hook.js';
 import type { Throttle } from '../throttle/throttle.js';
 import { ROUTE_TABLE, type GatewayRoute } from './route-table.js';
 
@@ -26,8 +26,8 @@ export interface RouteDependencies {
   upstream: UpstreamOptions;
   /** How long a JSON body may take to arrive after its headers. */
   bodyTimeoutMs: number;
-  /** Called with each stream (SSE) response so shutdown can end them. */
-  onStream?: (reply: FastifyReply) => void;
+  /** Admits each stream (SSE) request: the per-user limit, the cut on revocation, the end at shutdown. */
+  admitStream: RequestHook;
 }
 
 /**
@@ -39,7 +39,6 @@ export interface RouteDependencies {
 export async function registerTableRoutes(app: FastifyInstance, deps: RouteDependencies): Promise<void> {
   app.decorateRequest('principal', undefined);
   const authenticate = authenticateHook(deps.authenticator);
-  const trackStream: RequestHook = async (_request, reply) => deps.onStream?.(reply);
   const bodyDeadline = bodyDeadlineHook(deps.bodyTimeoutMs);
 
   // http-proxy takes no onRequest option: each entry's hooks join its route as Fastify adds it.
@@ -52,15 +51,20 @@ export async function registerTableRoutes(app: FastifyInstance, deps: RouteDepen
       const hook = throttleHook(deps.throttle, policy, { trustedProxies: deps.upstream.trustedProxies });
       (needsBody(THROTTLE_POLICIES[policy]) ? preValidation : onRequest).push(hook);
     }
-    if (route.stream) onRequest.push(trackStream);
+    for (const policy of route.perKeyThrottles ?? []) {
+      preValidation.push(throttleHook(deps.throttle, policy, { trustedProxies: deps.upstream.trustedProxies, batchSize: signedUrlKeyCount }));
+    }
+    if (route.stream) onRequest.push(deps.admitStream);
     options.onRequest = onRequest;
     options.preValidation = preValidation;
     if (route.body.kind === 'json') options.preParsing = [bodyDeadline];
   });
 
   const agent = createUpstreamAgent(deps.upstream);
-  app.addHook('onClose', () => agent.close());
+  // Contract §9: open streams hold their connections for hours; they never take one from other routes.
+  const streamAgent = createUpstreamAgent(deps.upstream, { connections: null });
+  app.addHook('onClose', () => Promise.all([agent.close(), streamAgent.close()]));
   for (const route of ROUTE_TABLE) {
-    await app.register(httpProxy, proxyOptions(route, deps.upstreams[route.service], agent, deps.upstream));
+    await app.register(httpProxy, proxyOptions(route, deps.upstreams[route.service], route.stream ? streamAgent : agent, deps.upstream));
   }
 }

@@ -43,11 +43,21 @@ describe('route table', () => {
       'POST /api/mobile/auth/password/set': ['setPassword'],
       'POST /api/auth/email/verify/resend': ['emailVerifyResend'],
       'POST /api/mobile/auth/email/verify/resend': ['emailVerifyResend'],
-      'POST /api/mobile/feedback/public': ['guestFeedback'],
+      'POST /api/mobile/feedback': ['feedback'],
+      'POST /api/mobile/feedback/public': ['guestFeedback', 'guestFeedbackPerIp'],
+      'POST /api/upload': ['adminUpload'],
+      'POST /upload': ['adminUpload'],
+      'POST /api/upload/multiple': ['adminUpload'],
+      'POST /upload/multiple': ['adminUpload'],
       'POST /api/mobile/uploads': ['mobileUpload'],
       'POST /mobile/uploads': ['mobileUpload'],
       'GET /api/mobile/uploads/signed-url/*': ['mobileSignedUrl'],
       'GET /mobile/uploads/signed-url/*': ['mobileSignedUrl'],
+    });
+    const perKey = Object.fromEntries(ROUTE_TABLE.filter((route) => route.perKeyThrottles).map((route) => [key(route), route.perKeyThrottles]));
+    expect(perKey).toEqual({
+      'POST /api/mobile/uploads/signed-urls': ['mobileSignedUrl'],
+      'POST /mobile/uploads/signed-urls': ['mobileSignedUrl'],
     });
   });
 

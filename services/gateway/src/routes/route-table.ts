@@ -24,6 +24,8 @@ export interface GatewayRoute {
   auth: RouteAuth;
   /** Each policy counts every request of the route; over any of them, 429. */
   throttles?: readonly ThrottlePolicyName[];
+  /** Each policy counts every key of the JSON body's `keys` as one request, a batch refused whole (contract §9). */
+  perKeyThrottles?: readonly ThrottlePolicyName[];
   body: BodyRule;
   /** The response carries tokens or a profile (contract §3): `Cache-Control: no-store`. */
   noStore?: boolean;
@@ -31,13 +33,17 @@ export interface GatewayRoute {
   upstreamPrefix?: string;
   /** A long-lived response (Server-Sent Events): no upstream timeout. */
   stream?: boolean;
+  /** Answers with a stored file: a CSP that runs nothing in it (contract §9). */
+  servesFiles?: boolean;
 }
 
 interface RouteOptions {
   throttles?: readonly ThrottlePolicyName[];
+  perKeyThrottles?: readonly ThrottlePolicyName[];
   body?: BodyRule;
   noStore?: boolean;
   stream?: boolean;
+  servesFiles?: boolean;
 }
 
 const NO_BODY: BodyRule = { kind: 'none' };
@@ -51,8 +57,10 @@ function route(method: HttpMethod, path: string, service: ServiceName, auth: Rou
     auth,
     body: options.body ?? (method === 'GET' ? NO_BODY : JSON_BODY),
     ...(options.throttles && { throttles: options.throttles }),
+    ...(options.perKeyThrottles && { perKeyThrottles: options.perKeyThrottles }),
     ...(options.noStore && { noStore: true }),
     ...(options.stream && { stream: true }),
+    ...(options.servesFiles && { servesFiles: true }),
   };
 }
 
@@ -135,29 +143,29 @@ const referenceData: GatewayRoute[] = [
 
 const feedback: GatewayRoute[] = [
   // spec §4.3
-  route('POST', '/api/mobile/feedback', 'feedback', 'jwt'),
-  route('POST', '/api/mobile/feedback/public', 'feedback', 'public', { throttles: ['guestFeedback'] }),
+  route('POST', '/api/mobile/feedback', 'feedback', 'jwt', { throttles: ['feedback'] }),
+  route('POST', '/api/mobile/feedback/public', 'feedback', 'public', { throttles: ['guestFeedback', 'guestFeedbackPerIp'] }),
 ];
 
 const media: GatewayRoute[] = [
   // spec §4.4, contract §2 and §8
   ...alsoWithoutApiPrefix([
-    route('POST', '/api/upload', 'media', 'jwt', { body: { kind: 'upload', surface: 'admin', maxFiles: 1 } }),
-    route('POST', '/api/upload/multiple', 'media', 'jwt', { body: { kind: 'upload', surface: 'admin', maxFiles: 10 } }),
+    route('POST', '/api/upload', 'media', 'jwt', { throttles: ['adminUpload'], body: { kind: 'upload', surface: 'admin', maxFiles: 1 } }),
+    route('POST', '/api/upload/multiple', 'media', 'jwt', { throttles: ['adminUpload'], body: { kind: 'upload', surface: 'admin', maxFiles: 10 } }),
     route('GET', '/api/upload/signed-url/*', 'media', 'jwt'),
     route('POST', '/api/upload/signed-urls', 'media', 'jwt'),
-    route('GET', '/api/upload/file/*', 'media', 'jwt'),
+    route('GET', '/api/upload/file/*', 'media', 'jwt', { servesFiles: true }),
     // spec §4.5
     route('POST', '/api/mobile/uploads', 'media', 'jwt', {
       throttles: ['mobileUpload'],
       body: { kind: 'upload', surface: 'mobile', maxFiles: 1 },
     }),
     route('GET', '/api/mobile/uploads/signed-url/*', 'media', 'jwt', { throttles: ['mobileSignedUrl'] }),
-    route('POST', '/api/mobile/uploads/signed-urls', 'media', 'jwt'),
-    route('GET', '/api/mobile/uploads/file/*', 'media', 'jwt'),
+    route('POST', '/api/mobile/uploads/signed-urls', 'media', 'jwt', { perKeyThrottles: ['mobileSignedUrl'] }),
+    route('GET', '/api/mobile/uploads/file/*', 'media', 'jwt', { servesFiles: true }),
   ]),
   // contract §8: local-driver signed URLs carry their own signature
-  route('GET', '/api/files/signed/*', 'media', 'public'),
+  route('GET', '/api/files/signed/*', 'media', 'public', { servesFiles: true }),
 ];
 
 const notifier: GatewayRoute[] = [

@@ -1,4 +1,4 @@
-import type { WindowCount } from './window-count.js';
+import { SINGLE_HIT, type HitWeight, type WindowCount } from './window-count.js';
 
 const SWEEP_ABOVE = 10_000;
 
@@ -6,14 +6,18 @@ const SWEEP_ABOVE = 10_000;
 export class MemoryWindows {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
 
-  hit(key: string, windowMs: number, now = Date.now()): WindowCount {
+  hit(key: string, windowMs: number, weight: HitWeight = SINGLE_HIT, now = Date.now()): WindowCount {
     let window = this.windows.get(key);
+    const current = window && window.resetAt > now ? window.count : 0;
+    if (weight.wholeLimit !== undefined && current + weight.cost > weight.wholeLimit) {
+      return { count: current + weight.cost, resetInMs: window && current > 0 ? window.resetAt - now : windowMs };
+    }
     if (!window || window.resetAt <= now) {
       if (this.windows.size >= SWEEP_ABOVE) this.sweep(now);
       window = { count: 0, resetAt: now + windowMs };
       this.windows.set(key, window);
     }
-    window.count += 1;
+    window.count += weight.cost;
     return { count: window.count, resetInMs: window.resetAt - now };
   }
 

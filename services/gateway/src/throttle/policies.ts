@@ -10,7 +10,7 @@ export interface ThrottlePolicy {
 const MINUTE = 60_000;
 
 /**
- * Every gateway throttle (spec §4.2, §4.3, §8; contract §4). A policy is one counter per key: the
+ * Every gateway throttle (spec §4.2, §4.3, §8; contract §4 and §9). A policy is one counter per key: the
  * admin and mobile routes of the same operation share it. A route may count against several.
  */
 export const THROTTLE_POLICIES = {
@@ -21,6 +21,9 @@ export const THROTTLE_POLICIES = {
   resetPassword: { limit: 10, windowMs: 15 * MINUTE, key: ['ip'] },
   setPassword: { limit: 5, windowMs: 15 * MINUTE, key: ['user'] },
   guestFeedback: { limit: 5, windowMs: 60 * MINUTE, key: ['ip', 'device'] },
+  guestFeedbackPerIp: { limit: 20, windowMs: 60 * MINUTE, key: ['ip'] },
+  feedback: { limit: 10, windowMs: 60 * MINUTE, key: ['user'] },
+  adminUpload: { limit: 60, windowMs: MINUTE, key: ['user'] },
   mobileUpload: { limit: 10, windowMs: MINUTE, key: ['ip'] },
   mobileSignedUrl: { limit: 60, windowMs: MINUTE, key: ['ip'] },
 } as const satisfies Record<string, ThrottlePolicy>;

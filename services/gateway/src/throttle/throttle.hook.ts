@@ -1,17 +1,23 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '@school/http';
+import { AppError, MAX_SIGNED_URL_KEYS } from '@school/http';
 import { clientAddress } from '../request/client-ip.js';
 import { THROTTLE_POLICIES, type ThrottleKeyPart, type ThrottlePolicyName } from './policies.js';
 import type { Throttle } from './throttle.js';
 
 export const DEVICE_ID_HEADER = 'x-device-id';
 
+export interface ThrottleHookOptions {
+  trustedProxies: number;
+  /** How many requests this one counts as, all or nothing (see Throttle.hit); one when absent. */
+  batchSize?: (request: FastifyRequest) => number;
+}
+
 /** A hook that counts the request against its policy and refuses it with 429 RATE_LIMITED and `Retry-After` over the limit. */
-export function throttleHook(throttle: Throttle, policyName: ThrottlePolicyName, options: { trustedProxies: number }) {
+export function throttleHook(throttle: Throttle, policyName: ThrottlePolicyName, options: ThrottleHookOptions) {
   const policy = THROTTLE_POLICIES[policyName];
   return async (request: FastifyRequest): Promise<void> => {
     const subject = policy.key.map((part) => keyPart(request, part, options.trustedProxies)).join('\n');
-    const decision = await throttle.hit(policyName, subject);
+    const decision = await throttle.hit(policyName, subject, options.batchSize?.(request));
     if (!decision.allowed) {
       throw new AppError('RATE_LIMITED', undefined, { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
     }
@@ -33,4 +39,13 @@ function keyPart(request: FastifyRequest, part: ThrottleKeyPart, trustedProxies:
     case 'user':
       return request.principal?.userId ?? '';
   }
+}
+
+/**
+ * Contract §9: every key of a batch of signed URLs is one request. A body media will refuse anyway
+ * (no `keys` array, or more than MAX_SIGNED_URL_KEYS) counts as one.
+ */
+export function signedUrlKeyCount(request: FastifyRequest): number {
+  const keys = (request.body as { keys?: unknown } | null | undefined)?.keys;
+  return Array.isArray(keys) && keys.length >= 1 && keys.length <= MAX_SIGNED_URL_KEYS ? keys.length : 1;
 }

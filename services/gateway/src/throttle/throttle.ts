@@ -6,7 +6,7 @@ import type { Logger } from '@school/telemetry';
 import { MemoryWindows } from './memory-windows.js';
 import { THROTTLE_POLICIES, type ThrottlePolicyName } from './policies.js';
 import { RedisWindows } from './redis-windows.js';
-import type { WindowCount } from './window-count.js';
+import { SINGLE_HIT, type HitWeight, type WindowCount } from './window-count.js';
 
 export const DEFAULT_THROTTLE_KEY_PREFIX = 'gateway:throttle:';
 
@@ -46,20 +46,24 @@ export class Throttle {
     this.rejections = options.metrics && rejectionCounters(options.metrics);
   }
 
-  /** `subject` identifies the caller (e.g. ip and email); it is hashed so keys hold no personal data. */
-  async hit(policyName: ThrottlePolicyName, subject: string): Promise<ThrottleDecision> {
+  /**
+   * `subject` identifies the caller (e.g. ip and email); it is hashed so keys hold no personal data.
+   * `batch`: this many requests at once, all allowed or none counted.
+   */
+  async hit(policyName: ThrottlePolicyName, subject: string, batch?: number): Promise<ThrottleDecision> {
     const policy = THROTTLE_POLICIES[policyName];
     const key = `${this.keyPrefix}${policyName}:${createHash('sha256').update(subject).digest('base64url')}`;
-    const { count, resetInMs } = await this.count(key, policy.windowMs);
+    const weight = batch === undefined ? SINGLE_HIT : { cost: batch, wholeLimit: policy.limit };
+    const { count, resetInMs } = await this.count(key, policy.windowMs, weight);
     const allowed = count <= policy.limit;
     if (!allowed) this.rejections?.[policyName].inc();
     return { allowed, retryAfterSeconds: Math.max(1, Math.ceil(resetInMs / 1000)) };
   }
 
-  private async count(key: string, windowMs: number): Promise<WindowCount> {
+  private async count(key: string, windowMs: number, weight: HitWeight): Promise<WindowCount> {
     if (this.redis.available) {
       try {
-        const counted = await withDeadline(this.redis.hit(key, windowMs), REDIS_TIMEOUT_MS, 'Redis');
+        const counted = await withDeadline(this.redis.hit(key, windowMs, weight), REDIS_TIMEOUT_MS, 'Redis');
         if (!this.redisHealthy) {
           this.redisHealthy = true;
           this.logger.info('Redis is back: throttling is shared across gateway replicas again');
@@ -71,7 +75,7 @@ export class Throttle {
     } else {
       this.fallBack(new Error('Redis connection is not ready'));
     }
-    return this.memory.hit(key, windowMs);
+    return this.memory.hit(key, windowMs, weight);
   }
 
   private fallBack(error: unknown): void {

@@ -1,12 +1,10 @@
+import { MAX_SIGNED_URL_KEYS } from '@school/http';
 import { z } from 'zod';
 import { expiresIn } from './signed-url.query.js';
 
-/** Keys per batch: the spec leaves it open; a batch is a page of a client's list. */
-export const MAX_KEYS_PER_BATCH = 100;
-
 /** Spec §4.4: `keys` (relativePaths) and an optional `expiresIn`. */
 export const signedUrlsBody = z.strictObject({
-  keys: z.array(z.string().min(1).max(512)).min(1).max(MAX_KEYS_PER_BATCH),
+  keys: z.array(z.string().min(1).max(512)).min(1).max(MAX_SIGNED_URL_KEYS),
   expiresIn,
 });
 
