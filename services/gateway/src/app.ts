@@ -8,6 +8,7 @@ import { AppError } from '@school/http';
 import { createMetricsRegistry, instrumentHttpRoutes, type Registry } from '@school/metrics';
 import { createLogger, type Logger, registerAccessLog } from '@school/telemetry';
 import { registerBodyParsers } from './body/body-parsers.js';
+import { UploadSpool } from './body/upload-spool.js';
 import { mebibytes } from './body/body-limits.js';
 import { upstreamUrl, type GatewayConfig } from './config.js';
 import { registerDocsRoutes } from './docs/docs.routes.js';
@@ -20,7 +21,8 @@ import { registerResponseHeaders } from './http/response-headers.js';
 import { requestId } from './request/request-id.js';
 import { registerTableRoutes } from './routes/register-routes.js';
 import { ROUTE_TABLE } from './routes/route-table.js';
-import { Throttle } from './throttle/throttle.js';
+import { DEFAULT_THROTTLE_KEY_PREFIX, Throttle } from './throttle/throttle.js';
+import { UploadsInFlight } from './throttle/uploads-in-flight.js';
 import { registerRequestSpans } from './tracing/request-span.js';
 
 export interface GatewayDependencies {
@@ -56,6 +58,8 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
     );
   const metrics = deps.metrics ?? createMetricsRegistry();
   const throttle = new Throttle(redis, { logger, metrics, ...(deps.throttleKeyPrefix && { keyPrefix: deps.throttleKeyPrefix }) });
+  const uploadsInFlight = new UploadsInFlight(redis, { logger, keyPrefix: deps.throttleKeyPrefix ?? DEFAULT_THROTTLE_KEY_PREFIX });
+  const uploadSpool = await UploadSpool.create();
   const upstreams = Object.fromEntries(SERVICE_NAMES.map((name) => [name, upstreamUrl(config, name)])) as Record<ServiceName, string>;
   const streams = new Set<FastifyReply>();
   let closing = false;
@@ -87,7 +91,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
     done(new AppError('SERVICE_UNAVAILABLE'));
   });
 
-  registerBodyParsers(app, { adminUploadMaxFileBytes: mebibytes(config.UPLOAD_MAX_FILE_SIZE_MB) });
+  registerBodyParsers(app, { adminUploadMaxFileBytes: mebibytes(config.UPLOAD_MAX_FILE_SIZE_MB), uploadSpool, uploadIdleTimeoutMs: config.UPLOAD_IDLE_TIMEOUT_MS });
   registerHealthRoutes(app, {
     redis,
     upstreams,
@@ -99,6 +103,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
   await registerTableRoutes(app, {
     authenticator,
     throttle,
+    uploadsInFlight,
     upstreams,
     upstream: { trustedProxies: config.TRUST_PROXY, timeoutMs: config.UPSTREAM_TIMEOUT_MS },
     bodyTimeoutMs: config.REQUEST_BODY_TIMEOUT_MS,
@@ -124,6 +129,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
   });
   app.addHook('onClose', async () => {
     await revocations?.stop();
+    await uploadSpool.close();
     if (deps.redis) return;
     // QUIT would wait in the offline queue of a client that is still trying to reconnect.
     if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());

@@ -13,12 +13,13 @@ export interface UpstreamOptions extends ForwardingOptions {
 }
 
 /**
- * One undici Agent shared by every proxied route: it keeps a keep-alive connection pool per origin,
- * i.e. per service. Its timeouts are overridden per route (see `proxyOptions`).
+ * An undici Agent keeps a keep-alive connection pool per origin, i.e. per service. Upload routes get
+ * an agent of their own, so uploads in flight never hold the connections signed URLs and the file
+ * proxy need. Its timeouts are overridden per route (see `proxyOptions`).
  */
-export function createUpstreamAgent(options: UpstreamOptions): Agent {
+export function createUpstreamAgent(options: UpstreamOptions, connections = 128): Agent {
   return new Agent({
-    connections: 128,
+    connections,
     pipelining: 1,
     keepAliveTimeout: 30_000,
     headersTimeout: options.timeoutMs,
@@ -65,8 +66,11 @@ export function proxyOptions(route: GatewayRoute, baseUrl: string, agent: Agent,
         failed.send(new AppError('SERVICE_UNAVAILABLE', undefined, { cause: error }));
       },
     },
-    handler: (request, reply, dest, replyOptions) =>
-      reply.from(dest, request.jsonBytes ? { ...replyOptions, body: request.jsonBytes, contentType: request.headers['content-type'] ?? 'application/json' } : replyOptions),
+    handler: (request, reply, dest, replyOptions) => {
+      // reply-from sends a stream only as the request's own body.
+      if (request.spooledBody) request.body = request.spooledBody.open();
+      return reply.from(dest, request.jsonBytes ? { ...replyOptions, body: request.jsonBytes, contentType: request.headers['content-type'] ?? 'application/json' } : replyOptions);
+    },
   };
 }
 
