@@ -101,7 +101,8 @@ describe('slow uploads never delay other requests (contract §9)', () => {
       tricklers.flatMap((person, index) =>
         [0, 1, 2].map((slot) => {
           const n = index * 3 + slot;
-          return openUpload(system.gatewayUrl, n % 2 ? '/mobile/uploads' : '/api/mobile/uploads', { token: person.accessToken, localAddress: `127.0.0.${10 + Math.floor(n / 10)}` });
+          // A text file: media can judge it only once it is whole, so it answers none of them early.
+          return openUpload(system.gatewayUrl, `${n % 2 ? '/mobile/uploads' : '/api/mobile/uploads'}?uploadType=file`, { token: person.accessToken, localAddress: `127.0.0.${10 + Math.floor(n / 10)}` });
         }),
       ),
     );
