@@ -51,6 +51,7 @@ export interface UploadSlot {
 export class UploadsInFlight {
   private readonly redis: Redis & WithSlotCommands;
   private readonly local = new Map<string, number>();
+  private redisFailing = false;
 
   constructor(
     redis: Redis,
@@ -66,9 +67,12 @@ export class UploadsInFlight {
     const keys = [this.key('user', userId), this.key('ip', ip)] as const;
     if (this.redis.status === 'ready') {
       try {
-        return await this.acquireShared(keys);
+        const slot = await this.acquireShared(keys);
+        this.redisFailing = false;
+        return slot;
       } catch (error) {
-        this.options.logger.warn({ err: error }, 'Redis unreachable: uploads in flight are counted per gateway replica');
+        if (!this.redisFailing) this.options.logger.warn({ err: error }, 'Redis unreachable: uploads in flight are counted per gateway replica');
+        this.redisFailing = true;
       }
     }
     return this.acquireLocal(keys);
