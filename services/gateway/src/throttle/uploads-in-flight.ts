@@ -8,7 +8,6 @@ export const UPLOADS_IN_FLIGHT_LIMITS = { perUser: 3, perIp: 10 } as const;
 
 /** A slot is leased this long and renewed while its upload lasts, so a dead replica's slots free themselves. */
 const LEASE_MS = 30_000;
-const RENEW_EVERY_MS = LEASE_MS / 3;
 const REDIS_TIMEOUT_MS = 500;
 
 /**
@@ -53,10 +52,13 @@ export class UploadsInFlight {
   private readonly local = new Map<string, number>();
   private redisFailing = false;
 
+  private readonly leaseMs: number;
+
   constructor(
     redis: Redis,
-    private readonly options: { keyPrefix: string; logger: Logger },
+    private readonly options: { keyPrefix: string; logger: Logger; leaseMs?: number },
   ) {
+    this.leaseMs = options.leaseMs ?? LEASE_MS;
     redis.defineCommand('gatewayUploadSlotAcquire', { numberOfKeys: 2, lua: ACQUIRE_SCRIPT });
     redis.defineCommand('gatewayUploadSlotRenew', { numberOfKeys: 2, lua: RENEW_SCRIPT });
     this.redis = redis as Redis & WithSlotCommands;
@@ -81,11 +83,11 @@ export class UploadsInFlight {
   private async acquireShared([userKey, ipKey]: readonly [string, string]): Promise<UploadSlot | undefined> {
     const slot = randomUUID();
     const { perUser, perIp } = UPLOADS_IN_FLIGHT_LIMITS;
-    const taken = await withDeadline(this.redis.gatewayUploadSlotAcquire(userKey, ipKey, Date.now(), slot, LEASE_MS, perUser, perIp), REDIS_TIMEOUT_MS, 'Redis');
+    const taken = await withDeadline(this.redis.gatewayUploadSlotAcquire(userKey, ipKey, Date.now(), slot, this.leaseMs, perUser, perIp), REDIS_TIMEOUT_MS, 'Redis');
     if (taken !== 1) return undefined;
     const renewal = setInterval(() => {
-      this.redis.gatewayUploadSlotRenew(userKey, ipKey, Date.now() + LEASE_MS, slot, LEASE_MS).catch(() => {});
-    }, RENEW_EVERY_MS).unref();
+      this.redis.gatewayUploadSlotRenew(userKey, ipKey, Date.now() + this.leaseMs, slot, this.leaseMs).catch(() => {});
+    }, this.leaseMs / 3).unref();
     return {
       release: () => {
         clearInterval(renewal);
