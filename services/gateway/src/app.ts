@@ -37,6 +37,8 @@ export interface GatewayDependencies {
   docsRetryMs?: number;
   /** Where request, latency and throttle metrics go; main serves it on METRICS_PORT, never on PORT. */
   metrics?: Registry;
+  /** Where the upload spool makes its directory (the system's temporary directory when absent). */
+  uploadSpoolParent?: string;
 }
 
 const isHealthProbe = (url: string) => url.startsWith('/health/');
@@ -59,7 +61,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
   const metrics = deps.metrics ?? createMetricsRegistry();
   const throttle = new Throttle(redis, { logger, metrics, ...(deps.throttleKeyPrefix && { keyPrefix: deps.throttleKeyPrefix }) });
   const uploadsInFlight = new UploadsInFlight(redis, { logger, keyPrefix: deps.throttleKeyPrefix ?? DEFAULT_THROTTLE_KEY_PREFIX });
-  const uploadSpool = await UploadSpool.create();
+  const uploadSpool = await UploadSpool.create(deps.uploadSpoolParent);
   const upstreams = Object.fromEntries(SERVICE_NAMES.map((name) => [name, upstreamUrl(config, name)])) as Record<ServiceName, string>;
   const streams = new Set<FastifyReply>();
   let closing = false;

@@ -1,6 +1,11 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
 import { openUpload, type OpenUpload } from '@school/testing';
-import { bearer, json, startTestGateway, type TestGateway } from './support/gateway.js';
+import { bearer, json, REDIS_URL, startTestGateway, type TestGateway } from './support/gateway.js';
 import { resetFakes } from './support/fake-upstreams.js';
 import { parseResponse } from './support/raw-socket.js';
 
@@ -58,16 +63,23 @@ describe('the upload idle cut', () => {
 
 describe('uploads in flight and slow uploads', () => {
   let gateway: TestGateway;
+  let spoolParent: string;
   const open: OpenUpload[] = [];
+  /** Files the gateway keeps for bodies received or being received. */
+  const spooled = async () => (await Promise.all((await readdir(spoolParent)).map((dir) => readdir(join(spoolParent, dir))))).flat();
 
   beforeAll(async () => {
-    gateway = await startTestGateway({ env: { TRUST_PROXY: '1' } });
+    spoolParent = await mkdtemp(join(tmpdir(), 'gateway-test-spool-'));
+    gateway = await startTestGateway({ env: { TRUST_PROXY: '1' }, deps: { uploadSpoolParent: spoolParent } });
   });
   afterEach(() => {
     for (const upload of open.splice(0)) upload.reset();
     resetFakes(gateway.fakes);
   });
-  afterAll(() => gateway.close());
+  afterAll(async () => {
+    await gateway.close();
+    await rm(spoolParent, { recursive: true, force: true });
+  });
 
   const hold = async (path: string, sub: string, ip: string, role = 'customer') => {
     const upload = await openUpload(gateway.url, path, { token: await token(gateway, sub, role), headers: { 'x-forwarded-for': ip } });
@@ -140,5 +152,26 @@ describe('uploads in flight and slow uploads', () => {
     await sleep(300);
     expect((await fetch(`${gateway.url}/health/live`)).status).toBe(200);
     expect((await post(gateway, '/api/upload', await bearer(gateway.issuer, { sub: 'admin-after', role: 'admin' }), '10.4.0.1')).status).toBe(200);
+    // Their callers' slots are free again, whenever in its course each upload was dropped.
+    const redis = new Redis(REDIS_URL);
+    try {
+      const userKeys = Array.from({ length: 40 }, (_, user) => `${gateway.keyPrefix}uploads-in-flight:user:${createHash('sha256').update(`admin-${user}`).digest('base64url')}`);
+      const held = async () => (await Promise.all(userKeys.map((key) => redis.zcard(key)))).reduce((sum, count) => sum + count, 0);
+      let slots = await held();
+      for (let attempt = 0; attempt < 50 && slots > 0; attempt += 1) {
+        await sleep(100);
+        slots = await held();
+      }
+      expect(slots).toBe(0);
+    } finally {
+      redis.disconnect();
+    }
+    // No spooled body outlives its request.
+    let left = await spooled();
+    for (let attempt = 0; attempt < 50 && left.length > 0; attempt += 1) {
+      await sleep(100);
+      left = await spooled();
+    }
+    expect(left).toEqual([]);
   });
 });

@@ -39,6 +39,8 @@ export class UploadSpool {
    * case the file is gone and `body` is left paused, unread, for the answer to close the connection.
    */
   receive(body: Readable, limits: SpoolLimits): Promise<SpooledBody> {
+    // Dropped while the hooks before the parser ran: no event of it is left to wait for.
+    if (body.destroyed) return Promise.reject(endedEarly());
     const path = join(this.dir, randomUUID());
     const file = createWriteStream(path, { flags: 'wx' });
     let size = 0;
@@ -60,8 +62,9 @@ export class UploadSpool {
         body.pause();
         // The write stream's own errors are the reason we are here or no longer matter.
         file.on('error', () => {});
+        // Only once closed: a file still being opened would appear after an earlier unlink.
+        file.once('close', () => discard(path));
         file.destroy();
-        discard(path);
         reject(error);
       };
       const onData = (chunk: Buffer) => {
@@ -71,7 +74,7 @@ export class UploadSpool {
         if (!file.write(chunk)) body.pause();
       };
       const onDrain = () => body.resume();
-      const onAbort = () => fail(validationFailed([{ field: 'body', message: 'Request body ended early' }]));
+      const onAbort = () => fail(endedEarly());
       const onEnd = () => {
         stop();
         file.end(() => {
@@ -113,6 +116,10 @@ function spooled(path: string, size: number): SpooledBody {
 
 function discard(path: string): void {
   unlink(path).catch(() => {});
+}
+
+function endedEarly(): AppError {
+  return validationFailed([{ field: 'body', message: 'Request body ended early' }]);
 }
 
 /** Answered on a closing connection: the rest of the body is never read. */

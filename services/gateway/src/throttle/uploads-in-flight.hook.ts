@@ -20,6 +20,7 @@ export function uploadsInFlightHook(inFlight: UploadsInFlight, options: { truste
     });
     slot = await inFlight.acquire(request.principal?.userId ?? '', clientAddress(request, options.trustedProxies).ip);
     if (!slot) throw new AppError('RATE_LIMITED', undefined, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
-    if (ended) slot.release();
+    // Dropped before this hook could listen ('close' already went by), or while it waited.
+    if (ended || reply.raw.destroyed) slot.release();
   };
 }
