@@ -6,3 +6,4 @@ export * from './free-port.js';
 export * from './http-client.js';
 export * from './metrics-scrape.js';
 export * from './upload-bodies.js';
+export * from './open-upload.js';

@@ -8,6 +8,7 @@ import { AppError } from '@school/http';
 import { createMetricsRegistry, instrumentHttpRoutes, type Registry } from '@school/metrics';
 import { createLogger, type Logger, registerAccessLog } from '@school/telemetry';
 import { registerBodyParsers } from './body/body-parsers.js';
+import { UploadSpool } from './body/upload-spool.js';
 import { mebibytes } from './body/body-limits.js';
 import { upstreamUrl, type GatewayConfig } from './config.js';
 import { registerDocsRoutes } from './docs/docs.routes.js';
@@ -22,6 +23,7 @@ import { registerTableRoutes } from './routes/register-routes.js';
 import { ROUTE_TABLE } from './routes/route-table.js';
 import { LiveStreams } from './streams/live-streams.js';
 import { DEFAULT_THROTTLE_KEY_PREFIX, Throttle } from './throttle/throttle.js';
+import { UploadsInFlight } from './throttle/uploads-in-flight.js';
 import { registerRequestSpans } from './tracing/request-span.js';
 
 export interface GatewayDependencies {
@@ -36,6 +38,8 @@ export interface GatewayDependencies {
   docsRetryMs?: number;
   /** Where request, latency and throttle metrics go; main serves it on METRICS_PORT, never on PORT. */
   metrics?: Registry;
+  /** Where the upload spool makes its directory (the system's temporary directory when absent). */
+  uploadSpoolParent?: string;
 }
 
 const isHealthProbe = (url: string) => url.startsWith('/health/');
@@ -57,6 +61,8 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
     );
   const metrics = deps.metrics ?? createMetricsRegistry();
   const throttle = new Throttle(redis, { logger, metrics, ...(deps.throttleKeyPrefix && { keyPrefix: deps.throttleKeyPrefix }) });
+  const uploadsInFlight = new UploadsInFlight(redis, { logger, keyPrefix: deps.throttleKeyPrefix ?? DEFAULT_THROTTLE_KEY_PREFIX });
+  const uploadSpool = await UploadSpool.create(deps.uploadSpoolParent);
   const upstreams = Object.fromEntries(SERVICE_NAMES.map((name) => [name, upstreamUrl(config, name)])) as Record<ServiceName, string>;
   const streams = new LiveStreams(redis, { keyPrefix: deps.throttleKeyPrefix ?? DEFAULT_THROTTLE_KEY_PREFIX, logger, ...(revocations && { revocations }) });
   let closing = false;
@@ -88,7 +94,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
     done(new AppError('SERVICE_UNAVAILABLE'));
   });
 
-  registerBodyParsers(app, { adminUploadMaxFileBytes: mebibytes(config.UPLOAD_MAX_FILE_SIZE_MB) });
+  registerBodyParsers(app, { adminUploadMaxFileBytes: mebibytes(config.UPLOAD_MAX_FILE_SIZE_MB), uploadSpool, uploadIdleTimeoutMs: config.UPLOAD_IDLE_TIMEOUT_MS });
   registerHealthRoutes(app, {
     redis,
     upstreams,
@@ -100,6 +106,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
   await registerTableRoutes(app, {
     authenticator,
     throttle,
+    uploadsInFlight,
     upstreams,
     upstream: { trustedProxies: config.TRUST_PROXY, timeoutMs: config.UPSTREAM_TIMEOUT_MS },
     bodyTimeoutMs: config.REQUEST_BODY_TIMEOUT_MS,
@@ -123,6 +130,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
   app.addHook('onClose', async () => {
     streams.close();
     await revocations?.stop();
+    await uploadSpool.close();
     if (deps.redis) return;
     // QUIT would wait in the offline queue of a client that is still trying to reconnect.
     if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());

@@ -9,10 +9,11 @@ describe('gateway configuration', () => {
     expect(() => trusted('-1')).toThrow(/TRUST_PROXY/);
   });
 
-  it('defaults the HTTP timeouts to the contract: 30 s bodies, 10 min uploads', () => {
+  it('defaults the HTTP timeouts to the contract: 30 s bodies, 10 min uploads, 10 s without an upload byte', () => {
     const config = parseConfig(gatewayEnv, {});
     expect(config.REQUEST_BODY_TIMEOUT_MS).toBe(30_000);
     expect(config.UPLOAD_BODY_TIMEOUT_MS).toBe(600_000);
+    expect(config.UPLOAD_IDLE_TIMEOUT_MS).toBe(10_000);
     expect(config.HEADERS_TIMEOUT_MS).toBeLessThanOrEqual(config.REQUEST_BODY_TIMEOUT_MS);
     expect(config.KEEP_ALIVE_TIMEOUT_MS).toBeGreaterThan(60_000);
   });

@@ -33,6 +33,8 @@ export const gatewayEnv = {
   REQUEST_BODY_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   /** The same for upload routes, counted from the request's first byte (contract §3: 10 minutes). */
   UPLOAD_BODY_TIMEOUT_MS: z.coerce.number().int().positive().default(10 * 60_000),
+  /** An upload body that delivers no byte for this long is cut: 408 REQUEST_TIMEOUT (contract §9). */
+  UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** Request line and headers not received whole this long after the first byte: 408, connection closed. */
   HEADERS_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   /**

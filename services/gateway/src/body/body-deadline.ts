@@ -6,7 +6,7 @@ import { AppError } from '@school/http';
  * A preParsing hook for JSON routes: a body not received whole `timeoutMs` after its headers fails
  * with 408 REQUEST_TIMEOUT (contract §3), answered in the envelope on a closing connection. A body
  * already complete when the hook runs (nearly all of them) costs nothing more. Uploads are bounded
- * by the server's request timeout instead (UPLOAD_BODY_TIMEOUT_MS).
+ * by the server's request timeout instead (UPLOAD_BODY_TIMEOUT_MS) and by the spool's idle cut.
  */
 export function bodyDeadlineHook(timeoutMs: number) {
   return async (request: FastifyRequest, reply: FastifyReply, payload: Readable): Promise<Readable> => {

@@ -1,24 +1,36 @@
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, validationFailed } from '@school/http';
-import { ByteCap, uploadTooLarge } from './byte-cap.js';
 import { JSON_BODY_LIMIT, uploadStreamLimit } from './body-limits.js';
 import { registerRefusedUploadDrain } from './refused-upload-drain.js';
+import { uploadTooLarge, type SpooledBody, type UploadSpool } from './upload-spool.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The JSON body exactly as received; forwarded as is, so services judge it byte for byte. */
     jsonBytes: Buffer | undefined;
+    /** An upload's body, received whole; deleted once the answer is sent (see registerBodyParsers). */
+    spooledBody: SpooledBody | undefined;
   }
+}
+
+export interface BodyParserOptions {
+  adminUploadMaxFileBytes: number;
+  uploadSpool: UploadSpool;
+  /** UPLOAD_IDLE_TIMEOUT_MS. */
+  uploadIdleTimeoutMs: number;
 }
 
 /**
  * The gateway reads two kinds of body. JSON (every route): parsed here so malformed or oversized
  * bodies are answered without an upstream round trip and the login throttle can read `email`.
- * Multipart (upload routes only): never buffered, streamed upstream through a byte cap.
+ * Multipart (upload routes only): never held in memory; received whole into the upload spool
+ * under the route's byte cap and the idle cut, and only then sent upstream.
  * Any other content type is refused.
  */
-export function registerBodyParsers(app: FastifyInstance, options: { adminUploadMaxFileBytes: number }): void {
+export function registerBodyParsers(app: FastifyInstance, options: BodyParserOptions): void {
   app.decorateRequest('jsonBytes', undefined);
+  app.decorateRequest('spooledBody', undefined);
   app.removeAllContentTypeParsers();
 
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: JSON_BODY_LIMIT }, (request, body, done) => {
@@ -38,21 +50,18 @@ export function registerBodyParsers(app: FastifyInstance, options: { adminUpload
     }
   });
 
-  app.addContentTypeParser('multipart/form-data', (request, payload, done) => {
+  app.addContentTypeParser('multipart/form-data', async (request: FastifyRequest, payload: Readable) => {
     const rule = request.routeOptions.config.route?.body;
-    if (rule?.kind !== 'upload') {
-      done(unsupportedContentType(), undefined);
-      return;
-    }
+    if (rule?.kind !== 'upload') throw unsupportedContentType();
     const limit = uploadStreamLimit(rule, options.adminUploadMaxFileBytes);
-    if (declaredLength(request) > limit) {
-      done(uploadTooLarge(), undefined);
-      return;
-    }
-    const capped = new ByteCap(limit);
-    // pipe() does not forward errors: a client abort must end the upstream request too.
-    payload.once('error', (error) => capped.destroy(error));
-    done(null, payload.pipe(capped));
+    if (declaredLength(request) > limit) throw uploadTooLarge();
+    request.spooledBody = await options.uploadSpool.receive(payload, { maxBytes: limit, idleTimeoutMs: options.uploadIdleTimeoutMs });
+    return undefined;
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.config.route?.body.kind !== 'upload') return;
+    // 'close' follows every answer, sent or cut off.
+    reply.raw.once('close', () => request.spooledBody?.discard());
   });
 
   app.addContentTypeParser('*', (_request, _payload, done) => done(unsupportedContentType(), undefined));

@@ -5,13 +5,14 @@ import { uploadStreamLimit } from './body-limits.js';
 /** How long an upload refused before its body was read (401, 403, 429...) may take to send the rest of it. */
 export const REFUSED_UPLOAD_DRAIN_MS = 5_000;
 
-const PAYLOAD_TOO_LARGE = 413;
+/** Answers whose body is never read: too large (413) or stalled (408). */
+const NOT_DRAINED: ReadonlySet<number> = new Set([408, 413]);
 
 /**
  * Clients such as undici write the whole body before they read an answer; closing on unread bytes
  * resets the connection and throws the answer away. So an upload answered before its body was read
  * is read and discarded first, up to its route's cap and within REFUSED_UPLOAD_DRAIN_MS; a larger
- * or slower body (or one already over the cap: 413) gets the answer at once on a closing connection.
+ * or slower body (or one already over the cap: 413, or stalled: 408) gets the answer at once on a closing connection.
  */
 export function registerRefusedUploadDrain(app: FastifyInstance, options: { adminUploadMaxFileBytes: number }): void {
   app.addHook('onRoute', (route) => {
@@ -19,7 +20,7 @@ export function registerRefusedUploadDrain(app: FastifyInstance, options: { admi
     if (rule?.kind !== 'upload') return;
     const limit = uploadStreamLimit(rule, options.adminUploadMaxFileBytes);
     const drain = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-      if (!request.raw.complete && reply.statusCode !== PAYLOAD_TOO_LARGE && declaredLength(request.raw) <= limit) {
+      if (!request.raw.complete && !NOT_DRAINED.has(reply.statusCode) && declaredLength(request.raw) <= limit) {
         await discardBody(request.raw, limit, REFUSED_UPLOAD_DRAIN_MS);
       }
       return payload;
@@ -31,6 +32,7 @@ export function registerRefusedUploadDrain(app: FastifyInstance, options: { admi
 /** Reads `body` to its end without keeping it; true when it ended within `maxBytes` and `deadlineMs`. */
 export function discardBody(body: IncomingMessage, maxBytes: number, deadlineMs: number): Promise<boolean> {
   if (body.complete) return Promise.resolve(true);
+  if (body.destroyed) return Promise.resolve(false);
   return new Promise((resolve) => {
     let read = 0;
     const finish = (ended: boolean) => {

@@ -43,6 +43,8 @@ export function upstreamRequestHeaders(request: FastifyRequest, incoming: Incomi
   const host = (trustProxy && firstListEntry(request.headers['x-forwarded-host'])) || request.headers.host;
   if (host) headers['x-forwarded-host'] = host;
   headers[REQUEST_ID_HEADER] = request.id;
+  // The client may have sent it chunked; the spooled body's length is known.
+  if (request.spooledBody) headers['content-length'] = String(request.spooledBody.size);
   return headers;
 }
 

@@ -14,9 +14,10 @@ export interface UpstreamOptions extends ForwardingOptions {
 
 /**
  * An undici Agent keeps a keep-alive connection pool per origin, i.e. per service. One is shared by
- * every proxied route but the event streams, which have their own without a bound (each open stream
- * holds a connection; their number is bounded per user instead). Timeouts are overridden per route
- * (see `proxyOptions`).
+ * every proxied route but two classes of their own: upload routes, so uploads in flight never hold the
+ * connections signed URLs and the file proxy need, and event streams, without a bound (each open
+ * stream holds a connection; their number is bounded per user instead). Timeouts are overridden per
+ * route (see `proxyOptions`).
  */
 export function createUpstreamAgent(options: UpstreamOptions, pool: { connections: number | null } = { connections: 128 }): Agent {
   return new Agent({
@@ -67,8 +68,11 @@ export function proxyOptions(route: GatewayRoute, baseUrl: string, agent: Agent,
         failed.send(new AppError('SERVICE_UNAVAILABLE', undefined, { cause: error }));
       },
     },
-    handler: (request, reply, dest, replyOptions) =>
-      reply.from(dest, request.jsonBytes ? { ...replyOptions, body: request.jsonBytes, contentType: request.headers['content-type'] ?? 'application/json' } : replyOptions),
+    handler: (request, reply, dest, replyOptions) => {
+      // reply-from sends a stream only as the request's own body.
+      if (request.spooledBody) request.body = request.spooledBody.open();
+      return reply.from(dest, request.jsonBytes ? { ...replyOptions, body: request.jsonBytes, contentType: request.headers['content-type'] ?? 'application/json' } : replyOptions);
+    },
   };
 }
 

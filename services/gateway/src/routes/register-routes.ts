@@ -8,7 +8,12 @@ import { createUpstreamAgent, proxyOptions, type UpstreamOptions } from '../prox
 import { needsBody, THROTTLE_POLICIES } from '../throttle/policies.js';
 import { signedUrlKeyCount, throttleHook } from '../throttle/throttle.hook.js';
 import type { Throttle } from '../throttle/throttle.js';
+import type { UploadsInFlight } from '../throttle/uploads-in-flight.js';
+import { uploadsInFlightHook } from '../throttle/uploads-in-flight.hook.js';
 import { ROUTE_TABLE, type GatewayRoute } from './route-table.js';
+
+/** Per service; an upload holds one only while its spooled body goes upstream and media answers. */
+const UPLOAD_CONNECTIONS = 64;
 
 type RequestHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
@@ -22,6 +27,7 @@ declare module 'fastify' {
 export interface RouteDependencies {
   authenticator: Authenticator;
   throttle: Throttle;
+  uploadsInFlight: UploadsInFlight;
   upstreams: Record<ServiceName, string>;
   upstream: UpstreamOptions;
   /** How long a JSON body may take to arrive after its headers. */
@@ -33,13 +39,14 @@ export interface RouteDependencies {
 /**
  * One @fastify/http-proxy registration per table entry, restricted to the entry's method and path.
  * Order per request: authenticate (jwt routes), throttle (before the body is read, so refused and
- * invalid requests count; after it only for policies keyed on the body), parse the body within its
- * deadline, forward.
+ * invalid requests count; after it only for policies keyed on the body), take an upload slot (upload
+ * routes), parse the body within its deadline, forward.
  */
 export async function registerTableRoutes(app: FastifyInstance, deps: RouteDependencies): Promise<void> {
   app.decorateRequest('principal', undefined);
   const authenticate = authenticateHook(deps.authenticator);
   const bodyDeadline = bodyDeadlineHook(deps.bodyTimeoutMs);
+  const uploadSlot = uploadsInFlightHook(deps.uploadsInFlight, { trustedProxies: deps.upstream.trustedProxies });
 
   // http-proxy takes no onRequest option: each entry's hooks join its route as Fastify adds it.
   app.addHook('onRoute', (options) => {
@@ -54,6 +61,7 @@ export async function registerTableRoutes(app: FastifyInstance, deps: RouteDepen
     for (const policy of route.perKeyThrottles ?? []) {
       preValidation.push(throttleHook(deps.throttle, policy, { trustedProxies: deps.upstream.trustedProxies, batchSize: signedUrlKeyCount }));
     }
+    if (route.body.kind === 'upload') onRequest.push(uploadSlot);
     if (route.stream) onRequest.push(deps.admitStream);
     options.onRequest = onRequest;
     options.preValidation = preValidation;
@@ -61,10 +69,13 @@ export async function registerTableRoutes(app: FastifyInstance, deps: RouteDepen
   });
 
   const agent = createUpstreamAgent(deps.upstream);
-  // Contract §9: open streams hold their connections for hours; they never take one from other routes.
+  // Contract §9: open streams hold their connections for hours, and uploads theirs while media works;
+  // neither takes one from other routes.
   const streamAgent = createUpstreamAgent(deps.upstream, { connections: null });
-  app.addHook('onClose', () => Promise.all([agent.close(), streamAgent.close()]));
+  const uploadAgent = createUpstreamAgent(deps.upstream, { connections: UPLOAD_CONNECTIONS });
+  app.addHook('onClose', () => Promise.all([agent.close(), streamAgent.close(), uploadAgent.close()]));
   for (const route of ROUTE_TABLE) {
-    await app.register(httpProxy, proxyOptions(route, deps.upstreams[route.service], route.stream ? streamAgent : agent, deps.upstream));
+    const routeAgent = route.stream ? streamAgent : route.body.kind === 'upload' ? uploadAgent : agent;
+    await app.register(httpProxy, proxyOptions(route, deps.upstreams[route.service], routeAgent, deps.upstream));
   }
 }
