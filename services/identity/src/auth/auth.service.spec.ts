@@ -1,6 +1,6 @@
 import type { Principal } from '@school/auth';
 import { EVENT_TYPES } from '@school/messaging';
-import { fakePasswordHasher, fakeProviderAccountsRepository, fakeRevocations, fakeSessionsRepository, fakeUsersRepository, InMemoryDatabase } from '../../test/fakes/in-memory.js';
+import { fakeLoginBackoff, fakePasswordHasher, fakeProviderAccountsRepository, fakeRevocations, fakeSessionsRepository, fakeUsersRepository, InMemoryDatabase } from '../../test/fakes/in-memory.js';
 import type { SigningKeyService } from '../keys/signing-key.service.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import { AuthService } from './auth.service.js';
@@ -20,7 +20,7 @@ describe('AuthService (spec §4.1, §4.2, contract §4)', () => {
     hashing = {};
     revocations = fakeRevocations();
     const sessions = new SessionsService(fakeSessionsRepository(db), signer, revocations, { REFRESH_REUSE_GRACE_SECONDS: 0 });
-    service = new AuthService(fakeUsersRepository(db), fakeProviderAccountsRepository(db), fakePasswordHasher(hashing), sessions, db.outbox, db.unitOfWork);
+    service = new AuthService(fakeUsersRepository(db), fakeProviderAccountsRepository(db), fakePasswordHasher(hashing), sessions, db.outbox, db.unitOfWork, fakeLoginBackoff());
   });
 
   const login = (surface: 'admin' | 'mobile', email: string, password = PASSWORD) => service.login(surface, { email, password }, client);

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG } from '@school/service';
 import type { IdentityConfig } from '../config.js';
+import { LoginBackoffModule } from '../login-backoff/login-backoff.module.js';
 import { PasswordsModule } from '../passwords/passwords.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
 import { UsersModule } from '../users/users.module.js';
@@ -26,7 +27,7 @@ import { PhoneVerificationService } from './phone-verification/phone-verificatio
  * credentials of a banned or deleted account.
  */
 @Module({
-  imports: [PasswordsModule, SessionsModule, UsersModule],
+  imports: [PasswordsModule, SessionsModule, UsersModule, LoginBackoffModule],
   controllers: [AdminCredentialsController, MobileCredentialsController],
   providers: [
     { provide: CREDENTIALS_OPTIONS, useFactory: (config: IdentityConfig) => credentialsOptionsOf(config), inject: [APP_CONFIG] },
