@@ -214,7 +214,8 @@ describe('production start-up (defect 13)', () => {
         OTP_SECRET: 'a-production-secret-of-at-least-32-chars',
         AMQP_NAME_PREFIX: `prod-${randomBytes(4).toString('hex')}`,
       };
-      for (const password of [{}, { BOOTSTRAP_ADMIN_PASSWORD: 'Admin123!' }]) {
+      const passwords: Record<string, string>[] = [{}, { BOOTSTRAP_ADMIN_PASSWORD: 'Admin123!' }];
+      for (const password of passwords) {
         const refused = await startIdentity({ ...production, ...password });
         expect(refused.code).toBe(1);
         expect(refused.stderr).toMatch(/^Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD: must be set to a password of your own in production[^\n]*\n$/);
