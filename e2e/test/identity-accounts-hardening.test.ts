@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { quoteIdent, testDatabaseUrl, withConnection } from '@school/testing';
 import { linkToken as mailedLinkToken } from './support/mail.js';
 import { type RunningSystem, startSystem } from './support/system.js';
 
@@ -198,5 +199,29 @@ describe('production start-up (defect 13)', () => {
     const withoutSecret = await startIdentity({ JWT_PRIVATE_KEY: key });
     expect(withoutSecret.code).toBe(1);
     expect(withoutSecret.stderr).toMatch(/^Invalid configuration: OTP_SECRET: must be set to a secret of your own in production\n$/);
+  });
+
+  it('refuses to create the bootstrap admin with the development password (unset or Admin123!), in one line, exit 1 (contract §9)', async () => {
+    const server = testDatabaseUrl();
+    const database = `identity_prod_${randomBytes(6).toString('hex')}`;
+    await withConnection(server, (client) => client.query(`CREATE DATABASE ${quoteIdent(database)}`));
+    try {
+      const databaseUrl = new URL(server);
+      databaseUrl.pathname = `/${database}`;
+      const production = {
+        DATABASE_URL: databaseUrl.href,
+        JWT_PRIVATE_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        OTP_SECRET: 'a-production-secret-of-at-least-32-chars',
+        AMQP_NAME_PREFIX: `prod-${randomBytes(4).toString('hex')}`,
+      };
+      const passwords: Record<string, string>[] = [{}, { BOOTSTRAP_ADMIN_PASSWORD: 'Admin123!' }];
+      for (const password of passwords) {
+        const refused = await startIdentity({ ...production, ...password });
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toMatch(/^Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD: must be set to a password of your own in production[^\n]*\n$/);
+      }
+    } finally {
+      await withConnection(server, (client) => client.query(`DROP DATABASE IF EXISTS ${quoteIdent(database)} WITH (FORCE)`));
+    }
   });
 });

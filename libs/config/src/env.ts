@@ -38,6 +38,10 @@ export const commonEnv = {
 
 export const databaseEnv = {
   DATABASE_URL: url('postgresql://postgres@127.0.0.1:5432/postgres', ['postgresql:', 'postgres:']),
+  /** How long a transaction may wait for a pooled connection; past it the request is 503 with Retry-After. */
+  DATABASE_TRANSACTION_MAX_WAIT_MS: z.coerce.number().int().min(1).max(60_000).default(2_000),
+  /** How long a transaction may run before it is rolled back (and the request answered 503). */
+  DATABASE_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(1).max(300_000).default(5_000),
 };
 
 export const redisEnv = {

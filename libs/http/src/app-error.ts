@@ -31,3 +31,8 @@ export class AppError extends Error {
 export function validationFailed(errors: FieldError[], status?: number): AppError {
   return new AppError('VALIDATION_FAILED', undefined, { errors, ...(status ? { status } : {}) });
 }
+
+/** 429 RATE_LIMITED telling the client when to come back (whole seconds, at least 1). */
+export function rateLimited(retryAfterMs: number): AppError {
+  return new AppError('RATE_LIMITED', undefined, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1_000))) } });
+}

@@ -9,6 +9,8 @@ import { ReadinessRegistry } from './readiness.js';
 
 interface CoreConfig {
   DATABASE_URL: string;
+  DATABASE_TRANSACTION_MAX_WAIT_MS?: number;
+  DATABASE_TRANSACTION_TIMEOUT_MS?: number;
   REDIS_URL: string;
   JWKS_URL: string;
   JWT_ISSUER: string;
@@ -47,7 +49,11 @@ export class ServiceCoreModule {
       imports: [
         ConfigModule.forRoot(config),
         HealthModule,
-        DatabaseModule.forRoot(Prisma, { databaseUrl: config.DATABASE_URL, schema: options.schema ?? SERVICES[name].schema }),
+        DatabaseModule.forRoot(
+          Prisma,
+          { databaseUrl: config.DATABASE_URL, schema: options.schema ?? SERVICES[name].schema },
+          { maxWaitMs: config.DATABASE_TRANSACTION_MAX_WAIT_MS ?? 2_000, timeoutMs: config.DATABASE_TRANSACTION_TIMEOUT_MS ?? 5_000 },
+        ),
         AuthModule.forRoot({
           jwksUrl: config.JWKS_URL,
           issuer: config.JWT_ISSUER,

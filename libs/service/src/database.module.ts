@@ -1,7 +1,7 @@
 import { type DynamicModule, Global, Inject, Injectable, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { createPrismaClient, type PrismaConnection } from '@school/prisma';
 import { ReadinessRegistry } from './readiness.js';
-import { PRISMA_CLIENT, type TransactionalClient, UnitOfWork } from './unit-of-work.js';
+import { PRISMA_CLIENT, TRANSACTION_LIMITS, type TransactionalClient, type TransactionLimits, UnitOfWork } from './unit-of-work.js';
 
 interface PrismaLike extends TransactionalClient {
   $queryRawUnsafe(query: string): Promise<unknown>;
@@ -48,7 +48,7 @@ class DatabaseLifecycle implements OnModuleInit, OnApplicationShutdown {
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot<Client extends PrismaLike>(Client: PrismaClass<Client>, connection: PrismaConnection): DynamicModule {
+  static forRoot<Client extends PrismaLike>(Client: PrismaClass<Client>, connection: PrismaConnection, limits?: TransactionLimits): DynamicModule {
     const client = createPrismaClient(Client as unknown as new (options: never) => Client, connection);
     return {
       module: DatabaseModule,
@@ -56,6 +56,7 @@ export class DatabaseModule {
         { provide: PRISMA_CLIENT, useValue: client },
         { provide: Client, useValue: client },
         { provide: DatabaseSchema, useValue: new DatabaseSchema(connection.schema) },
+        ...(limits ? [{ provide: TRANSACTION_LIMITS, useValue: limits }] : []),
         UnitOfWork,
         DatabaseLifecycle,
       ],

@@ -1,6 +1,7 @@
 import type { DynamicModule, Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { applyMigrations } from '@school/prisma';
+import { ConfigError } from '@school/config';
 import type { Logger } from '@school/telemetry';
 import { createServiceApp, type ServiceAppOptions } from './bootstrap.js';
 
@@ -33,6 +34,11 @@ export async function runService(module: Type | DynamicModule, options: RunServi
 }
 
 function exitOnStartFailure(logger: Logger, name: string, error: unknown): never {
+  if (error instanceof ConfigError) {
+    // A setting found wrong only once the database could be read: one line naming it, as at parse time.
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
   logger.fatal({ err: error }, `${name} failed to start: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }

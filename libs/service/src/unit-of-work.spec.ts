@@ -71,4 +71,16 @@ describe('clientOf', () => {
     const pool = { name: 'pool' };
     expect(clientOf<typeof pool>(pool)).toBe(pool);
   });
+
+  it('opens every transaction with the configured wait for a connection and timeout', async () => {
+    const seen: unknown[] = [];
+    const client: TransactionalClient = {
+      $transaction: async (work, options) => {
+        seen.push(options);
+        return work({});
+      },
+    };
+    await new UnitOfWork(client, { maxWaitMs: 1_500, timeoutMs: 4_000 }).run(async () => undefined, { isolationLevel: 'Serializable' });
+    expect(seen).toEqual([{ isolationLevel: 'Serializable', maxWait: 1_500, timeout: 4_000 }]);
+  });
 });

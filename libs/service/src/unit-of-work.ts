@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { isSerializationFailure } from '@school/prisma';
 
 declare const OPEN_TRANSACTION: unique symbol;
@@ -26,11 +26,22 @@ export interface TransactionOptions {
 
 /** What the unit of work needs of a service's generated Prisma client. */
 export interface TransactionalClient {
-  $transaction<R>(work: (tx: unknown) => Promise<R>, options?: { isolationLevel?: IsolationLevel }): Promise<R>;
+  $transaction<R>(work: (tx: unknown) => Promise<R>, options?: { isolationLevel?: IsolationLevel; maxWait?: number; timeout?: number }): Promise<R>;
 }
 
 /** The service's Prisma client, as DatabaseModule provides it. */
 export const PRISMA_CLIENT = Symbol('PRISMA_CLIENT');
+
+/**
+ * DATABASE_TRANSACTION_MAX_WAIT_MS and DATABASE_TRANSACTION_TIMEOUT_MS: a transaction that cannot
+ * start or finish within them fails with P2028, which the error mapper answers 503 with Retry-After.
+ */
+export interface TransactionLimits {
+  maxWaitMs: number;
+  timeoutMs: number;
+}
+
+export const TRANSACTION_LIMITS = Symbol('TRANSACTION_LIMITS');
 
 /**
  * The one way a service opens a transaction: `run(work)` commits when `work` resolves and rolls
@@ -38,10 +49,16 @@ export const PRISMA_CLIENT = Symbol('PRISMA_CLIENT');
  */
 @Injectable()
 export class UnitOfWork {
-  constructor(@Inject(PRISMA_CLIENT) private readonly client: TransactionalClient) {}
+  constructor(
+    @Inject(PRISMA_CLIENT) private readonly client: TransactionalClient,
+    @Optional() @Inject(TRANSACTION_LIMITS) private readonly limits?: TransactionLimits,
+  ) {}
 
   async run<T>(work: (tx: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-    const settings = options.isolationLevel === undefined ? undefined : { isolationLevel: options.isolationLevel };
+    const settings = {
+      ...(options.isolationLevel !== undefined && { isolationLevel: options.isolationLevel }),
+      ...(this.limits && { maxWait: this.limits.maxWaitMs, timeout: this.limits.timeoutMs }),
+    };
     for (let retriesLeft = options.serializationRetries ?? 0; ; retriesLeft -= 1) {
       try {
         return await this.client.$transaction((tx) => work(tx as Transaction), settings);

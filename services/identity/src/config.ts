@@ -3,11 +3,12 @@ import type { z } from 'zod';
 import { bootstrapEnv } from './bootstrap/bootstrap.config.js';
 import { credentialsEnv, otpSecretRequiredInProduction } from './credentials/credentials.config.js';
 import { keysEnv, publicKeysNeedPrivateKey, signingKeyRequiredInProduction } from './keys/keys.config.js';
+import { loginBackoffEnv } from './login-backoff/login-backoff.config.js';
 import { passwordsEnv } from './passwords/passwords.config.js';
 import { retentionEnv } from './retention/retention.config.js';
 import { sessionsEnv } from './sessions/sessions.config.js';
 
-export const identityEnv = serviceEnv(SERVICES.identity.port, { ...amqpEnv, ...keysEnv, ...credentialsEnv, ...passwordsEnv, ...sessionsEnv, ...retentionEnv, ...bootstrapEnv });
+export const identityEnv = serviceEnv(SERVICES.identity.port, { ...amqpEnv, ...keysEnv, ...credentialsEnv, ...passwordsEnv, ...loginBackoffEnv, ...sessionsEnv, ...retentionEnv, ...bootstrapEnv });
 
 export type IdentityConfig = z.infer<z.ZodObject<typeof identityEnv>>;
 

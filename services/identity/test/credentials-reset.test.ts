@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jes
 import { EVENT_TYPES } from '@school/messaging';
 import { UnitOfWork } from '@school/service';
 import { OtpHasher } from '../src/credentials/credential-secrets.js';
-import { DEV_OTP_SECRET } from '../src/credentials/credentials.config.js';
+import { CREDENTIALS_OPTIONS, type CredentialsOptions } from '../src/credentials/credentials.config.js';
 import type { User } from '../src/generated/prisma/client.js';
 import { PasswordHasher } from '../src/passwords/password-hasher.js';
 import {
@@ -522,7 +522,7 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
       await invite(identity, user);
       // An invitation never carries a code; give this one a known code to show the OTP lookup still ignores it.
       const [credential] = await credentialsOf(user);
-      await identity.prisma.verificationCredential.update({ where: { id: credential!.id }, data: { otpHash: new OtpHasher(DEV_OTP_SECRET).hash('424242') } });
+      await identity.prisma.verificationCredential.update({ where: { id: credential!.id }, data: { otpHash: new OtpHasher(identity.app.get<CredentialsOptions>(CREDENTIALS_OPTIONS, { strict: false }).otpSecret).hash('424242') } });
       expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, otp: '424242', password: PASSWORD }));
       const after = (await credentialsOf(user))[0]!;
       expect(after).toMatchObject({ attempts: 0, redeemedAt: null, retiredAt: null });

@@ -202,6 +202,8 @@ describe('email and phone verification', () => {
       const other = await signedIn();
       const phone = uniquePhone();
       const first = await requestCode(accessToken, user, phone);
+      // Contract §9: one request per minute per account.
+      restoreClock = advanceClock(identity, MINUTE + 1_000);
       const second = await requestCode(accessToken, user, phone);
       if (first !== second) expectInvalidCode(await post(`${ADMIN}/phone/verify/confirm`, { phone, otp: first }, accessToken));
       expectInvalidCode(await post(`${ADMIN}/phone/verify/confirm`, { phone, otp: second }, other.accessToken));

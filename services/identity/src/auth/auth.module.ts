@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { LoginBackoffModule } from '../login-backoff/login-backoff.module.js';
 import { PasswordsModule } from '../passwords/passwords.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
 import { UsersModule } from '../users/users.module.js';
@@ -10,7 +11,7 @@ import { OwnSessionsService } from './own-sessions.service.js';
 
 /** Login, refresh, logout, me, permissions, set password and the caller's sessions on both surfaces. */
 @Module({
-  imports: [UsersModule, PasswordsModule, SessionsModule],
+  imports: [UsersModule, PasswordsModule, SessionsModule, LoginBackoffModule],
   controllers: [AdminAuthController, MobileAuthController],
   providers: [AuthService, NewDeviceAlert, OwnSessionsService],
 })

@@ -2,6 +2,7 @@ import type { Principal } from '@school/auth';
 import { EVENT_TYPES } from '@school/messaging';
 import {
   fakeKnownDevicesRepository,
+  fakeLoginBackoff,
   fakePasswordHasher,
   fakeProviderAccountsRepository,
   fakeRevocations,
@@ -31,7 +32,7 @@ describe('AuthService (spec §4.1, §4.2, contract §4)', () => {
     const sessions = new SessionsService(fakeSessionsRepository(db), signer, revocations, { REFRESH_REUSE_GRACE_SECONDS: 0 });
     const users = fakeUsersRepository(db);
     const newDeviceAlert = new NewDeviceAlert(fakeKnownDevicesRepository(db), users, db.outbox);
-    service = new AuthService(users, fakeProviderAccountsRepository(db), fakePasswordHasher(hashing), sessions, db.outbox, db.unitOfWork, newDeviceAlert);
+    service = new AuthService(users, fakeProviderAccountsRepository(db), fakePasswordHasher(hashing), sessions, db.outbox, db.unitOfWork, newDeviceAlert, fakeLoginBackoff());
   });
 
   const login = (surface: 'admin' | 'mobile', email: string, password = PASSWORD) => service.login(surface, { email, password }, client);

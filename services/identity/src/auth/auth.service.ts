@@ -3,6 +3,7 @@ import { type Permission, permissionsOf, type Principal, type Role } from '@scho
 import { AppError } from '@school/http';
 import { EVENT_TYPES, Outbox } from '@school/messaging';
 import { UnitOfWork } from '@school/service';
+import { LoginBackoffService } from '../login-backoff/login-backoff.service.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { ProviderAccountsRepository } from '../passwords/provider-accounts.repository.js';
 import { SESSION_REVOKE_REASONS } from '../sessions/session-revoke-reason.js';
@@ -35,19 +36,24 @@ export class AuthService {
     private readonly outbox: Outbox,
     private readonly unitOfWork: UnitOfWork,
     private readonly newDeviceAlert: NewDeviceAlert,
+    private readonly backoff: LoginBackoffService,
   ) {}
 
   /**
    * Email and password login on one surface. Unknown email, soft-deleted account, no password,
    * wrong password and a role the surface does not admit all answer the same 401 after the same
-   * argon2id work; a banned account is told so only after its correct password.
+   * argon2id work; a banned account is told so only after its correct password. Each attempt
+   * first passes the email's back-off (contract §9), which a correct password clears.
    */
   async login(surface: Surface, body: LoginBody, client: ClientInfo): Promise<TokenResponse> {
+    await this.backoff.admit(body.email);
     const account = await this.users.findLoginAccount(body.email);
+    const caller = client.ip ?? undefined;
     const passwordMatches = account?.passwordHash
-      ? await this.hasher.verify(account.passwordHash, body.password)
-      : await this.hasher.verifyDecoy(body.password);
+      ? await this.hasher.verify(account.passwordHash, body.password, caller)
+      : await this.hasher.verifyDecoy(body.password, caller);
     if (!account || !passwordMatches || !surfaceAdmits(surface, account.user.role)) throw new AppError('AUTH_INVALID_CREDENTIALS');
+    await this.backoff.succeeded(body.email);
     if (account.user.banned) throw new AppError('AUTH_ACCOUNT_BANNED');
     const tokens = await this.unitOfWork.run(async (tx) => {
       const issued = await this.sessions.start(account.user, surface, body.deviceInfo, client, tx);

@@ -4,7 +4,7 @@ import { PasswordHasher } from '../passwords/password-hasher.js';
 import { ProviderAccountsRepository } from '../passwords/provider-accounts.repository.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { AccountCreator } from './account-creator.js';
-import type { BootstrapConfig } from './bootstrap.config.js';
+import { type BootstrapConfig, refuseDevPasswordInProduction } from './bootstrap.config.js';
 
 export const BOOTSTRAP_ADMIN_NAME = 'Administrator';
 
@@ -15,7 +15,7 @@ export class BootstrapAdminService implements OnApplicationBootstrap {
   private readonly creator: AccountCreator;
 
   constructor(
-    users: UsersRepository,
+    private readonly users: UsersRepository,
     providerAccounts: ProviderAccountsRepository,
     hasher: PasswordHasher,
     unitOfWork: UnitOfWork,
@@ -26,6 +26,7 @@ export class BootstrapAdminService implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     const email = this.config.BOOTSTRAP_ADMIN_EMAIL;
+    if (!(await this.users.existsLiveAdmin())) refuseDevPasswordInProduction(this.config);
     const result = await this.creator.ensureAdmin({ email, name: BOOTSTRAP_ADMIN_NAME, password: this.config.BOOTSTRAP_ADMIN_PASSWORD });
     if (result.outcome === 'created') {
       this.logger.log({ publicId: result.user.publicId }, `Bootstrap admin ${email} created`);

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { AccountCreator } from '../bootstrap/account-creator.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
-import { strongPassword } from '../passwords/password-policy.js';
+import { newPassword } from '../passwords/password-policy.js';
 import { ProviderAccountsRepository } from '../passwords/provider-accounts.repository.js';
 import { UsersRepository } from '../users/users.repository.js';
 
@@ -27,7 +27,7 @@ export interface CliOutput {
 const options = z.strictObject({
   email: emailAddress,
   role: z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` }),
-  password: strongPassword,
+  password: newPassword,
   name: singleLine(1, 120).optional(),
 });
 

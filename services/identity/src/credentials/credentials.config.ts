@@ -1,14 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import type { ConfigRule } from '@school/config';
 import { z } from 'zod';
 import type { CredentialLifetimes } from './credential-state.js';
 
 const whole = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
 
-/** Development-only key of the OTP HMAC; production refuses to start with it (or without OTP_SECRET). */
-export const DEV_OTP_SECRET = 'dev-only-otp-secret-change-me-in-production';
-
 /**
- * OTP_SECRET keys the HMAC under which one-time codes are stored. OTP_TTL_MINUTES (reset and phone
+ * OTP_SECRET keys the HMAC under which one-time codes are stored; unset outside production, one is
+ * generated at random once per installation and kept in the identity schema. OTP_TTL_MINUTES (reset and phone
  * codes, spec §8: 15), INVITE_TTL_DAYS (spec §8: 7) and EMAIL_VERIFICATION_TTL_HOURS (24) are the
  * lifetimes of the credentials. MESSAGE_REQUESTS_INTERVAL_MS (1000) is how often the worker deals
  * with the forgot and resend requests the public routes took.
@@ -31,16 +30,24 @@ export interface CredentialsOptions {
   messageRequestsIntervalMs: number;
 }
 
-/** The development secret is public (it is in this file): a production identity needs one of its own. */
+/** A production identity is given its secret: a generated one lives in the database it protects. */
 export const otpSecretRequiredInProduction: ConfigRule<{ NODE_ENV: string; OTP_SECRET?: string | undefined }> = (config) =>
-  config.NODE_ENV === 'production' && (!config.OTP_SECRET || config.OTP_SECRET === DEV_OTP_SECRET)
-    ? { variable: 'OTP_SECRET', problem: 'must be set to a secret of your own in production' }
-    : undefined;
+  config.NODE_ENV === 'production' && !config.OTP_SECRET ? { variable: 'OTP_SECRET', problem: 'must be set to a secret of your own in production' } : undefined;
 
-/** The options of a configuration that passed otpSecretRequiredInProduction. */
-export function credentialsOptionsOf(config: CredentialsEnv): CredentialsOptions {
+/** The name of the generated OTP secret in installation_secrets. */
+export const GENERATED_OTP_SECRET = 'otp';
+
+/** A generated OTP secret: 256 random bits. */
+export function newOtpSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** The options of a configuration that passed otpSecretRequiredInProduction; `keptOtpSecret` when OTP_SECRET is unset. */
+export function credentialsOptionsOf(config: CredentialsEnv, keptOtpSecret?: string): CredentialsOptions {
+  const otpSecret = config.OTP_SECRET ?? keptOtpSecret;
+  if (otpSecret === undefined) throw new Error('OTP_SECRET is unset and no generated secret was given');
   return {
-    otpSecret: config.OTP_SECRET ?? DEV_OTP_SECRET,
+    otpSecret,
     lifetimes: {
       otpMinutes: config.OTP_TTL_MINUTES,
       inviteDays: config.INVITE_TTL_DAYS,

@@ -1,16 +1,18 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG } from '@school/service';
 import type { IdentityConfig } from '../config.js';
+import { LoginBackoffModule } from '../login-backoff/login-backoff.module.js';
 import { PasswordsModule } from '../passwords/passwords.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { Clock } from './clock.js';
-import { CREDENTIALS_OPTIONS, credentialsOptionsOf } from './credentials.config.js';
+import { CREDENTIALS_OPTIONS, credentialsOptionsOf, GENERATED_OTP_SECRET, newOtpSecret } from './credentials.config.js';
 import { CredentialsRepository } from './credentials.repository.js';
 import { CredentialsService } from './credentials.service.js';
 import { EmailVerificationService } from './email-verification/email-verification.service.js';
 import { AdminCredentialsController } from './http/admin-credentials.controller.js';
 import { MobileCredentialsController } from './http/mobile-credentials.controller.js';
+import { InstallationSecretsRepository } from './installation-secrets.repository.js';
 import { InvitationsService } from './invitations.service.js';
 import { MessageRequestsRepository } from './message-requests/message-requests.repository.js';
 import { MessageRequestsWorker } from './message-requests/message-requests.worker.js';
@@ -26,10 +28,16 @@ import { PhoneVerificationService } from './phone-verification/phone-verificatio
  * credentials of a banned or deleted account.
  */
 @Module({
-  imports: [PasswordsModule, SessionsModule, UsersModule],
+  imports: [PasswordsModule, SessionsModule, UsersModule, LoginBackoffModule],
   controllers: [AdminCredentialsController, MobileCredentialsController],
   providers: [
-    { provide: CREDENTIALS_OPTIONS, useFactory: (config: IdentityConfig) => credentialsOptionsOf(config), inject: [APP_CONFIG] },
+    InstallationSecretsRepository,
+    {
+      provide: CREDENTIALS_OPTIONS,
+      useFactory: async (config: IdentityConfig, secrets: InstallationSecretsRepository) =>
+        credentialsOptionsOf(config, config.OTP_SECRET ? undefined : await secrets.keep(GENERATED_OTP_SECRET, newOtpSecret)),
+      inject: [APP_CONFIG, InstallationSecretsRepository],
+    },
     Clock,
     CredentialsRepository,
     CredentialsService,

@@ -9,6 +9,9 @@ type Db = Prisma.TransactionClient;
 /** First key of the per-person advisory lock (second key: the user id); any constant no one else uses. */
 const PERSON_CREDENTIALS_LOCK = 0x1d_c3ed;
 
+/** First key of the per-destination advisory lock (second key: hashtext of the target). */
+const TARGET_CREDENTIALS_LOCK = 0x1d_c3ee;
+
 /** A user id no row has (ids start at 1): the person of a presentation that names no account. */
 export const NOBODY = 0;
 
@@ -64,6 +67,17 @@ export class CredentialsRepository {
    */
   async lockPerson(tx: Transaction, userId: number): Promise<void> {
     await this.db(tx).$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(${PERSON_CREDENTIALS_LOCK}::int, ${userId}::int)) AS l`;
+  }
+
+  /** Serialises the requests sent to one destination (a phone number), whoever makes them. */
+  async lockTarget(tx: Transaction, target: string): Promise<void> {
+    await this.db(tx).$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(${TARGET_CREDENTIALS_LOCK}::int, hashtext(${target}))) AS l`;
+  }
+
+  /** When the credentials of `purpose` issued since `since` were issued, to one person or to one target. */
+  async issuedTimesSince(tx: Transaction, purpose: CredentialPurpose, by: { userId: number } | { target: string }, since: Date): Promise<Date[]> {
+    const rows = await this.db(tx).verificationCredential.findMany({ where: { purpose, ...by, createdAt: { gte: since } }, select: { createdAt: true } });
+    return rows.map((row) => row.createdAt);
   }
 
   /**

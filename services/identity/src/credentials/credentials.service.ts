@@ -1,12 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type Transaction, UnitOfWork } from '@school/service';
-import type { CredentialPurpose, User, VerificationCredential } from '../generated/prisma/client.js';
+import { rateLimited } from '@school/http';
+import type { User, VerificationCredential } from '../generated/prisma/client.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { Clock } from './clock.js';
 import { hashLinkToken, newLinkToken, newOtp, OtpHasher } from './credential-secrets.js';
 import {
   afterFailedAttempt,
   canRedeem,
+  CredentialPurpose,
   expiryOf,
   MESSAGE_CAP,
   mayMessage,
@@ -20,6 +22,7 @@ import {
 } from './credential-state.js';
 import { CREDENTIALS_OPTIONS, type CredentialsOptions } from './credentials.config.js';
 import { CredentialsRepository, NOBODY } from './credentials.repository.js';
+import { accountWindowStart, numberWindowStart, phoneRequestWait } from './phone-verification/phone-request-limits.js';
 
 /** The secrets of a new credential, in clear and hashed; the clear ones live only until they are put in an outbox event. */
 export interface PreparedSecrets {
@@ -116,6 +119,25 @@ export class CredentialsService {
     const sent = await this.repository.countIssuedSince(tx, user.id, MESSAGE_CAP.purposes, messageWindowStart(now));
     if (!mayMessage(purpose, sent)) return null;
     return this.issueLocked(tx, user, purpose, target, secrets, now);
+  }
+
+  /**
+   * issue() for a phone verification code, under contract §9's limits (PHONE_REQUEST_LIMITS):
+   * 429 RATE_LIMITED with Retry-After beyond them. Counted under the person's and the number's
+   * locks, so parallel requests on any replica cannot overshoot.
+   */
+  async issuePhoneCode(tx: Transaction, user: Pick<User, 'id'>, phone: string, secrets: PreparedSecrets): Promise<IssuedCredential> {
+    await this.repository.lockPerson(tx, user.id);
+    await this.repository.lockTarget(tx, phone);
+    const now = this.clock.now();
+    const purpose = CredentialPurpose.phone_verification;
+    const wait = phoneRequestWait(
+      await this.repository.issuedTimesSince(tx, purpose, { userId: user.id }, accountWindowStart(now)),
+      await this.repository.issuedTimesSince(tx, purpose, { target: phone }, numberWindowStart(now)),
+      now,
+    );
+    if (wait > 0) throw rateLimited(wait);
+    return this.issueLocked(tx, user, purpose, phone, secrets, now);
   }
 
   private async issueLocked(tx: Transaction, user: Pick<User, 'id'>, purpose: CredentialPurpose, target: string, secrets: PreparedSecrets, now: Date): Promise<IssuedCredential> {

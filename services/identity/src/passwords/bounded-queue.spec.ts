@@ -40,3 +40,32 @@ describe('BoundedQueue', () => {
     await running;
   });
 });
+
+describe('BoundedQueue, fair to clients (contract §9)', () => {
+  it('refuses a client a third waiting place at once while others still get in', async () => {
+    const queue = new BoundedQueue(1, 10);
+    const held = gate();
+    const first = [queue.run(() => held.opened, '203.0.113.1'), queue.run(() => held.opened, '203.0.113.1'), queue.run(() => held.opened, '203.0.113.1')];
+    await expect(queue.run(async () => undefined, '203.0.113.1')).rejects.toBeInstanceOf(QueueFullError);
+    const other = queue.run(async () => 'other', '203.0.113.2');
+    held.open();
+    await Promise.all(first);
+    expect(await other).toBe('other');
+    expect(await queue.run(async () => 'again', '203.0.113.1')).toBe('again');
+  });
+
+  it('serves the waiting clients in turn, not in order of arrival', async () => {
+    const queue = new BoundedQueue(1, 10, 3);
+    const held = gate();
+    const order: string[] = [];
+    const blocker = queue.run(() => held.opened);
+    const jobs = [
+      ...['a1', 'a2', 'a3'].map((name) => queue.run(async () => void order.push(name), 'a')),
+      ...['b1', 'b2'].map((name) => queue.run(async () => void order.push(name), 'b')),
+      queue.run(async () => void order.push('c1'), 'c'),
+    ];
+    held.open();
+    await Promise.all([blocker, ...jobs]);
+    expect(order).toEqual(['a1', 'b1', 'c1', 'a2', 'b2', 'a3']);
+  });
+});

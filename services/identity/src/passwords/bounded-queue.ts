@@ -1,6 +1,4 @@
-import pLimit, { type LimitFunction } from 'p-limit';
-
-/** The queue already holds as many waiting jobs as it may: the caller should come back later. */
+/** The queue already holds as many waiting jobs as it may (or as many as this client may): the caller should come back later. */
 export class QueueFullError extends Error {
   override readonly name = 'QueueFullError';
   constructor() {
@@ -8,32 +6,82 @@ export class QueueFullError extends Error {
   }
 }
 
+/** Places in the waiting line one client may hold at once (contract §9: the hash queue's fair share). */
+export const PLACES_PER_CLIENT = 2;
+
+interface Job {
+  work: () => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (reason: unknown) => void;
+}
+
 /**
  * Runs at most `concurrency` jobs at once and lets at most `maxWaiting` more wait for a turn; a job
- * beyond that is refused at once (QueueFullError) instead of waiting longer and longer.
+ * beyond that is refused at once (QueueFullError) instead of waiting longer and longer. Jobs carry
+ * the client they serve (its address): the waiting ones are served one client after another in
+ * turn, and a client already holding `placesPerClient` waiting places is refused the next one, so
+ * a flood from a few addresses cannot keep everyone else waiting or refused. Jobs without a client share one lane
+ * with no such cap (start-up work, routes that do not name their caller).
  */
 export class BoundedQueue {
-  private readonly slots: LimitFunction;
-  /** Accepted and not finished: running or waiting (p-limit counts a job as pending until its turn starts). */
-  private accepted = 0;
+  private running = 0;
+  private waiting = 0;
+  /** The waiting jobs of each client, and the clients with waiting jobs in the order they are served. */
+  private readonly lanes = new Map<string, Job[]>();
+  private readonly turns: string[] = [];
 
   constructor(
     readonly concurrency: number,
     readonly maxWaiting: number,
-  ) {
-    this.slots = pLimit(concurrency);
-  }
+    readonly placesPerClient: number = PLACES_PER_CLIENT,
+  ) {}
 
   /** Jobs running now, and those waiting for a slot. */
   get load(): { running: number; waiting: number } {
-    return { running: this.slots.activeCount, waiting: this.slots.pendingCount };
+    return { running: this.running, waiting: this.waiting };
   }
 
-  run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.accepted >= this.concurrency + this.maxWaiting) return Promise.reject(new QueueFullError());
-    this.accepted += 1;
-    return this.slots(work).finally(() => {
-      this.accepted -= 1;
+  run<T>(work: () => Promise<T>, client?: string): Promise<T> {
+    if (this.running + this.waiting >= this.concurrency + this.maxWaiting) return Promise.reject(new QueueFullError());
+    const lane = client === undefined ? '' : `@${client}`;
+    const mustWait = this.running >= this.concurrency;
+    if (mustWait && client !== undefined && (this.lanes.get(lane)?.length ?? 0) >= this.placesPerClient) return Promise.reject(new QueueFullError());
+    return new Promise<T>((resolve, reject) => {
+      const job: Job = { work, resolve: resolve as (value: unknown) => void, reject };
+      if (!mustWait) {
+        this.start(job);
+        return;
+      }
+      const jobs = this.lanes.get(lane);
+      if (jobs) jobs.push(job);
+      else {
+        this.lanes.set(lane, [job]);
+        this.turns.push(lane);
+      }
+      this.waiting += 1;
     });
+  }
+
+  private start(job: Job): void {
+    this.running += 1;
+    void Promise.resolve()
+      .then(job.work)
+      .then(job.resolve, job.reject)
+      .finally(() => {
+        this.running -= 1;
+        this.next();
+      });
+  }
+
+  /** The next client in turn gets the free slot; it goes to the back of the line if it has more waiting. */
+  private next(): void {
+    const lane = this.turns.shift();
+    if (lane === undefined) return;
+    const jobs = this.lanes.get(lane)!;
+    const job = jobs.shift()!;
+    if (jobs.length > 0) this.turns.push(lane);
+    else this.lanes.delete(lane);
+    this.waiting -= 1;
+    this.start(job);
   }
 }

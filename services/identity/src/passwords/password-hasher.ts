@@ -69,20 +69,23 @@ export class PasswordHasher {
     return this.run(() => argon2.hash(password, ARGON2_OPTIONS));
   }
 
-  /** False, not an error, for a stored value that is not an argon2 hash; 503 when the queue is full. */
-  verify(hash: string, password: string): Promise<boolean> {
-    return this.run(() => argon2.verify(hash, password).catch(() => false));
+  /**
+   * False, not an error, for a stored value that is not an argon2 hash; 503 when the queue is full,
+   * or when `client` (the caller's address) already holds its share of the waiting line.
+   */
+  verify(hash: string, password: string, client?: string): Promise<boolean> {
+    return this.run(() => argon2.verify(hash, password).catch(() => false), client);
   }
 
   /** Spends the same work as a real verification, for an unknown email or an account without password. */
-  async verifyDecoy(password: string): Promise<false> {
-    await this.verify(await this.decoy, password);
+  async verifyDecoy(password: string, client?: string): Promise<false> {
+    await this.verify(await this.decoy, password, client);
     return false;
   }
 
-  private async run<T>(work: () => Promise<T>): Promise<T> {
+  private async run<T>(work: () => Promise<T>, client?: string): Promise<T> {
     try {
-      return await this.queue.run(work);
+      return await this.queue.run(work, client);
     } catch (error) {
       throw error instanceof QueueFullError ? hashingBusy(error) : error;
     }

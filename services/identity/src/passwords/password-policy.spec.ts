@@ -1,4 +1,4 @@
-import { strongPassword } from './password-policy.js';
+import { newPassword, strongPassword } from './password-policy.js';
 
 describe('strong password rule', () => {
   it.each(['Admin123!', 'aB3$efgh', `Aa1!${'x'.repeat(28)}`])('accepts %s', (password) => {
@@ -14,5 +14,13 @@ describe('strong password rule', () => {
     ['no symbol', 'Admin1234'],
   ])('refuses a password with %s', (_, password) => {
     expect(strongPassword.safeParse(password).success).toBe(false);
+  });
+});
+
+describe('newPassword (contract §9)', () => {
+  it('refuses a strong password found in the breached list, whatever its case, and accepts one that is not', () => {
+    expect(newPassword.safeParse('P@ssw0rd').success).toBe(false);
+    expect(newPassword.safeParse('P@SSw0rd').success).toBe(false);
+    expect(newPassword.safeParse('Quartz-Lantern-47').success).toBe(true);
   });
 });

@@ -5,6 +5,7 @@ import type { AccountMatch, CredentialsRepository, NewCredential } from '../../s
 import type { MessageRequest } from '../../src/credentials/message-requests/message-request.js';
 import type { MessageRequestsRepository } from '../../src/credentials/message-requests/message-requests.repository.js';
 import type { CredentialPurpose, User, VerificationCredential } from '../../src/generated/prisma/client.js';
+import type { LoginBackoffService } from '../../src/login-backoff/login-backoff.service.js';
 import { hashingBusy, type PasswordHasher } from '../../src/passwords/password-hasher.js';
 import type { ProviderAccountsRepository } from '../../src/passwords/provider-accounts.repository.js';
 import type { SessionRevokeReason } from '../../src/sessions/session-revoke-reason.js';
@@ -243,6 +244,11 @@ export function fakeMessageRequestsRepository(db: InMemoryDatabase): MessageRequ
     },
   };
   return fake as unknown as MessageRequestsRepository;
+}
+
+/** A login back-off that never refuses (its rules have their own spec and HTTP tests). */
+export function fakeLoginBackoff(): LoginBackoffService {
+  return { admit: async () => undefined, succeeded: async () => undefined } as unknown as LoginBackoffService;
 }
 
 /** A password hasher without argon2's cost: `hashed:<password>`; `busy` answers 503 as a full queue does. */

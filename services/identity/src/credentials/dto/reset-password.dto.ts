@@ -1,7 +1,7 @@
 import type { PipeTransform } from '@nestjs/common';
 import { AppError, e164Phone, emailAddress, validate } from '@school/http';
 import { z } from 'zod';
-import { strongPassword } from '../../passwords/password-policy.js';
+import { newPassword } from '../../passwords/password-policy.js';
 import { presentedLinkToken, sixDigitOtp } from './credential-fields.js';
 
 /** A reset request once its branch is known and its fields are valid. */
@@ -20,13 +20,13 @@ const resetShape = z
   })
   .strict();
 
-const tokenBranch = z.object({ token: presentedLinkToken, password: strongPassword });
+const tokenBranch = z.object({ token: presentedLinkToken, password: newPassword });
 
 const otpBranch = z.object({
   otp: sixDigitOtp,
   email: emailAddress.optional(),
   phone: e164Phone.optional(),
-  password: strongPassword,
+  password: newPassword,
 });
 
 /** An empty string is no value: it selects no branch. */

@@ -1,7 +1,7 @@
 import { e164Phone, emailAddress } from '@school/http';
 import { nullEnvelope, type RouteDoc } from '@school/openapi';
 import { z } from 'zod';
-import { strongPassword } from '../../passwords/password-policy.js';
+import { newPassword } from '../../passwords/password-policy.js';
 import { presentedLinkToken, sixDigitOtp } from '../dto/credential-fields.js';
 import { confirmEmailVerificationBody, resendEmailVerificationBody } from '../dto/email-verification.dto.js';
 import { forgotPasswordBody } from '../dto/forgot-password.dto.js';
@@ -17,7 +17,7 @@ const resetPasswordBody = z
     otp: sixDigitOtp.optional(),
     email: emailAddress.optional(),
     phone: e164Phone.optional(),
-    password: strongPassword,
+    password: newPassword,
   })
   .meta({ anyOf: [{ required: ['token'] }, { required: ['otp', 'email'] }, { required: ['otp', 'phone'] }] });
 

@@ -1,6 +1,7 @@
 import { EVENT_TYPES, type EventPayload } from '@school/messaging';
 import {
   fakeCredentialsRepository,
+  fakeLoginBackoff,
   fakeMessageRequestsRepository,
   fakePasswordHasher,
   fakeProviderAccountsRepository,
@@ -61,6 +62,7 @@ describe('PasswordResetService (spec §4.2 rules 1-7, contract §4)', () => {
       sessions,
       db.outbox,
       OPTIONS,
+      fakeLoginBackoff(),
     );
   });
 

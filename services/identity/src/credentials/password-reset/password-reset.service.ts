@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '@school/http';
 import { EVENT_TYPES, Outbox } from '@school/messaging';
 import type { Transaction } from '@school/service';
+import { LoginBackoffService } from '../../login-backoff/login-backoff.service.js';
 import { PasswordHasher } from '../../passwords/password-hasher.js';
 import { ProviderAccountsRepository } from '../../passwords/provider-accounts.repository.js';
 import { SESSION_REVOKE_REASONS } from '../../sessions/session-revoke-reason.js';
@@ -33,6 +34,7 @@ export class PasswordResetService {
     private readonly sessions: SessionsService,
     private readonly outbox: Outbox,
     @Inject(CREDENTIALS_OPTIONS) private readonly options: CredentialsOptions,
+    private readonly backoff: LoginBackoffService,
   ) {}
 
   /**
@@ -116,6 +118,7 @@ export class PasswordResetService {
     if (sentBySms && user.phoneVerifiedAt === null) await this.users.update(user.id, { phoneVerifiedAt: now }, tx);
     await this.sessions.revokeAllForUser(tx, user.id, SESSION_REVOKE_REASONS.passwordReset);
     await this.users.trustNextLogin(tx, user.id);
+    await this.backoff.succeeded(user.email, tx);
     await this.outbox.record(tx, EVENT_TYPES.passwordChanged, {
       userId: user.publicId,
       email: user.email,

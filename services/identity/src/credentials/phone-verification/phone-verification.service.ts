@@ -5,7 +5,6 @@ import { EVENT_TYPES, Outbox } from '@school/messaging';
 import { UnitOfWork } from '@school/service';
 import type { User } from '../../generated/prisma/client.js';
 import { UsersRepository, violatedLiveUnique } from '../../users/users.repository.js';
-import { CredentialPurpose } from '../credential-state.js';
 import { CredentialsService } from '../credentials.service.js';
 
 /**
@@ -23,12 +22,12 @@ export class PhoneVerificationService {
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
-  /** A new code for `phone`, replacing the caller's earlier one, and its SMS. */
+  /** A new code for `phone`, replacing the caller's earlier one, and its SMS; within contract §9's limits (429 beyond). */
   async request(principal: Principal, phone: string): Promise<void> {
     const user = await this.callerOf(principal);
     await this.refuseHeldByAnother(user, phone);
     await this.unitOfWork.run(async (tx) => {
-      const issued = await this.credentials.issue(tx, user, CredentialPurpose.phone_verification, phone, this.credentials.prepare({ token: false, otp: true }));
+      const issued = await this.credentials.issuePhoneCode(tx, user, phone, this.credentials.prepare({ token: false, otp: true }));
       await this.outbox.record(tx, EVENT_TYPES.phoneVerificationRequested, {
         userId: user.publicId,
         phone,

@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
+import { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import type { FailureCount } from './login-backoff-rules.js';
+
+type Db = Prisma.TransactionClient;
+
+/** The login_failures table, one row per email that failed since its last success. */
+@Injectable()
+export class LoginBackoffRepository {
+  private readonly table: Prisma.Sql;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    schema: DatabaseSchema,
+  ) {
+    this.table = Prisma.raw(`${schema.sql}.login_failures`);
+  }
+
+  /** The email's count, its row locked until the transaction ends (created when missing). */
+  async lock(tx: Transaction, emailKey: string): Promise<FailureCount> {
+    const db = clientOf<Db>(tx);
+    await db.$executeRaw`INSERT INTO ${this.table} (email_key) VALUES (${emailKey}) ON CONFLICT (email_key) DO NOTHING`;
+    const [row] = await db.$queryRaw<{ failures: number; blocked_until: Date | null }[]>`
+      SELECT failures, blocked_until FROM ${this.table} WHERE email_key = ${emailKey} FOR UPDATE`;
+    return { failures: row?.failures ?? 0, blockedUntil: row?.blocked_until ?? null };
+  }
+
+  async save(tx: Transaction, emailKey: string, count: FailureCount, now: Date): Promise<void> {
+    await clientOf<Db>(tx).loginFailure.update({ where: { emailKey }, data: { failures: count.failures, blockedUntil: count.blockedUntil, updatedAt: now } });
+  }
+
+  async clear(emailKey: string, tx?: Transaction): Promise<void> {
+    await clientOf<Db>(tx ?? this.prisma).loginFailure.deleteMany({ where: { emailKey } });
+  }
+}

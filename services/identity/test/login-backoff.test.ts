@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { EVENT_TYPES } from '@school/messaging';
+import { AUTH_PREFIX, createAccount, type IdentityUnderTest, lastEventOf, NEW_PASSWORD, PASSWORD, serveMessageRequests, startIdentity, type SurfaceName, uniqueEmail } from './kit/index.js';
+
+interface Answer {
+  status: number;
+  retryAfter: number | null;
+  errorCode: string | null;
+}
+
+/** Contract §9: failed logins counted per email, known or not; the fifth in a row starts a back-off. */
+describe('login back-off per email (contract §9)', () => {
+  let identity: IdentityUnderTest;
+
+  beforeAll(async () => {
+    identity = await startIdentity();
+  });
+
+  afterAll(async () => {
+    await identity?.close();
+  });
+
+  async function login(email: string, password: string, surface: SurfaceName = 'admin', ip = '198.51.100.1'): Promise<Answer> {
+    const response = await fetch(`${identity.baseUrl}${AUTH_PREFIX[surface]}/login/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+      body: JSON.stringify({ email, password }),
+    });
+    const body = (await response.json()) as { errorCode: string | null };
+    const retryAfter = response.headers.get('retry-after');
+    return { status: response.status, retryAfter: retryAfter === null ? null : Number(retryAfter), errorCode: body.errorCode };
+  }
+
+  async function failTimes(email: string, times: number, surface: SurfaceName = 'admin'): Promise<void> {
+    for (let i = 0; i < times; i += 1) {
+      // Each from another address: the count is the email's, never the ip's.
+      expect((await login(email, 'Wrong!pass1', surface, `198.51.100.${10 + i}`)).status).toBe(401);
+    }
+  }
+
+  function expectBackoff(answer: Answer, maxSeconds: number, minSeconds = 1): void {
+    expect(answer.status).toBe(429);
+    expect(answer.errorCode).toBe('RATE_LIMITED');
+    expect(answer.retryAfter).toBeGreaterThanOrEqual(minSeconds);
+    expect(answer.retryAfter).toBeLessThanOrEqual(maxSeconds);
+  }
+
+  /** Ends the running back-off as if its time had passed (the rows are the suite's own). */
+  async function expireBackoff(email: string): Promise<void> {
+    const emailKey = createHash('sha256').update(email.toLowerCase()).digest('hex');
+    await identity.prisma.loginFailure.update({ where: { emailKey }, data: { blockedUntil: new Date(Date.now() - 1_000) } });
+  }
+
+  it('refuses every login of the email after 5 failures in a row, the right password included, for about a minute', async () => {
+    const user = await createAccount(identity, { role: 'admin' });
+    await failTimes(user.email, 5);
+    expectBackoff(await login(user.email, PASSWORD), 60, 50);
+    expectBackoff(await login(user.email, PASSWORD, 'mobile', '203.0.113.99'), 60, 50);
+  });
+
+  it('lets 4 failures pass and leaves other emails alone during a back-off', async () => {
+    const user = await createAccount(identity, { role: 'admin' });
+    const other = await createAccount(identity, { role: 'admin' });
+    await failTimes(user.email, 4);
+    expect((await login(user.email, PASSWORD)).status).toBe(200);
+    await failTimes(other.email, 5);
+    expect((await login(other.email, PASSWORD)).status).toBe(429);
+    expect((await login(user.email, PASSWORD)).status).toBe(200);
+  });
+
+  it('answers an unknown email the same way', async () => {
+    const email = uniqueEmail('nobody');
+    await failTimes(email, 5);
+    expectBackoff(await login(email, PASSWORD), 60, 50);
+  });
+
+  it('counts both surfaces together and the email as login normalises it', async () => {
+    const user = await createAccount(identity, { role: 'customer' });
+    await failTimes(user.email.toUpperCase(), 3, 'admin');
+    await failTimes(` ${user.email} `.trim(), 2, 'mobile');
+    expectBackoff(await login(user.email, PASSWORD, 'mobile'), 60, 50);
+  });
+
+  it('clears the count on a successful login', async () => {
+    const user = await createAccount(identity, { role: 'admin' });
+    await failTimes(user.email, 4);
+    expect((await login(user.email, PASSWORD)).status).toBe(200);
+    await failTimes(user.email, 4);
+    expect((await login(user.email, PASSWORD)).status).toBe(200);
+  });
+
+  it('doubles the back-off with each further failure, up to 15 minutes', async () => {
+    const email = uniqueEmail('doubling');
+    await failTimes(email, 5);
+    expectBackoff(await login(email, PASSWORD), 60, 50);
+    const expected = [120, 240, 480, 900, 900];
+    for (const seconds of expected) {
+      await expireBackoff(email);
+      expect((await login(email, 'Wrong!pass1')).status).toBe(401);
+      expectBackoff(await login(email, PASSWORD), seconds, seconds - 10);
+    }
+  });
+
+  it('ends a back-off in progress when the account resets its password', async () => {
+    const user = await createAccount(identity, { role: 'admin' });
+    await failTimes(user.email, 5);
+    expect((await login(user.email, PASSWORD)).status).toBe(429);
+    expect((await identity.request('POST', '/api/auth/password/forgot', { email: user.email })).status).toBe(200);
+    await serveMessageRequests(identity);
+    const { otp } = await lastEventOf(identity, EVENT_TYPES.passwordResetRequested, user.publicId);
+    expect((await identity.request('POST', '/api/auth/password/reset', { email: user.email, otp, password: NEW_PASSWORD })).status).toBe(200);
+    expect((await login(user.email, NEW_PASSWORD)).status).toBe(200);
+  });
+
+  it('refuses parallel guesses beyond the fifth even when they all arrive at once', async () => {
+    const user = await createAccount(identity, { role: 'admin' });
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => login(user.email, 'Wrong!pass1', 'admin', `198.51.100.${100 + i}`)));
+    expect(answers.filter((answer) => answer.status === 401)).toHaveLength(5);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(15);
+    expect((await login(user.email, PASSWORD)).status).toBe(429);
+  });
+});

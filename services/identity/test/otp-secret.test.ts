@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { EVENT_TYPES } from '@school/messaging';
+import { OtpHasher } from '../src/credentials/credential-secrets.js';
+import { CREDENTIALS_OPTIONS, type CredentialsOptions } from '../src/credentials/credentials.config.js';
+import { InstallationSecretsRepository } from '../src/credentials/installation-secrets.repository.js';
+import { createAccount, type IdentityUnderTest, lastEventOf, signedInAccessToken, startIdentity, uniquePhone } from './kit/index.js';
+
+/** Contract §9: outside production an unset OTP_SECRET is generated at random once per installation and kept. */
+describe('the OTP secret of an installation without OTP_SECRET (contract §9)', () => {
+  let identity: IdentityUnderTest;
+
+  beforeAll(async () => {
+    identity = await startIdentity({ OTP_SECRET: '' });
+  });
+
+  afterAll(async () => {
+    await identity?.close();
+  });
+
+  it('is generated at random, kept in the identity schema, and keys the stored codes', async () => {
+    const [kept] = await identity.prisma.installationSecret.findMany();
+    expect(kept).toMatchObject({ name: 'otp', value: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect(identity.app.get<CredentialsOptions>(CREDENTIALS_OPTIONS, { strict: false }).otpSecret).toBe(kept!.value);
+
+    const user = await createAccount(identity, { role: 'staff' });
+    const phone = uniquePhone();
+    const answer = await identity.request('POST', '/api/auth/phone/verify/request', { phone }, await signedInAccessToken(identity, user));
+    expect(answer.status).toBe(200);
+    const { otp } = await lastEventOf(identity, EVENT_TYPES.phoneVerificationRequested, user.publicId);
+    const credential = await identity.prisma.verificationCredential.findFirstOrThrow({ where: { userId: user.id, purpose: 'phone_verification' } });
+    expect(credential.otpHash).toBe(new OtpHasher(kept!.value).hash(otp));
+  });
+
+  it('is the same for every later start or replica of the installation', async () => {
+    const [kept] = await identity.prisma.installationSecret.findMany();
+    const replica = identity.app.get(InstallationSecretsRepository, { strict: false });
+    expect(await replica.keep('otp', () => 'another-random-value')).toBe(kept!.value);
+  });
+});
