@@ -6,3 +6,5 @@ export * from './free-port.js';
 export * from './http-client.js';
 export * from './metrics-scrape.js';
 export * from './upload-bodies.js';
+export * from './time-scale.js';
+export * from './redis-database.js';
