@@ -17,8 +17,8 @@ import { startMailSink } from './mail-sink.mjs';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
-// Stretched by TEST_TIME_SCALE (or the machine's load): a loaded machine starts slowly, not wrongly.
-const READY_TIMEOUT_MS = scaled(300_000);
+// Stretched by TEST_TIME_SCALE (or the machine's load), as every bound of ready(): a loaded machine starts slowly, not wrongly.
+const READY_TIMEOUT_MS = 300_000;
 const STOP_TIMEOUT_MS = 10_000;
 const LAST_LINES = 40;
 
@@ -133,7 +133,8 @@ export async function startProofSystem({ label, env = {}, quiet = true, proxied 
     };
 
     /** Waits until `url` answers 200; gives up early when one of `starting` exits. */
-    const ready = async (url, timeoutMs = READY_TIMEOUT_MS, starting = [...children.keys()]) => {
+    const ready = async (url, quietTimeoutMs = READY_TIMEOUT_MS, starting = [...children.keys()]) => {
+      const timeoutMs = scaled(quietTimeoutMs);
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
         if (await fetch(url, { signal: AbortSignal.timeout(scaled(2_000)) }).then((response) => response.ok, () => false)) return;
