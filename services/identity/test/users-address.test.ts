@@ -63,7 +63,7 @@ describe("users' address (contract §6): checked with reference-data over Rabbit
     identity = await startIdentity();
     adminToken = (await signIn(identity, await createAccount(identity, { role: 'admin' }))).accessToken;
     connection = new AmqpConnection({ url: TEST_AMQP_URL, name: 'reference-data-stand-in', logger: silentLogger, reconnect: { initialMs: 100, maxMs: 400 } });
-    client = new RpcClient(connection, { prefix: identity.brokerPrefix, logger: silentLogger, defaultTimeoutMs: 2_000 });
+    client = new RpcClient(connection, { prefix: identity.brokerPrefix, logger: silentLogger, defaultTimeoutMs: scaled(2_000) });
     await until(() => client.isReady(), 'the RPC reply consumer');
   });
 
