@@ -1,7 +1,7 @@
 # One pattern for every process: docker build --build-arg SERVICE=<process> -t school-commerce-<process> .
 # SERVICE is a process of libs/config's PROCESS_NAMES (scripts/docker/assemble.mjs refuses any other)
 # or migrate (the migration job: every service's migrations, then exit 0).
-ARG NODE_IMAGE=node:22-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # Install and build once: everything above `ARG SERVICE` is the same layer for every image.
 FROM ${NODE_IMAGE} AS build

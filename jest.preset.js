@@ -1,13 +1,14 @@
 // Shared jest setup for every project: ESM TypeScript through SWC, workspace libs from source.
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { scaled } from './scripts/jest/time-scale.js';
 
 const root = dirname(fileURLToPath(import.meta.url));
 
 export function jestConfig(projectDir, overrides = {}) {
   return {
     rootDir: projectDir,
-    testEnvironment: 'node',
+    testEnvironment: join(root, 'scripts/jest/environment.js'),
     extensionsToTreatAsEsm: ['.ts'],
     testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.test.ts'],
     transform: {
@@ -29,8 +30,9 @@ export function jestConfig(projectDir, overrides = {}) {
       '^@school/([a-z-]+)/([a-z-]+)$': join(root, 'libs/$1/src/$2/index.ts'),
       '^(\\.{1,2}/.*)\\.js$': '$1',
     },
-    testTimeout: 30_000,
     reporters: ['default', join(root, 'scripts/jest-results-reporter.js')],
     ...overrides,
+    // Every timeout, the default and those a test names, stretched on a loaded machine (TEST_TIME_SCALE).
+    testTimeout: scaled(overrides.testTimeout ?? 30_000),
   };
 }

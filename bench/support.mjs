@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { scaled } from '../scripts/jest/time-scale.js';
 
 export const SERVER_DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
@@ -86,17 +87,24 @@ export async function stopAll() {
   await Promise.race([Promise.all(exits), sleep(10_000)]);
 }
 
-export async function waitFor(url, deadlineMs = 30_000) {
-  const deadline = Date.now() + deadlineMs;
+/**
+ * Waits until `url` answers 200. Fails at once when a started process has exited; otherwise after
+ * `boundMs`, stretched by TEST_TIME_SCALE (or the machine's load), so a slow machine is no failure.
+ */
+export async function waitFor(url, boundMs = 120_000) {
+  const bound = scaled(boundMs);
+  const deadline = Date.now() + bound;
   while (Date.now() < deadline) {
+    const dead = children.find((child) => child.exitCode !== null || child.signalCode !== null);
+    if (dead) throw new Error(`${dead.name} exited (${dead.signalCode ?? `code ${dead.exitCode}`}) while waiting for ${url}`);
     try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(1_000) })).ok) return;
+      if ((await fetch(url, { signal: AbortSignal.timeout(scaled(1_000)) })).ok) return;
     } catch {
       // not listening yet
     }
     await sleep(200);
   }
-  throw new Error(`${url} did not answer within ${deadlineMs / 1000} s`);
+  throw new Error(`${url} did not answer 200 within ${bound / 1000} s (TEST_TIME_SCALE stretches the bound), every process still running`);
 }
 
 /**

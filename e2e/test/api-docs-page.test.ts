@@ -2,6 +2,7 @@ import { ROUTE_TABLE } from '../../services/gateway/src/routes/route-table.js';
 import { operationId } from '../../services/gateway/src/docs/merge-document.js';
 import { type HeadlessBrowser, launchChromium } from './support/browser.js';
 import { type RunningSystem, startSystem } from './support/system.js';
+import { scaled } from '@school/testing';
 
 /** Contract §2: `GET /api/docs`, the interactive page, in a real browser with nothing but the gateway to talk to. */
 describe('the API documentation page in headless Chromium', () => {
@@ -29,7 +30,7 @@ describe('the API documentation page in headless Chromium', () => {
 
     const served = await page.goto(`${system.gatewayUrl}/api/docs`);
     expect(served?.headers()['content-security-policy']).toMatch(/default-src 'none'.*script-src 'self'.*style-src 'self'/);
-    await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+    await page.locator('.opblock').first().waitFor({ timeout: scaled(30_000) });
     expect(await page.locator('.opblock').count()).toBe(ROUTE_TABLE.length);
     await expect(page.locator('.opblock-summary-path', { hasText: '/api/lookups/provinces' }).first().isVisible()).resolves.toBe(true);
 
@@ -38,7 +39,7 @@ describe('the API documentation page in headless Chromium', () => {
     await jwks.locator('button.try-out__btn').click();
     await jwks.locator('button.execute').click();
     const answer = jwks.locator('.live-responses-table tr.response');
-    await answer.first().waitFor({ timeout: 15_000 });
+    await answer.first().waitFor({ timeout: scaled(15_000) });
     expect((await answer.locator('.response-col_status').first().innerText()).trim()).toBe('200');
     expect(await answer.locator('.response-col_description').first().innerText()).toContain('"keys"');
 

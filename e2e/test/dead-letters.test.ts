@@ -6,6 +6,7 @@ import { ALL_EVENT_TYPES, EVENT_TYPES, type ConsumerTopology, type DeadLetter } 
 import { TestBroker } from '@school/messaging/testing';
 import { mailsTo } from './support/mail.js';
 import { startSystem, type RunningSystem } from './support/system.js';
+import { scaled } from '@school/testing';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -41,7 +42,7 @@ describe('npm run dlq against the running notifier', () => {
   }
 
   async function parked(count: number): Promise<void> {
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + scaled(15_000);
     while ((await broker.messageCount(notifier.deadLetterQueue)) !== count) {
       if (Date.now() > deadline) throw new Error(`expected ${count} parked message(s)`);
       await sleep(100);
@@ -68,7 +69,7 @@ describe('npm run dlq against the running notifier', () => {
 
     const replayed = await dlq('replay', '--id', eventId);
     expect(replayed).toMatchObject({ status: 0, stdout: `${notifier.deadLetterQueue}: replayed 1 message\n  ${eventId} -> ${EVENT_TYPES.passwordChanged}\n` });
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + scaled(20_000);
     while ((await mailsTo(system.mailDir, email)).length === 0) {
       if (Date.now() > deadline) throw new Error(`no mail to ${email} after the replay`);
       await sleep(200);

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TcpProxy } from '@school/messaging/testing';
 import { type RunningSystem, startSystem } from './support/system.js';
+import { scaled } from '@school/testing';
 
 /** The whole system reaches PostgreSQL through a proxy this suite cuts while requests flow. */
 let database: TcpProxy;
@@ -60,7 +61,7 @@ describe('PostgreSQL cut under load', () => {
     for (const answer of unavailable) expect(answer).toMatchObject({ errorCode: 'SERVICE_UNAVAILABLE', retryAfter: expect.stringMatching(/^\d+$/) });
 
     // Back within seconds, without restarting anything.
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + scaled(10_000);
     let last = await listUsers(accessToken);
     while (last.status !== 200 && Date.now() < deadline) {
       await sleep(200);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { invitedPerson } from './support/people.js';
 import { type RunningSystem, startSystem } from './support/system.js';
+import { scaled } from '@school/testing';
 
 /**
  * Issue 12, feedback through the gateway with the real notifier: one accepted guest submission is
@@ -64,7 +65,7 @@ async function supportMails(marker: string): Promise<string[]> {
 }
 
 async function eventually<T>(read: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaled(timeoutMs);
   while (Date.now() < deadline) {
     const found = await read();
     if (found !== undefined) return found;

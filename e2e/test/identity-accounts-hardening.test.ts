@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { quoteIdent, testDatabaseUrl, withConnection } from '@school/testing';
 import { linkToken as mailedLinkToken } from './support/mail.js';
 import { type RunningSystem, startSystem } from './support/system.js';
+import { scaled } from '@school/testing';
 
 /**
  * Issue 9, identity's account rules through the gateway: phones unique among live accounts (the
@@ -47,7 +48,7 @@ const refusal = (errorCode: string) => ({ message: expect.any(String), data: nul
 
 /** Polls `read` until it finds something (mail and SMS travel through the outbox, RabbitMQ and the notifier). */
 async function eventually<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + scaled(20_000);
   while (Date.now() < deadline) {
     const found = await read();
     if (found !== undefined) return found;

@@ -3,6 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type RunningSystem, startSystem } from './support/system.js';
+import { scaled } from '@school/testing';
 
 /**
  * Contract §4 through the gateway: forgot and reset by phone act only on a verified phone, and at
@@ -65,7 +66,7 @@ async function mailsTo(address: string): Promise<Mail[]> {
 }
 
 async function waitForMails(address: string, subjects: string[], count: number, timeoutMs = 30_000): Promise<Mail[]> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaled(timeoutMs);
   for (;;) {
     const mails = (await mailsTo(address)).filter((mail) => subjects.includes(mail.subject));
     if (mails.length >= count || Date.now() > deadline) return mails;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { PROCESS_NAMES, SERVICE_NAMES } from '@school/config';
-import { freePort } from '@school/testing';
+import { freePort, scaled } from '@school/testing';
 import { assemble, MIGRATE } from '../../scripts/docker/assemble.mjs';
 import { imageEnvironment, readRepoFile } from './support/deployment.js';
 
@@ -63,11 +63,14 @@ describe('Dockerfile', () => {
 
     it('starts from that tree, passes its HEALTHCHECK, and exits 0 on SIGTERM', async () => {
       const port = String(await freePort());
-      const env = { PATH: process.env.PATH ?? '', ...imageEnvironment('gateway'), HOST: '127.0.0.1', PORT: port, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' };
+      // Free ports for everything it binds, metrics included: `npm start` may hold the defaults.
+      const metricsPort = String(await freePort());
+      const env = { PATH: process.env.PATH ?? '', ...imageEnvironment('gateway'), HOST: '127.0.0.1', PORT: port, METRICS_PORT: metricsPort, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' };
       const child = spawn(process.execPath, ['--enable-source-maps', 'entrypoint.mjs'], { cwd: target, env, stdio: 'ignore' });
       const exited = once(child, 'exit');
       let healthy = false;
-      for (let attempt = 0; attempt < 60 && !healthy; attempt += 1) {
+      const giveUpAt = Date.now() + scaled(30_000);
+      while (!healthy && child.exitCode === null && Date.now() < giveUpAt) {
         healthy = spawnSync(process.execPath, ['scripts/docker/healthcheck.mjs'], { cwd: target, env }).status === 0;
         if (!healthy) await new Promise((resolve) => setTimeout(resolve, 500));
       }

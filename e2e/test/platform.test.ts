@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createTestIssuer } from '@school/testing';
+import { createTestIssuer, scaled } from '@school/testing';
 import { type RunningSystem, startSystem } from './support/system.js';
 
 let system: RunningSystem;
@@ -95,7 +95,7 @@ describe('the whole system through the gateway', () => {
   it('delivers a password-reset email through the outbox, RabbitMQ and the notifier', async () => {
     const forgot = await api('/api/auth/password/forgot', json({ email: 'admin@example.com' }));
     expect(forgot.status).toBe(200);
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + scaled(20_000);
     let mail: string | undefined;
     while (!mail && Date.now() < deadline) {
       const files = (await readdir(system.mailDir)).filter((file) => file.endsWith('.eml'));

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '@school/testing';
+import { freePort, scaled } from '@school/testing';
 import { withAdmin } from './support/system.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -94,7 +94,7 @@ describe('npx nx g @school/tools:service <name>', () => {
     child.stdout?.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
 
-    const deadline = Date.now() + 45_000;
+    const deadline = Date.now() + scaled(45_000);
     let ready: Response | undefined;
     while (Date.now() < deadline && child.exitCode === null) {
       ready = await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => undefined);

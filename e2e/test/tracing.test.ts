@@ -4,6 +4,7 @@ import { SmtpSink, type ReceivedMail } from '../../services/notifier/test/suppor
 import { ancestry, describeSpans, OtlpReceiver, SPAN_KIND, type ReceivedSpan } from './support/otlp-receiver.js';
 import { startSystem, type RunningSystem } from './support/system.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { scaled } from '@school/testing';
 
 /**
  * The real processes export their spans over OTLP (as in production with OTEL_EXPORTER_OTLP_ENDPOINT)
@@ -44,7 +45,7 @@ async function post(path: string, body: unknown, traceparent: string): Promise<R
 }
 
 async function mailMatching(test: (mail: ReceivedMail) => boolean, what: string): Promise<ReceivedMail> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + scaled(20_000);
   for (;;) {
     const mail = sink.received.find(test);
     if (mail) return mail;

@@ -2,6 +2,7 @@
 // client addresses, bursts that count answers by kind, and the mails a burst must produce.
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { scaled } from '../jest/time-scale.js';
 
 export const ADMIN = { email: 'admin@example.com', password: 'Admin123!' };
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -122,18 +123,19 @@ export function mailCount(sink, tags) {
   return { expected: wanted.size, delivered: copies.size, duplicated, reissued, missing: wanted.size - copies.size };
 }
 
-/** Waits until every tag was mailed (or the time is up), then a little longer to catch duplicates. */
+/** Waits until every tag was mailed (or the time, stretched by the time scale, is up), then a little longer to catch duplicates. */
 export async function awaitMails(sink, tags, timeoutMs, settleMs = 2_000) {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaled(timeoutMs);
   while (mailCount(sink, tags).missing > 0 && Date.now() < deadline) await sleep(250);
   await sleep(settleMs);
   return mailCount(sink, tags);
 }
 
-/** Polls `probe` until it returns true; the milliseconds it took, or undefined when the time ran out. */
+/** Polls `probe` until it returns true; the milliseconds it took, or undefined when the time (stretched by the time scale) ran out. */
 export async function until(probe, timeoutMs, intervalMs = 200) {
   const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
+  const bound = scaled(timeoutMs);
+  while (Date.now() - started < bound) {
     if (await probe()) return Date.now() - started;
     await sleep(intervalMs);
   }

@@ -11,12 +11,14 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { freshDatabase } from '../../bench/support.mjs';
+import { scaled } from '../jest/time-scale.js';
 import { startMailSink } from './mail-sink.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
-const READY_TIMEOUT_MS = 90_000;
+// Stretched by TEST_TIME_SCALE (or the machine's load), as every bound of ready(): a loaded machine starts slowly, not wrongly.
+const READY_TIMEOUT_MS = 300_000;
 const STOP_TIMEOUT_MS = 10_000;
 const LAST_LINES = 40;
 
@@ -26,7 +28,7 @@ async function builtLibraries() {
     if (!existsSync(join(root, `services/${name}/dist/main.js`))) throw new Error(`services/${name}/dist is missing: run \`npm run build\` first`);
   }
   const [config, testing, messaging] = await Promise.all([import('@school/config'), import('@school/testing'), import('@school/messaging/testing')]);
-  return { config, freePort: testing.freePort, TcpProxy: messaging.TcpProxy, TestBroker: messaging.TestBroker };
+  return { config, freePort: testing.freePort, claimRedisDatabase: testing.claimRedisDatabase, TcpProxy: messaging.TcpProxy, TestBroker: messaging.TestBroker };
 }
 
 /** `url` with its host and port replaced by the proxy's (when there is one) and, when given, its path. */
@@ -36,29 +38,12 @@ function through(proxy, url, pathname) {
   return result.toString();
 }
 
-/** Deletes the keys matching `pattern` (this run's BullMQ queues, caches and channels). */
-async function deleteKeys(redisUrl, pattern) {
-  const { Redis } = await import('ioredis');
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  try {
-    await redis.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
-}
-
 /**
  * Starts the system. `env` is applied over the defaults (e.g. EMAIL_BACKOFF_MS). Returns the gateway
  * URL, the direct database URL (for invariant checks), the proxies, the mail sink, and process control.
  */
 export async function startProofSystem({ label, env = {}, quiet = true, proxied = true } = {}) {
-  const { config, freePort, TcpProxy, TestBroker } = await builtLibraries();
+  const { config, freePort, claimRedisDatabase, TcpProxy, TestBroker } = await builtLibraries();
   const run = `${label}-${randomBytes(4).toString('hex')}`;
   const cleanups = [];
   const cleanup = async () => {
@@ -69,9 +54,13 @@ export async function startProofSystem({ label, env = {}, quiet = true, proxied 
     cleanups.push(database.drop);
     const sink = await startMailSink();
     cleanups.push(() => sink.close());
+    // A Redis database of its own, claimed so no other run uses it meanwhile (like the e2e
+    // harness): the gateway's throttles and the revocation store have fixed key names.
+    const redis = await claimRedisDatabase(REDIS_URL);
+    cleanups.push(() => redis.release());
     const proxies = {
       postgres: await TcpProxy.start(database.url),
-      redis: await TcpProxy.start(REDIS_URL),
+      redis: await TcpProxy.start(redis.url),
       rabbitmq: await TcpProxy.start(AMQP_URL),
       smtp: await TcpProxy.start(sink.url),
     };
@@ -83,10 +72,6 @@ export async function startProofSystem({ label, env = {}, quiet = true, proxied 
 
     const ports = Object.fromEntries(await Promise.all(config.PROCESS_NAMES.map(async (name) => [name, await freePort()])));
     const gatewayUrl = `http://127.0.0.1:${ports.gateway}`;
-    // A Redis database of its own (like the e2e harness): the gateway's throttles and the
-    // revocation store have fixed key names.
-    const redisDatabase = 1 + (randomBytes(1)[0] % 15);
-    cleanups.push(() => deleteKeys(through(undefined, REDIS_URL, `/${redisDatabase}`), `${run}:*`));
     const operatorEnv = {
       ...process.env,
       NODE_ENV: 'test',
@@ -94,7 +79,7 @@ export async function startProofSystem({ label, env = {}, quiet = true, proxied 
       DOTENV_PATH: '/dev/null',
       // Without `proxied` (the soak) the processes reach their dependencies directly.
       DATABASE_URL: through(proxied && proxies.postgres, database.url),
-      REDIS_URL: through(proxied && proxies.redis, REDIS_URL, `/${redisDatabase}`),
+      REDIS_URL: through(proxied && proxies.redis, redis.url),
       AMQP_URL: through(proxied && proxies.rabbitmq, AMQP_URL),
       SMTP_URL: through(proxied && proxies.smtp, sink.url),
       AMQP_NAME_PREFIX: amqpNamePrefix,
@@ -106,6 +91,7 @@ export async function startProofSystem({ label, env = {}, quiet = true, proxied 
       UPSTREAM_TIMEOUT_MS: '5000',
       ...Object.fromEntries(config.SERVICE_NAMES.map((name) => [config.servicePortVariable(name), String(ports[name])])),
       PORT: String(ports.gateway),
+      METRICS_PORT: String(await freePort()),
       HOST: '127.0.0.1',
       PUBLIC_BASE_URL: gatewayUrl,
       ...env,
@@ -147,15 +133,16 @@ export async function startProofSystem({ label, env = {}, quiet = true, proxied 
     };
 
     /** Waits until `url` answers 200; gives up early when one of `starting` exits. */
-    const ready = async (url, timeoutMs = READY_TIMEOUT_MS, starting = [...children.keys()]) => {
+    const ready = async (url, quietTimeoutMs = READY_TIMEOUT_MS, starting = [...children.keys()]) => {
+      const timeoutMs = scaled(quietTimeoutMs);
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
-        if (await fetch(url, { signal: AbortSignal.timeout(2_000) }).then((response) => response.ok, () => false)) return;
+        if (await fetch(url, { signal: AbortSignal.timeout(scaled(2_000)) }).then((response) => response.ok, () => false)) return;
         const dead = starting.find((name) => !running(children.get(name)));
         if (dead) throw new Error(`${dead} exited during start-up:\n${(lastLines.get(dead) ?? []).join('\n')}`);
         await sleep(300);
       }
-      throw new Error(`${url} was not ready within ${timeoutMs / 1000} s`);
+      throw new Error(`${url} did not answer 200 within ${timeoutMs / 1000} s (TEST_TIME_SCALE stretches the bound), every process still running`);
     };
 
     const system = {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { scaled } from '@school/testing';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -43,9 +44,9 @@ export async function generateClient(documentUrl: string): Promise<GeneratedClie
   await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
   await copyFile(fixture, join(dir, 'client.ts'));
   const node = process.execPath;
-  await run(node, [join(root, 'node_modules/openapi-typescript/bin/cli.js'), documentUrl, '-o', join(dir, 'schema.d.ts')], { cwd: dir, timeout: 60_000 });
+  await run(node, [join(root, 'node_modules/openapi-typescript/bin/cli.js'), documentUrl, '-o', join(dir, 'schema.d.ts')], { cwd: dir, timeout: scaled(60_000) });
   try {
-    await run(node, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { cwd: dir, timeout: 120_000 });
+    await run(node, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { cwd: dir, timeout: scaled(120_000) });
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
     throw new Error(`the client does not typecheck against the generated types:\n${stdout ?? ''}${stderr ?? ''}`);
@@ -53,7 +54,7 @@ export async function generateClient(documentUrl: string): Promise<GeneratedClie
   return {
     dir,
     async run(env) {
-      const { stdout } = await run(node, [join(dir, 'dist/client.js')], { cwd: dir, env: { ...process.env, ...env }, timeout: 30_000 });
+      const { stdout } = await run(node, [join(dir, 'dist/client.js')], { cwd: dir, env: { ...process.env, ...env }, timeout: scaled(30_000) });
       return JSON.parse(stdout.trim().split('\n').pop() ?? '');
     },
     remove: () => rm(dir, { recursive: true, force: true }),

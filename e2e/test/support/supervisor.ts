@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { scaled } from '@school/testing';
 import { repositoryRoot } from './repository-root.js';
 
 const root = repositoryRoot;
@@ -7,7 +8,7 @@ export interface SupervisorRun {
   child: ChildProcess;
   /** Everything printed so far, stdout and stderr interleaved. */
   output(): string;
-  /** Resolves when the output matches, rejects when the process exits first or the time is up. */
+  /** Resolves when the output matches, rejects when the process exits first or the time (stretched by the time scale) is up. */
   waitFor(pattern: RegExp, timeoutMs: number): Promise<void>;
   /** Resolves with the exit code (or signal) once the process has ended. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; elapsedMs: number }>;
@@ -32,7 +33,8 @@ export function runSupervisor(env: NodeJS.ProcessEnv, args: string[] = ['--no-bu
     child,
     output: () => text,
     exited,
-    waitFor(pattern, timeoutMs) {
+    waitFor(pattern, quietTimeoutMs) {
+      const timeoutMs = scaled(quietTimeoutMs);
       return new Promise((resolve, reject) => {
         const done = (error?: Error) => {
           clearTimeout(timer);

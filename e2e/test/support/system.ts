@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { childEnvironments, PROCESS_NAMES, type ProcessName, resolveTopology, servicePortVariable, SERVICE_NAMES, type ServiceName } from '@school/config';
 import { TestBroker } from '@school/messaging/testing';
-import { freePort } from '@school/testing';
+import { claimRedisDatabase, freePort, scaled } from '@school/testing';
 
 import pg from 'pg';
 import { repositoryRoot } from './repository-root.js';
@@ -75,15 +75,15 @@ export async function isolatedResources(): Promise<IsolatedResources> {
   await withAdmin((client) => client.query(`CREATE DATABASE ${database}`));
   const databaseUrl = new URL(baseDatabaseUrl);
   databaseUrl.pathname = `/${database}`;
-  const redisUrl = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-  redisUrl.pathname = `/${1 + (parseInt(suffix.slice(0, 4), 16) % 15)}`;
+  const redis = await claimRedisDatabase(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   const mailDir = await mkdtemp(join(tmpdir(), 'e2e-mail-'));
   const amqpNamePrefix = `e2e-${suffix}.`;
   return {
-    env: { DATABASE_URL: databaseUrl.toString(), REDIS_URL: redisUrl.toString(), AMQP_NAME_PREFIX: amqpNamePrefix, MAIL_OUTBOX_DIR: mailDir },
+    env: { DATABASE_URL: databaseUrl.toString(), REDIS_URL: redis.url, AMQP_NAME_PREFIX: amqpNamePrefix, MAIL_OUTBOX_DIR: mailDir },
     mailDir,
     async release() {
       await withAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+      await redis.release();
       const broker = await TestBroker.connect(amqpNamePrefix);
       await broker.destroy();
       await rm(mailDir, { recursive: true, force: true });
@@ -119,6 +119,8 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
 
   const children = new Map<ProcessName, ChildProcess>();
   const output = new Map<ProcessName, string[]>();
+  let lastOutputAt = Date.now();
+  let exitedEarly: string | undefined;
   for (const name of PROCESS_NAMES) {
     const child = spawn(process.execPath, [join(root, `services/${name}/dist/main.js`)], {
       cwd: root,
@@ -127,8 +129,13 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     });
     const lines: string[] = [];
     output.set(name, lines);
-    child.stdout?.on('data', (chunk: Buffer) => lines.push(chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => lines.push(chunk.toString()));
+    const keep = (chunk: Buffer) => {
+      lines.push(chunk.toString());
+      lastOutputAt = Date.now();
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    child.once('exit', (code, signal) => (exitedEarly ??= `${name} exited (${signal ?? `code ${code}`}) during start-up`));
     children.set(name, child);
   }
 
@@ -157,15 +164,37 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     },
   };
 
-  const deadline = Date.now() + 45_000;
-  while (Date.now() < deadline) {
-    const ready = await fetch(`${gatewayUrl}/health/ready`).catch(() => undefined);
-    if (ready?.ok) return system;
-    const dead = [...children].find(([, child]) => child.exitCode !== null);
-    if (dead) break;
-    await sleep(300);
-  }
+  const failure = await untilReady(`${gatewayUrl}/health/ready`, () => exitedEarly, () => lastOutputAt);
+  if (failure === undefined) return system;
   const report = PROCESS_NAMES.map((name) => `--- ${name}\n${system.logs(name).slice(-2000)}`).join('\n');
   await system.shutdown();
-  throw new Error(`the system did not become ready:\n${report}`);
+  throw new Error(`the system did not become ready: ${failure}\n${report}`);
+}
+
+/** Quiet for this long (no process printing, gateway not ready): start-up has stalled. */
+const STALL_MS = 120_000;
+/** However busy the processes are, start-up takes no longer than this. */
+const READY_BOUND_MS = 600_000;
+
+/**
+ * Polls `url` until it answers 200. Fails at once when a process exits, and otherwise only when
+ * nothing has been printed for STALL_MS or READY_BOUND_MS has passed, both stretched by the
+ * time scale: a slow machine that is still making progress is not a failure. Returns why it failed.
+ */
+async function untilReady(url: string, exited: () => string | undefined, lastOutputAt: () => number): Promise<string | undefined> {
+  const startedAt = Date.now();
+  const stallMs = scaled(STALL_MS);
+  const boundMs = scaled(READY_BOUND_MS);
+  let lastAnswer = 'no answer yet';
+  for (;;) {
+    const answer = await fetch(url, { signal: AbortSignal.timeout(stallMs) }).catch(() => undefined);
+    if (answer?.ok) return undefined;
+    if (answer) lastAnswer = `${answer.status} ${(await answer.text().catch(() => '')).slice(0, 300)}`;
+    const waited = `waited ${Math.round((Date.now() - startedAt) / 1000)} s for GET ${url} to answer 200 (last: ${lastAnswer})`;
+    const dead = exited();
+    if (dead) return `${dead}; ${waited}`;
+    if (Date.now() - lastOutputAt() > stallMs) return `no process printed anything for ${stallMs / 1000} s; ${waited}`;
+    if (Date.now() - startedAt > boundMs) return `the bound of ${boundMs / 1000} s (TEST_TIME_SCALE stretches it) passed; ${waited}`;
+    await sleep(300);
+  }
 }

@@ -1,10 +1,11 @@
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { createAuthRedis, SessionRevocations, SUBSCRIBER_NAME_PREFIX } from '@school/auth';
+import { scaled } from '@school/testing';
 import { closedPort, failureCode, randomPrefix, REDIS_URL } from './helpers.js';
 
 async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaled(timeoutMs);
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(20);
@@ -76,7 +77,7 @@ describe('SessionRevocations: a copy in memory kept current by Redis pub/sub', (
     expect(ids).toHaveLength(1);
     await redis.client('KILL', 'ID', ids[0]!);
 
-    const deadline = Date.now() + 5_000;
+    const deadline = Date.now() + scaled(5_000);
     while ((await answers(a, 'missed')) !== 'SERVICE_UNAVAILABLE' && Date.now() < deadline) await nextTurn();
     await expect(answers(a, 'missed')).resolves.toBe('SERVICE_UNAVAILABLE');
     // From the loss on, never a `false`: 503 until reloaded, then the revocation it had missed.

@@ -7,3 +7,5 @@ export * from './http-client.js';
 export * from './metrics-scrape.js';
 export * from './upload-bodies.js';
 export * from './open-upload.js';
+export * from './time-scale.js';
+export * from './redis-database.js';

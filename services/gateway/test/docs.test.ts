@@ -2,6 +2,7 @@ import { operationKeys, openApiPath, type OpenApiDocument } from '@school/openap
 import { ROUTE_TABLE } from '../src/routes/route-table.js';
 import { startFakeUpstreams, stopFakeUpstreams, type FakeUpstreams } from './support/fake-upstreams.js';
 import { startTestGateway, type TestGateway } from './support/gateway.js';
+import { scaled } from '@school/testing';
 
 const tableKeys = ROUTE_TABLE.map((route) => `${route.method} ${openApiPath(route.path)}`).sort();
 
@@ -95,7 +96,7 @@ describe('the gateway’s API documentation', () => {
 });
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaled(timeoutMs);
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;

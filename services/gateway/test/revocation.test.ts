@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { SessionRevocations } from '@school/auth';
 import { TcpProxy } from '@school/messaging/testing';
-import { freePort } from '@school/testing';
+import { freePort, scaled } from '@school/testing';
 import { bearer, json, REDIS_URL, startTestGateway, type TestGateway } from './support/gateway.js';
 
 const ME = '/api/auth/me';
@@ -50,7 +50,7 @@ describe('session revocation through the gateway (copy in memory fed by Redis pu
       expect(response.status).toBe(503);
       expect(await json(response)).toMatchObject({ data: null, errorCode: 'SERVICE_UNAVAILABLE' });
       await proxy.resume();
-      const deadline = Date.now() + 10_000;
+      const deadline = Date.now() + scaled(10_000);
       while ((await status(gateway, authorization)) !== 200 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
       expect(await status(gateway, authorization)).toBe(200);
     } finally {

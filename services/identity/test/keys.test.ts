@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createPrismaClient } from '@school/prisma';
 import { UnitOfWork } from '@school/service';
-import { migratedTestSchema, type MigratedTestSchema } from '@school/testing';
+import { type MigratedTestSchema, migratedTestSchema, scaled } from '@school/testing';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { keysRotate } from '../src/cli/keys-rotate.command.js';
 import { parseConfig } from '@school/config';
@@ -17,7 +17,7 @@ const timings: KeyRingTimings = { activationMs: 1_500, retirementMs: 2_000 };
 const options = { issuer: 'https://identity.test', audience: 'school-test', timings, refreshMs: 100, jwksMaxAgeSeconds: 1 };
 
 async function eventually(probe: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaled(timeoutMs);
   while (!probe()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));

@@ -12,6 +12,7 @@ import {
 } from '@school/messaging';
 import { TEST_AMQP_URL } from '@school/messaging/testing';
 import { createAccount, type IdentityUnderTest, me, refresh, signIn, startIdentity, uniqueEmail } from './kit/index.js';
+import { scaled } from '@school/testing';
 
 /**
  * Reference-data's geography as the stand-in below knows it: province 1 holds district 10, which
@@ -43,7 +44,7 @@ const KATHMANDU = { provinceId: 1, districtId: 10, municipalityId: 100 };
 const SERVICE_UNAVAILABLE = { message: 'Service temporarily unavailable', data: null, errorCode: 'SERVICE_UNAVAILABLE' };
 
 async function until(probe: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + scaled(10_000);
   while (!probe()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
@@ -62,7 +63,7 @@ describe("users' address (contract §6): checked with reference-data over Rabbit
     identity = await startIdentity();
     adminToken = (await signIn(identity, await createAccount(identity, { role: 'admin' }))).accessToken;
     connection = new AmqpConnection({ url: TEST_AMQP_URL, name: 'reference-data-stand-in', logger: silentLogger, reconnect: { initialMs: 100, maxMs: 400 } });
-    client = new RpcClient(connection, { prefix: identity.brokerPrefix, logger: silentLogger, defaultTimeoutMs: 2_000 });
+    client = new RpcClient(connection, { prefix: identity.brokerPrefix, logger: silentLogger, defaultTimeoutMs: scaled(2_000) });
     await until(() => client.isReady(), 'the RPC reply consumer');
   });
 

@@ -1,6 +1,8 @@
-/** Polls `probe` until it returns a truthy value or the time is up. */
+import { scaled } from '@school/testing';
+
+/** Polls `probe` until it returns a truthy value or the time (stretched by the time scale) is up. */
 export async function waitFor<T>(probe: () => Promise<T> | T, { timeoutMs = 10_000, intervalMs = 25, what = 'condition' } = {}): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaled(timeoutMs);
   let last: T;
   do {
     last = await probe();

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { afterAll } from '@jest/globals';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -29,11 +30,35 @@ export interface IdentityUnderTest {
 }
 
 /**
+ * Every app this file started and nobody closed: a suite whose beforeAll timed out on a loaded
+ * machine never gets the app to close, and its open sockets (Postgres, Redis, RabbitMQ) would keep
+ * jest from exiting. After the file's own hooks, the apps still starting are awaited and closed.
+ */
+const unclosed = new Set<Promise<IdentityUnderTest>>();
+afterAll(async () => {
+  const apps = await Promise.allSettled([...unclosed]);
+  await Promise.all(apps.map((app) => (app.status === 'fulfilled' ? app.value.close() : undefined)));
+});
+
+export function startIdentity(env: Record<string, string> = {}): Promise<IdentityUnderTest> {
+  const starting = startIdentityApp(env);
+  unclosed.add(starting);
+  starting.catch(() => unclosed.delete(starting));
+  return starting.then((identity) => ({
+    ...identity,
+    close: async () => {
+      if (!unclosed.delete(starting)) return;
+      await identity.close();
+    },
+  }));
+}
+
+/**
  * The real identity app over a real socket, on a database of its own: identity's schema name is
  * fixed (`identity`, which the outbox and the Prisma client both use), so isolation between
  * parallel suites is by database (`identity_test_<random>`), dropped at close.
  */
-export async function startIdentity(env: Record<string, string> = {}): Promise<IdentityUnderTest> {
+async function startIdentityApp(env: Record<string, string>): Promise<IdentityUnderTest> {
   const serverUrl = testDatabaseUrl();
   const database = `identity_test_${randomBytes(6).toString('hex')}`;
   await withConnection(serverUrl, (client) => client.query(`CREATE DATABASE ${quoteIdent(database)}`));
@@ -42,6 +67,7 @@ export async function startIdentity(env: Record<string, string> = {}): Promise<I
   const dropDatabase = () =>
     withConnection(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${quoteIdent(database)} WITH (FORCE)`)).then(() => undefined);
 
+  let app: NestFastifyApplication | undefined;
   try {
     const schema = SERVICES.identity.schema;
     await applyMigrations({ databaseUrl: databaseUrl.href, schema, migrationsDir: [join(serviceDir, 'prisma', 'migrations'), fileURLToPath(OUTBOX_MIGRATIONS)] });
@@ -56,19 +82,20 @@ export async function startIdentity(env: Record<string, string> = {}): Promise<I
       AMQP_NAME_PREFIX: brokerPrefix,
       ...env,
     });
-    const app = await createServiceApp(AppModule.forRoot(config), { logger: createLogger({ service: 'identity', level: 'silent' }) });
+    app = await createServiceApp(AppModule.forRoot(config), { logger: createLogger({ service: 'identity', level: 'silent' }) });
     await app.listen({ host: '127.0.0.1', port });
     const baseUrl = `http://127.0.0.1:${port}`;
     const prisma = createPrismaClient(PrismaClient, { databaseUrl: databaseUrl.href, schema, maxConnections: 2 });
 
+    const started = app;
     return {
-      app,
+      app: started,
       baseUrl,
       prisma,
       brokerPrefix,
       request: httpClient(baseUrl),
       async close() {
-        await app.close();
+        await started.close();
         await prisma.$disconnect();
         await dropDatabase();
         const broker = await TestBroker.connect(brokerPrefix);
@@ -76,6 +103,7 @@ export async function startIdentity(env: Record<string, string> = {}): Promise<I
       },
     };
   } catch (error) {
+    await app?.close();
     await dropDatabase();
     throw error;
   }

@@ -1,0 +1,2 @@
+import { TestEnvironment } from 'jest-environment-node';
+export default class ScaledTimeoutsEnvironment extends TestEnvironment {}

@@ -1,0 +1,2 @@
+export declare function timeScale(): number;
+export declare function scaled(ms: number): number;

@@ -1,0 +1,25 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from '@jest/globals';
+import { scaled } from '@school/testing';
+
+const serviceDir = join(import.meta.dirname, '..');
+
+describe('the identity test kit', () => {
+  it('closes an app its suite never closed, so jest exits by itself (no forceExit)', async () => {
+    const child = spawn(process.execPath, ['--experimental-vm-modules', join(serviceDir, '../../node_modules/jest/bin/jest.js'), '--testMatch', '**/fixtures/left-open.fixture.ts', '--reporters', 'default'], {
+      cwd: serviceDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    // Its one test takes seconds; a jest still running long after is held open by the app.
+    const code = await Promise.race([exited, sleep(scaled(120_000)).then(() => 'still running' as const)]);
+    if (code === 'still running') child.kill('SIGKILL');
+    expect({ code, output: code === 0 ? '' : output.slice(-3000) }).toEqual({ code: 0, output: '' });
+    expect(output).toMatch(/Tests:\s+1 passed/);
+  }, 180_000);
+});
