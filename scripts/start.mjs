@@ -11,7 +11,12 @@ import { forwardOutput, OutputTail } from './start/child-output.mjs';
 import { invalidConfigurations, preflight } from './start/preflight.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const READY_TIMEOUT_MS = 90_000;
+/**
+ * A slow machine is no failure: start-up waits as long as some child still logs. It gives up after
+ * this long without a line from any of them, or after READY_TIMEOUT_MS in all.
+ */
+const READY_SILENCE_MS = 120_000;
+const READY_TIMEOUT_MS = 600_000;
 const STOP_TIMEOUT_MS = 10_000;
 /** Children still starting when another failed have served nothing: they get less time to stop. */
 const STARTUP_STOP_TIMEOUT_MS = 3_000;
@@ -90,6 +95,7 @@ const tails = new Map();
 let stopping = false;
 let ready = false;
 let startupFailure;
+let lastOutputAt = Date.now();
 let onStartupFailure;
 const startupFailed = new Promise((resolve) => (onStartupFailure = resolve));
 
@@ -102,6 +108,9 @@ function launch(name) {
   const tail = new OutputTail();
   tails.set(name, tail);
   forwardOutput(child, { label: `[${name}]`.padEnd(17), readable: readableLogs, tail });
+  const progressed = () => (lastOutputAt = Date.now());
+  child.stdout.on('data', progressed);
+  child.stderr.on('data', progressed);
   child.on('exit', (code, signal) => {
     children.delete(name);
     const how = signal ?? `code ${code}`;
@@ -121,7 +130,7 @@ function launch(name) {
 async function waitUntilReady() {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   const failed = startupFailed.then(() => false);
-  while (Date.now() < deadline && !startupFailure) {
+  while (Date.now() < deadline && Date.now() - lastOutputAt < READY_SILENCE_MS && !startupFailure) {
     const probe = fetch(readyUrl, { signal: AbortSignal.timeout(2_000) }).then(
       (response) => response.ok,
       () => false, // not listening yet
@@ -161,7 +170,9 @@ if (ready) {
   process.exitCode = 1;
   stopAll(`${name} failed`, STARTUP_STOP_TIMEOUT_MS);
 } else if (!stopping) {
-  console.error(`[start] the gateway was not ready within ${READY_TIMEOUT_MS / 1000} s; see ${readyUrl}`);
+  const silent = Date.now() - lastOutputAt >= READY_SILENCE_MS;
+  const why = silent ? `no process logged anything for ${READY_SILENCE_MS / 1000} s` : `not within ${READY_TIMEOUT_MS / 1000} s`;
+  console.error(`[start] the gateway was not ready (${why}); see ${readyUrl}`);
   process.exitCode = 1;
   stopAll('timeout');
 }
