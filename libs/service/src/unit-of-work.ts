@@ -22,6 +22,11 @@ export interface TransactionOptions {
    * be safe to repeat: everything it wrote in the database was rolled back, nothing else was.
    */
   serializationRetries?: number;
+  /**
+   * Overrides the configured transaction timeout, for work done once at start-up that must not
+   * end the process because the machine is slow (it serves no request meanwhile).
+   */
+  timeoutMs?: number;
 }
 
 /** What the unit of work needs of a service's generated Prisma client. */
@@ -58,6 +63,7 @@ export class UnitOfWork {
     const settings = {
       ...(options.isolationLevel !== undefined && { isolationLevel: options.isolationLevel }),
       ...(this.limits && { maxWait: this.limits.maxWaitMs, timeout: this.limits.timeoutMs }),
+      ...(options.timeoutMs !== undefined && { maxWait: Math.max(options.timeoutMs, this.limits?.maxWaitMs ?? 0), timeout: options.timeoutMs }),
     };
     for (let retriesLeft = options.serializationRetries ?? 0; ; retriesLeft -= 1) {
       try {

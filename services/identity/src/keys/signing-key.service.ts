@@ -9,6 +9,9 @@ import { keyRing } from './key-ring.js';
 import { describePrivateKey, describePublicKey, generateEd25519Pem } from './signing-key.js';
 import { SigningKeyRepository, type StoredSigningKey } from './signing-key.repository.js';
 
+/** Start-up waits for its key as long as a slow machine needs: a request-sized timeout would end identity. */
+const STARTUP_TRANSACTION = { timeoutMs: 60_000 } as const;
+
 interface ActiveKeys {
   kid: string;
   signer: CompactJwsSigner;
@@ -79,7 +82,7 @@ export class SigningKeyService implements OnModuleInit, OnModuleDestroy {
       const existing = await this.repository.findAll(tx);
       if (existing.length > 0) return existing;
       return [await this.repository.create(tx, await describePrivateKey(generateEd25519Pem()))];
-    });
+    }, STARTUP_TRANSACTION);
   }
 
   private async load(stored: StoredSigningKey[]): Promise<void> {
