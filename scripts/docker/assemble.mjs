@@ -12,7 +12,7 @@ import { PROCESS_NAMES, SERVICE_NAMES } from '@school/config';
 export const MIGRATE = 'migrate';
 export const IMAGE_TARGETS = [...PROCESS_NAMES, MIGRATE];
 /** What a shipped workspace contributes besides its package.json. */
-const SHIPPED_PARTS = ['dist', 'prisma', 'data'];
+const SHIPPED_PARTS = ['dist', 'prisma', 'assets'];
 const ROOT_FILES = ['package-lock.json', '.npmrc'];
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

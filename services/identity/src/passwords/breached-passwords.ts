@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 
-/** Shipped beside src/ and dist/ (see data/README.md for its origin). */
-const LIST_FILE = new URL('../../data/common-passwords.txt.gz', import.meta.url);
+/** Shipped beside src/ and dist/ (see assets/README.md for its origin). */
+const LIST_FILE = new URL('../../assets/common-passwords.txt.gz', import.meta.url);
 
 /** Read once, at start-up (first import), lower-cased: the check is case-insensitive. */
 const BREACHED = new Set(
