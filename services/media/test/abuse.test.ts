@@ -210,6 +210,8 @@ describe.each(['local', 's3'] as const)('contract §9: an upload whose answer ne
     const big = await sharp({ create: { width: 2500, height: 2500, channels: 3, background: { r: 200, g: 100, b: 0 } } }).png().toBuffer();
     await uploadAndLeave(token, big);
     await until(() => media.logs.some((line) => line.includes('upload answer not delivered')), 60_000);
+    // The line is logged as the discarding starts: wait for the store to be empty, not for the line.
+    await until(async () => (await store.keys()).length === 0 && (await media.prisma.upload.count()) === 0, 60_000);
     expect(await store.keys()).toEqual([]);
     expect(await media.prisma.upload.count()).toBe(0);
   }, 90_000);
@@ -260,9 +262,9 @@ describe('contract §9: SIGNED_URL_SECRET unset is generated once per installati
   });
 });
 
-async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
