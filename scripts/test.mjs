@@ -10,7 +10,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 // The API docs page test drives Debian's Chromium (e2e/test/support/browser.ts): say so before anything runs.
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(chromium)) {
-  console.error(`npm test needs Chromium at ${chromium}: install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH; see the README's Testing section)`);
+  console.error(`npm test needs Chromium at ${chromium}: install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH; see docs/testing.md)`);
   process.exit(1);
 }
 const resultsDir = join(root, '.test-results');

@@ -4,11 +4,9 @@ import { documentedVariables } from '../../scripts/start/help.mjs';
 import { parse } from 'yaml';
 import { OUTSIDE_SHAPES, PROCESS_CONFIG, root } from './support/deployment.js';
 
-/** Every variable named in the first column of the README's configuration table. */
-function readmeVariables(): string[] {
-  const readme = readFileSync(`${root}/README.md`, 'utf8');
-  const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1));
-  return table
+/** Every variable named in the first column of the configuration table of docs/configuration.md. */
+function documentedTableVariables(): string[] {
+  return readFileSync(`${root}/docs/configuration.md`, 'utf8')
     .split('\n')
     .filter((line) => line.startsWith('| `'))
     .flatMap((line) => [...(line.split('|')[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((match) => match[1] as string));
@@ -27,8 +25,8 @@ describe('configuration documentation', () => {
     expect(example.filter((name) => !read.has(name))).toEqual([]);
   });
 
-  it("the README's configuration table names the same variables as .env.example", () => {
-    expect([...new Set(readmeVariables())].sort()).toEqual([...example].sort());
+  it('the configuration table of docs/configuration.md names the same variables as .env.example', () => {
+    expect([...new Set(documentedTableVariables())].sort()).toEqual([...example].sort());
   });
 
   it('names every service port and URL variable of the topology', () => {

@@ -71,7 +71,7 @@ describe('npx nx g @school/tools:service <name>', () => {
     expect(await read('deploy/k8s/overlays/dev/kustomization.yaml')).toContain('- { name: school-commerce-billing, newTag: dev }');
     expect(await read('.env.example')).toContain('#BILLING_PORT=3006');
     expect(await read('e2e/package.json')).toContain('"@school/billing": "*"');
-    // The README's table and .env.example still name the same variables, and compose still gives every process what it reads (run in the copy).
+    // The configuration table of docs/configuration.md and .env.example still name the same variables, and compose still gives every process what it reads (run in the copy).
     execFileSync(process.execPath, ['--experimental-vm-modules', join(copy, 'node_modules/jest/bin/jest.js'), 'test/configuration.test.ts', 'test/compose.test.ts'], {
       cwd: join(copy, 'e2e'),
       env: process.env,

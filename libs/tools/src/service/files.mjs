@@ -1,4 +1,4 @@
-// The files of a new service, in the shape of services/reference-data (README "Adding a service").
+// The files of a new service, in the shape of services/reference-data (docs/development.md "Adding a service").
 
 const packageJson = ({ name }) =>
   `${JSON.stringify(

@@ -1,5 +1,5 @@
 // `npx nx g @school/tools:service <name>`: a new NestJS service with everything it needs, and its
-// place in every list that names the services (topology, compose, Dockerfile, .env.example, README).
+// place in every list that names the services (topology, compose, Dockerfile, .env.example, README, docs/configuration.md).
 import { execSync } from 'node:child_process';
 import { serviceFiles } from './files.mjs';
 import { registerService } from './register.mjs';
@@ -28,7 +28,7 @@ export default async function serviceGenerator(tree, options) {
       `\n@school/${names.name} listens on ${port} (${names.variablePrefix}_PORT) and owns schema ${names.schema}.\n` +
         'Next: its models in prisma/schema.prisma and a migration, its routes in services/gateway/src/routes/route-table.ts,\n' +
         'its rules in src/<context>/, then `npm run build && node deploy/k8s/generate.mjs` for its Kubernetes manifests\n' +
-        '(see "Adding a service" in the README).',
+        '(see "Adding a service" in docs/development.md).',
     );
   };
 }

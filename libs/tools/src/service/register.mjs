@@ -64,7 +64,10 @@ function addToEnvExample(tree, { name, variablePrefix }, port) {
 
 function addToReadme(tree, { name, schema, variablePrefix }, port) {
   edit(tree, 'README.md', (text) =>
-    insertAfterLast(text, /^\| `services\/[a-z-]+` \| \d+ \| schema `[a-z_]+` \| .*$/gm, `| \`services/${name}\` | ${port} | schema \`${schema}\` | (describe it) |\n`, 'README.md')
+    insertAfterLast(text, /^\| `services\/[a-z-]+` \| \d+ \| schema `[a-z_]+` \| .*$/gm, `| \`services/${name}\` | ${port} | schema \`${schema}\` | (describe it) |\n`, 'README.md'),
+  );
+  edit(tree, 'docs/configuration.md', (text) =>
+    text
       .replace(/(\| `IDENTITY_PORT`(?:, `[A-Z_]+_PORT`)*) \| ([\d, ]+) \|/, (_, names, ports) => `${names}, \`${variablePrefix}_PORT\` | ${ports}, ${port} |`)
       .replace(/(\| `IDENTITY_URL`(?:, `[A-Z_]+_URL`)*) \|/, (_, names) => `${names}, \`${variablePrefix}_URL\` |`),
   );
