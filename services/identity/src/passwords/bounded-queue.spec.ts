@@ -1,5 +1,5 @@
 import { setImmediate as tick } from 'node:timers/promises';
-import { BoundedQueue, QueueFullError } from './bounded-queue.js';
+import { BACKLOG_PER_CLIENT, BoundedQueue, PLACES_PER_CLIENT, QueueFullError } from './bounded-queue.js';
 
 function gate() {
   let open!: () => void;
@@ -42,16 +42,28 @@ describe('BoundedQueue', () => {
 });
 
 describe('BoundedQueue, fair to clients (contract §9)', () => {
-  it('refuses a client a third waiting place at once while others still get in', async () => {
+  it('gives a client at most two places in the line: its burst waits in its own backlog while others still get in', async () => {
+    const queue = new BoundedQueue(1, 3);
+    const held = gate();
+    const order: string[] = [];
+    const job = (name: string) => () => held.opened.then(() => void order.push(name));
+    const burst = ['a1', 'a2', 'a3', 'a4', 'a5'].map((name) => queue.run(job(name), '203.0.113.1'));
+    expect(queue.load).toEqual({ running: 1, waiting: 2 });
+    const other = queue.run(job('b1'), '203.0.113.2');
+    expect(queue.load).toEqual({ running: 1, waiting: 3 });
+    await expect(queue.run(async () => undefined, '203.0.113.3')).rejects.toBeInstanceOf(QueueFullError);
+    held.open();
+    await Promise.all([...burst, other]);
+    expect(order).toEqual(['a1', 'a2', 'b1', 'a3', 'a4', 'a5']);
+  });
+
+  it('refuses a client whose backlog is full, at once', async () => {
     const queue = new BoundedQueue(1, 10);
     const held = gate();
-    const first = [queue.run(() => held.opened, '203.0.113.1'), queue.run(() => held.opened, '203.0.113.1'), queue.run(() => held.opened, '203.0.113.1')];
+    const taken = Array.from({ length: 1 + PLACES_PER_CLIENT + BACKLOG_PER_CLIENT }, () => queue.run(() => held.opened, '203.0.113.1'));
     await expect(queue.run(async () => undefined, '203.0.113.1')).rejects.toBeInstanceOf(QueueFullError);
-    const other = queue.run(async () => 'other', '203.0.113.2');
     held.open();
-    await Promise.all(first);
-    expect(await other).toBe('other');
-    expect(await queue.run(async () => 'again', '203.0.113.1')).toBe('again');
+    await Promise.all(taken);
   });
 
   it('serves the waiting clients in turn, not in order of arrival', async () => {
