@@ -50,6 +50,8 @@ const { freePort } = await import('@school/testing');
 const runTag = `bench-${randomBytes(4).toString('hex')}`;
 const { generateKeyPairSync } = await import('node:crypto');
 const privateKeyPem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+/** Production refuses the development admin password; the bootstrap admin gets one of this run. */
+const adminPassword = `Bench-${randomBytes(9).toString('base64url')}-9a`;
 let database;
 let mailDir;
 
@@ -69,6 +71,7 @@ async function startSystem() {
     TRUST_PROXY: '1',
     MAIL_OUTBOX_DIR: mailDir,
     OTP_SECRET: randomBytes(32).toString('hex'),
+    BOOTSTRAP_ADMIN_PASSWORD: adminPassword,
     ...Object.fromEntries(config.SERVICE_NAMES.map((name) => [config.servicePortVariable(name), String(ports[name])])),
   };
   operatorEnv.JWT_PRIVATE_KEY = privateKeyPem;

@@ -29,6 +29,8 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const logLevel = process.env.BENCH_LOG_LEVEL ?? 'info';
 const cpuProfileDir = process.env.BENCH_CPU_PROF;
 const PATH = '/.well-known/jwks.json';
+/** Production refuses the development admin password; the bootstrap admin gets one of this run. */
+const adminPassword = `Bench-${randomBytes(9).toString('base64url')}-9a`;
 const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 const config = await import('@school/config');
@@ -70,6 +72,7 @@ try {
     [config.servicePortVariable('identity')]: String(ports.identity),
     // Production refuses development defaults for secrets.
     OTP_SECRET: randomBytes(32).toString('hex'),
+    BOOTSTRAP_ADMIN_PASSWORD: adminPassword,
     JWT_PRIVATE_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
   });
   startProcess('identity', `${root}services/identity/dist/main.js`, environments.identity, { logFile: join(logs, 'identity.log') });

@@ -38,6 +38,8 @@ for (const name of ['identity', 'reference-data', 'gateway']) {
 const config = await import('@school/config');
 const { freePort } = await import('@school/testing');
 
+/** Production refuses the development admin password; the bootstrap admin gets one of this run. */
+const adminPassword = `Bench-${randomBytes(9).toString('base64url')}-9a`;
 let database;
 
 async function startSystem() {
@@ -54,6 +56,7 @@ async function startSystem() {
     METRICS_PORT: '0',
     HOST: '127.0.0.1',
     OTP_SECRET: randomBytes(32).toString('hex'),
+    BOOTSTRAP_ADMIN_PASSWORD: adminPassword,
     ...Object.fromEntries(config.SERVICE_NAMES.map((name) => [config.servicePortVariable(name), String(ports[name])])),
   };
   const { generateKeyPairSync } = await import('node:crypto');
@@ -108,7 +111,7 @@ try {
     await fetch(`${gateway}/api/auth/login/email`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'admin@example.com', password: 'Admin123!' }),
+      body: JSON.stringify({ email: 'admin@example.com', password: adminPassword }),
     }),
   );
   const headers = { authorization: `Bearer ${login.data.accessToken}` };

@@ -46,7 +46,7 @@ export function copyTables(databaseUrl, { schema, tables }, { copyRows = [] } = 
       [schema, tables],
     );
     const { rows: triggers } = await client.query(
-      `SELECT t.tgname, pg_get_triggerdef(t.oid) AS definition
+      `SELECT t.tgname, c.relname AS "table", pg_get_triggerdef(t.oid) AS definition
          FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
         WHERE NOT t.tgisinternal AND c.relnamespace = $1::regnamespace AND c.relname = ANY($2)`,
       [schema, tables],
@@ -56,12 +56,14 @@ export function copyTables(databaseUrl, { schema, tables }, { copyRows = [] } = 
       const exists = await client.query(`SELECT 1 FROM pg_constraint WHERE conname = $1 AND connamespace = $2::regnamespace`, [conname, CEILING_SCHEMA]);
       if (exists.rowCount === 0) await client.query(`ALTER TABLE ${CEILING_SCHEMA}.${table} ADD CONSTRAINT ${conname} ${definition}`);
     }
-    for (const { tgname, definition } of triggers) {
-      // Read with the product's schema first in the search path, the definition names the table and
-      // its function unqualified: applied with the ceiling's schema first, the trigger lands on the copy
-      // and calls the product's function (which names its channel after the table's schema).
+    for (const { tgname, table, definition } of triggers) {
+      // The definition names the product's table, qualified: it is pointed at the copy, and keeps
+      // calling the product's function (which names its NOTIFY channel after the table's schema).
       const exists = await client.query(`SELECT 1 FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname = $1 AND c.relnamespace = $2::regnamespace`, [tgname, CEILING_SCHEMA]);
-      if (exists.rowCount === 0) await client.query(definition);
+      if (exists.rowCount !== 0) continue;
+      const onCopy = definition.replace(new RegExp(` ON (?:"?${schema}"?\\.)?"?${table}"? `), ` ON ${CEILING_SCHEMA}.${table} `);
+      if (onCopy === definition) throw new Error(`cannot point trigger ${tgname} at the copy: ${definition}`);
+      await client.query(onCopy);
     }
     for (const table of copyRows) await client.query(`INSERT INTO ${CEILING_SCHEMA}.${table} SELECT * FROM ${schema}.${table} ON CONFLICT DO NOTHING`);
   });
