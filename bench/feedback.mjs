@@ -25,7 +25,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { atFixedRate, reportLatency } from './ceilings/fixed-rate.mjs';
-import { copyTables, FEEDBACK_TABLES, startWriteCeiling } from './ceilings/write-tables.mjs';
+import { copyTables, FEEDBACK_TABLES, startWriteCeiling } from './ceilings/write-ceiling.mjs';
 import { freshDatabase, reportResult, sql, startProcess, stopAll } from './support.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -36,7 +36,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { freePort } from '@school/testing';
 import { atFixedRate, reportLatency } from './ceilings/fixed-rate.mjs';
-import { ceilingSessions, copyTables, REFRESH_TABLES, startWriteCeiling } from './ceilings/write-tables.mjs';
+import { ceilingSessions, copyTables, REFRESH_TABLES, startWriteCeiling } from './ceilings/write-ceiling.mjs';
 import { cpuPerRequest, cpuTimes, freshDatabase, reportResult, startProcess, stopAll, waitFor } from './support.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

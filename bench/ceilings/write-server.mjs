@@ -2,7 +2,7 @@
 // The write ceiling (bench/feedback.mjs, bench/login.mjs): a bare single-process Fastify + `pg`
 // server doing the durable work of a product write and nothing else: no gateway, no NestJS, no
 // Prisma, no tracing, no throttle, no logs. Its tables are copies of the product's
-// (bench/ceilings/write-tables.mjs) in the schema CEILING_SCHEMA (default `ceiling`) of DATABASE_URL.
+// (bench/ceilings/write-ceiling.mjs) in the schema CEILING_SCHEMA (default `ceiling`) of DATABASE_URL.
 //
 //   POST /feedback  a guest submission: one transaction inserting the submission row and its
 //                   `feedback.submitted` outbox row (whose insert trigger NOTIFYs, as feedback's does);
@@ -24,7 +24,9 @@ const ISSUER = process.env.JWT_ISSUER ?? 'school-commerce-identity';
 const AUDIENCE = process.env.JWT_AUDIENCE ?? 'school-commerce';
 const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
-const SURFACE_ROLES = { admin: ['admin', 'staff'], mobile: ['customer'] };
+/** The customer app's refresh (`/api/mobile/auth/refresh`, what bench/login.mjs measures) admits customers. */
+const SURFACE = 'mobile';
+const SURFACE_ROLES = ['customer'];
 
 const encode = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const privateKey = createPrivateKey(process.env.JWT_PRIVATE_KEY);
@@ -126,13 +128,12 @@ app.post('/feedback', { schema: { body: guestFeedback } }, async (request) => {
 });
 
 app.post('/refresh', { schema: { body: { type: 'object', required: ['refreshToken'], properties: { refreshToken: { type: 'string', maxLength: 512 } } } } }, async (request, reply) => {
-  const surface = request.headers['x-surface'] === 'admin' ? 'admin' : 'mobile';
   const next = randomBytes(32).toString('base64url');
   const now = new Date();
   const expiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000);
-  const [row] = (await pool.query(ROTATE, [hashToken(request.body.refreshToken), hashToken(next), surface, now, SURFACE_ROLES[surface], expiresAt])).rows;
+  const [row] = (await pool.query(ROTATE, [hashToken(request.body.refreshToken), hashToken(next), SURFACE, now, SURFACE_ROLES, expiresAt])).rows;
   if (!row?.rotated) return reply.code(401).send({ message: 'Invalid refresh token', data: null, errorCode: 'AUTH_REFRESH_TOKEN_INVALID' });
-  const access = signAccessToken({ sub: row.public_id, sid: row.session_id, role: row.role, srf: surface });
+  const access = signAccessToken({ sub: row.public_id, sid: row.session_id, role: row.role, srf: SURFACE });
   const address =
     row.address_province_id === null ? null : { provinceId: row.address_province_id, districtId: row.address_district_id, municipalityId: row.address_municipality_id, ward: row.address_ward, street: row.address_street };
   return {

@@ -69,11 +69,6 @@ export function copyTables(databaseUrl, { schema, tables }, { copyRows = [] } = 
   });
 }
 
-/** Rows in a ceiling table (the accepted ceiling submissions). */
-export function ceilingRowCount(databaseUrl, table) {
-  return withClient(databaseUrl, async (client) => (await client.query(`SELECT count(*)::int AS count FROM ${CEILING_SCHEMA}.${table}`)).rows[0].count);
-}
-
 /**
  * `count` live sessions of the user with `email` on `surface` in the ceiling's copy, as identity's
  * login writes them; answers their refresh tokens.
