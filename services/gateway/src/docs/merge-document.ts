@@ -1,4 +1,5 @@
 import type { ServiceName } from '@school/config';
+import { MAX_URL_LENGTH } from '@school/http';
 import { addErrors, type HttpMethod, OPENAPI_VERSION, openApiPath, type OpenApiDocument, type Operation, type RouteError } from '@school/openapi';
 import type { GatewayRoute } from '../routes/route-table.js';
 
@@ -11,8 +12,17 @@ const INFO = {
   version: '1',
   description:
     'Every operation the gateway answers. Bodies use the envelope `{ message, data, errorCode }`; ' +
-    'errors carry an `errorCode` from the catalogue, listed per operation in `x-error-codes`.',
+    'errors carry an `errorCode` from the catalogue, listed per operation in `x-error-codes`. ' +
+    'Any request may be refused by the gateway before its route: 400 VALIDATION_FAILED when malformed ' +
+    '(HTTP, percent-encoding, JSON, content type, Host), 408 REQUEST_TIMEOUT when not received in time, ' +
+    `414 URI_TOO_LONG above ${MAX_URL_LENGTH} bytes of path and query, 431 HEADERS_TOO_LARGE.`,
 };
+
+/** Relative: the document describes the gateway that serves it, wherever it is reached. */
+const SERVERS = [{ url: '/', description: 'The gateway serving this document' }];
+
+/** What the gateway answers on any route, before the route's own checks (contract §3). */
+const REQUEST_ERRORS: readonly RouteError[] = ['VALIDATION_FAILED', 'REQUEST_TIMEOUT', 'URI_TOO_LONG', 'HEADERS_TOO_LARGE'];
 
 /** `POST /api/users/{publicId}` -> `postApiUsersByPublicId`: unique because method and path are. */
 export function operationId(method: string, path: string): string {
@@ -44,6 +54,7 @@ function placeholder(route: GatewayRoute, path: string): Operation {
 /** The errors the gateway answers itself before or instead of the service. */
 function gatewayErrors(route: GatewayRoute): RouteError[] {
   return [
+    ...REQUEST_ERRORS,
     ...(route.auth === 'jwt' ? (['AUTH_UNAUTHENTICATED'] as const) : []),
     ...(route.throttles?.length ? (['RATE_LIMITED'] as const) : []),
     ...(route.body.kind === 'json' ? (['PAYLOAD_TOO_LARGE'] as const) : []),
@@ -75,6 +86,7 @@ export function mergeDocument(routes: readonly GatewayRoute[], parts: ServicePar
   const document: OpenApiDocument = {
     openapi: OPENAPI_VERSION,
     info: INFO,
+    servers: SERVERS,
     paths: {},
     components: { securitySchemes: { [BEARER_SCHEME]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
   };
