@@ -57,7 +57,9 @@ export function surfaceAuthRoutes(prefix: string, tag: string, who: string): Rou
       path: `${prefix}/password/set`,
       tag,
       summary: 'Set or change the caller’s password (5 per 15 minutes)',
-      description: 'currentPassword is required when the account already has a password.',
+      description:
+        'currentPassword is required when the account already has a password. Setting it ends every other session of ' +
+        'the caller (contract §4): their access tokens are refused at once and their refresh tokens no longer refresh; the calling session stays, and the holder is told by email.',
       body: { json: setPasswordBody, example: { currentPassword: 'Admin123!', newPassword: 'N3w-Passw0rd!' } },
       response: { status: 200, description: 'Password set', schema: nullEnvelope },
       errors: ['AUTH_CURRENT_PASSWORD_REQUIRED', 'AUTH_INVALID_CREDENTIALS'],
