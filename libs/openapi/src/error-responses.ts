@@ -23,6 +23,9 @@ const fieldErrors: JsonSchema = {
   },
 };
 
+/** Seconds: at most the longest throttle window (an hour, contract §9). */
+const RETRY_AFTER: JsonSchema = { type: 'integer', format: 'int32', minimum: 0, maximum: 3600 };
+
 /** Contract §3 error body, `errorCode` narrowed to the codes a status of a route can carry. */
 function errorEnvelopeSchema(codes: readonly string[]): JsonSchema {
   const withFieldErrors = codes.includes('VALIDATION_FAILED');
@@ -52,7 +55,7 @@ function errorResponse(codes: readonly ErrorCode[]): Response {
     content: { 'application/json': { schema: errorEnvelopeSchema(codes), examples } },
   };
   if (codes.includes('RATE_LIMITED') || codes.includes('SERVICE_UNAVAILABLE')) {
-    response.headers = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } };
+    response.headers = { 'Retry-After': { description: 'Seconds to wait before retrying', schema: RETRY_AFTER } };
   }
   return response;
 }

@@ -19,7 +19,17 @@ const INFO = {
 };
 
 /** Relative: the document describes the gateway that serves it, wherever it is reached. */
-const SERVERS = [{ url: '/', description: 'The gateway serving this document' }];
+const SERVERS = [{ url: '/', description: 'The gateway serving this document, in any environment (local, staging, production)', 'x-internal': false }];
+
+/** Contract §4 access tokens; the verifier follows RFC8725 (JWT best current practices). */
+const BEARER = {
+  type: 'http',
+  scheme: 'bearer',
+  bearerFormat: 'JWT',
+  description:
+    'An access token from a login or refresh of the route’s surface (contract §4): a JWT signed with EdDSA or ES256, 15 minutes. ' +
+    'Verified as RFC8725 recommends: asymmetric algorithms only (none and HMAC never verify), issuer, audience and expiry checked; a revoked session is refused at once.',
+};
 
 /** What the gateway answers on any route, before the route's own checks (contract §3). */
 const REQUEST_ERRORS: readonly RouteError[] = ['VALIDATION_FAILED', 'REQUEST_TIMEOUT', 'URI_TOO_LONG', 'HEADERS_TOO_LARGE'];
@@ -88,7 +98,7 @@ export function mergeDocument(routes: readonly GatewayRoute[], parts: ServicePar
     info: INFO,
     servers: SERVERS,
     paths: {},
-    components: { securitySchemes: { [BEARER_SCHEME]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    components: { securitySchemes: { [BEARER_SCHEME]: BEARER } },
   };
   const tags = new Set<string>();
   for (const route of routes) {
