@@ -110,6 +110,8 @@ describe('the published API document', () => {
       { method: 'get', path: '/api/lookups/provinces', url: '/api/lookups/provinces?includeInactive=0', token: true, status: 200 },
       { method: 'get', path: '/api/lookups/provinces', url: '/api/lookups/provinces?includeInactive=yes', token: true, status: 400 },
       // The gateway's refusals before any route: malformed, over-long, over-headed.
+      // A path id that is no UUID names no record: the route's own 404; a malformed one is the gateway's 400.
+      { method: 'get', path: '/api/users/{publicId}', url: '/api/users/not-a-uuid', token: true, status: 404 },
       { method: 'get', path: '/api/users/{publicId}', url: '/api/users/%E0%A4%A', token: true, status: 400 },
       { method: 'post', path: '/api/mobile/feedback', rawBody: '{"subject":', token: true, status: 400 },
       { method: 'patch', path: '/api/lookups/provinces/{publicId}', url: province, rawBody: '{"isActive":', token: true, status: 400 },
