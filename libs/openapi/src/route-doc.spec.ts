@@ -14,7 +14,7 @@ describe('operationOf', () => {
   const operation = operationOf({
     method: 'PATCH',
     path: '/things/{publicId}',
-    tag: 'things',
+    tag: 'geography',
     summary: 'Update a thing',
     params: z.object({ publicId: z.uuid() }),
     query,
@@ -68,7 +68,7 @@ describe('operationOf', () => {
     const feedback = operationOf({
       method: 'POST',
       path: '/f',
-      tag: 'f',
+      tag: 'feedback',
       summary: 'f',
       body: { json: body },
       response: { status: 201, description: 'ok' },
@@ -82,7 +82,7 @@ describe('operationOf', () => {
     const feedback = operationOf({
       method: 'POST',
       path: '/f',
-      tag: 'f',
+      tag: 'feedback',
       summary: 'f',
       body: { json: body },
       response: { status: 201, description: 'ok' },
@@ -122,7 +122,7 @@ describe('the input of a trimmed field', () => {
     const schema = operationOf({
       method: 'POST',
       path: '/t',
-      tag: 't',
+      tag: 'users',
       summary: 't',
       body: { json: z.strictObject({ name: singleLine(1, 10), note: singleLine(0, 10).optional() }) },
       response: { status: 200, description: 'ok' },
@@ -135,7 +135,7 @@ describe('the input of a trimmed field', () => {
 
 describe('serviceDocument', () => {
   it('refuses a route documented twice', () => {
-    const route = { method: 'GET', path: '/x', tag: 'x', summary: 'x', response: { status: 200, description: 'ok' } } as const;
+    const route = { method: 'GET', path: '/x', tag: 'keys', summary: 'x', response: { status: 200, description: 'ok' } } as const;
     expect(() => serviceDocument('svc', [route, route])).toThrow('GET /x is documented twice');
   });
 });

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { addErrors, type RouteError } from './error-responses.js';
 import type { HttpMethod, JsonSchema, MediaType, Operation, Parameter } from './openapi-types.js';
 import { jsonSchema } from './schema.js';
+import type { ApiTag } from './tags.js';
 
 /** A multipart upload: one file in `field`, or 1 to `maxFiles` files. */
 export interface MultipartBody {
@@ -29,7 +30,7 @@ export interface RouteResponse {
 export interface RouteDoc {
   method: Uppercase<HttpMethod>;
   path: string;
-  tag: string;
+  tag: ApiTag;
   summary: string;
   description?: string;
   params?: z.ZodObject;

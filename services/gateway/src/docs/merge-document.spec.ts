@@ -45,8 +45,14 @@ describe('mergeDocument', () => {
     });
   });
 
+  it('describes every tag, a placeholder’s service name included', () => {
+    const merged = mergeDocument(ROUTE_TABLE, { feedback: part({ '/api/mobile/feedback/public': { post: { summary: 'Guest feedback', tags: ['feedback'], responses: {}, 'x-error-codes': {} } } }) });
+    expect(merged.tags).toEqual(expect.arrayContaining([{ name: 'feedback', description: expect.stringContaining('feedback') }, { name: 'identity', description: 'Routes of the identity service' }]));
+    expect(merged.tags?.every((tag) => tag.description)).toBe(true);
+  });
+
   it('names the gateway itself as the server, relative to where the document is read', () => {
-    expect(mergeDocument(ROUTE_TABLE, {}).servers).toEqual([{ url: '/', description: expect.any(String) }]);
+    expect(mergeDocument(ROUTE_TABLE, {}).servers).toEqual([{ url: '/', description: expect.any(String), 'x-internal': false }]);
   });
 
   it('documents on every operation the refusals of a malformed, slow, over-long or over-headed request', () => {

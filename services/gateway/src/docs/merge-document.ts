@@ -1,6 +1,6 @@
 import type { ServiceName } from '@school/config';
 import { MAX_URL_LENGTH } from '@school/http';
-import { addErrors, type HttpMethod, OPENAPI_VERSION, openApiPath, type OpenApiDocument, type Operation, type RouteError } from '@school/openapi';
+import { addErrors, type HttpMethod, OPENAPI_VERSION, openApiPath, type OpenApiDocument, type Operation, type RouteError, tagDescription } from '@school/openapi';
 import type { GatewayRoute } from '../routes/route-table.js';
 
 export type ServiceParts = Partial<Record<ServiceName, OpenApiDocument>>;
@@ -107,6 +107,6 @@ export function mergeDocument(routes: readonly GatewayRoute[], parts: ServicePar
     const item = (document.paths[openApiPath(route.path)] ??= {});
     item[route.method.toLowerCase() as HttpMethod] = operation;
   }
-  document.tags = [...tags].map((name) => ({ name }));
+  document.tags = [...tags].map((name) => ({ name, description: tagDescription(name) }));
   return document;
 }

@@ -1,5 +1,5 @@
 import { PERMISSION_NAMES, ROLES } from '@school/auth';
-import { nullEnvelope, type RouteDoc, successEnvelope, timestamp } from '@school/openapi';
+import { type ApiTag, nullEnvelope, type RouteDoc, successEnvelope, timestamp } from '@school/openapi';
 import { z } from 'zod';
 import { endedSessionsSchema, ownSessionSchema } from '../sessions/session-docs.js';
 import { profileSchema } from '../users/users.docs.js';
@@ -25,7 +25,7 @@ const loginExample = {
 };
 
 /** The routes both surfaces serve (spec §4.1, §4.2) under `prefix`, tagged with the surface. */
-export function surfaceAuthRoutes(prefix: string, tag: string, who: string): RouteDoc[] {
+export function surfaceAuthRoutes(prefix: string, tag: ApiTag, who: string): RouteDoc[] {
   return [
     {
       method: 'POST',
