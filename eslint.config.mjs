@@ -91,6 +91,10 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
       // A leading underscore names a value left out on purpose (`const { _port, ...rest } = ...`).
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      // Passing on a caught value as it came (`reject(error)` in a catch) invents no non-Error.
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
+      // `let x; listen(() => x?.release()); x = await ...`: a const there would be read before it exists.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
   {
