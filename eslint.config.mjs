@@ -30,10 +30,7 @@ const testConstraints = productionConstraints.map((constraint) =>
     : constraint,
 );
 // Tests import their own lib by its package name, as its users do: allowCircularSelfDependency.
-const boundaries = (depConstraints, allow = []) => [
-  'error',
-  { allow, allowCircularSelfDependency: true, enforceBuildableLibDependency: false, depConstraints },
-];
+const boundaries = (depConstraints, allow = []) => ['error', { allow, allowCircularSelfDependency: true, enforceBuildableLibDependency: false, depConstraints }];
 
 export default tseslint.config(
   {
@@ -57,9 +54,7 @@ export default tseslint.config(
     plugins: { 'import-x': importX },
     settings: {
       // Sources import each other as `./x.js` (nodenext): resolve that to the `.ts` file.
-      'import-x/resolver-next': [
-        importX.createNodeResolver({ extensions: ['.ts', '.js', '.mjs'], extensionAlias: { '.js': ['.ts', '.js'] } }),
-      ],
+      'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.js', '.mjs'], extensionAlias: { '.js': ['.ts', '.js'] } })],
       'import-x/extensions': ['.ts', '.js', '.mjs'],
     },
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
