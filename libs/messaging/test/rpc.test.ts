@@ -66,7 +66,7 @@ describe('RPC over RabbitMQ: direct reply-to, deadlines, typed contracts (real R
     return connection;
   }
 
-  async function startServer(routes: RpcRoute[], { prefetch = 20, logger = silentLogger as MessagingLogger, url = TEST_AMQP_URL } = {}) {
+  async function startServer(routes: RpcRoute[], { prefetch = 20, logger = silentLogger, url = TEST_AMQP_URL } = {}) {
     const server = new RpcServer(connect(url), { prefix: broker.prefix, routes, prefetch, logger });
     server.start();
     cleanups.push(() => server.stop());
@@ -74,7 +74,7 @@ describe('RPC over RabbitMQ: direct reply-to, deadlines, typed contracts (real R
     return server;
   }
 
-  async function startClient({ url = TEST_AMQP_URL, logger = silentLogger as MessagingLogger, defaultTimeoutMs = 2_000 } = {}) {
+  async function startClient({ url = TEST_AMQP_URL, logger = silentLogger, defaultTimeoutMs = 2_000 } = {}) {
     const client = new RpcClient(connect(url), { prefix: broker.prefix, logger, defaultTimeoutMs });
     cleanups.push(() => client.close());
     await waitFor(() => client.isReady(), { what: 'the RPC reply consumer' });

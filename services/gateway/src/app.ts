@@ -67,8 +67,10 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
   const streams = new LiveStreams(redis, { keyPrefix: deps.throttleKeyPrefix ?? DEFAULT_THROTTLE_KEY_PREFIX, logger, ...(revocations && { revocations }) });
   let closing = false;
 
+  // Typed as Fastify's logger, so the instance and every hook share one Logger type parameter.
+  const loggerInstance: FastifyBaseLogger = logger;
   const app = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
+    loggerInstance,
     genReqId: requestId,
     // The label every service logs its request id under; one access line per response (registerAccessLog).
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),

@@ -408,7 +408,7 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
           } finally {
             open -= 1;
           }
-        }, options)) as UnitOfWork['run']);
+        }, options)));
       jest.spyOn(hasher, 'hash').mockImplementation((password) => {
         seen.push(open);
         return hash(password);

@@ -189,12 +189,12 @@ function retryProperties(raw: ConsumeMessage, message: IncomingMessage, retries:
   const headers = Object.fromEntries(Object.entries(message.headers).filter(([name]) => !BROKER_HEADERS.test(name)));
   return {
     persistent: true,
-    ...(properties.contentType && { contentType: properties.contentType as string }),
-    ...(properties.contentEncoding && { contentEncoding: properties.contentEncoding as string }),
-    ...(properties.messageId && { messageId: properties.messageId as string }),
-    ...(properties.correlationId && { correlationId: properties.correlationId as string }),
-    ...(properties.type && { type: properties.type as string }),
-    ...(properties.timestamp && { timestamp: properties.timestamp as number }),
+    ...(properties.contentType ? { contentType: properties.contentType as string } : {}),
+    ...(properties.contentEncoding ? { contentEncoding: properties.contentEncoding as string } : {}),
+    ...(properties.messageId ? { messageId: properties.messageId as string } : {}),
+    ...(properties.correlationId ? { correlationId: properties.correlationId as string } : {}),
+    ...(properties.type ? { type: properties.type as string } : {}),
+    ...(properties.timestamp ? { timestamp: properties.timestamp as number } : {}),
     headers: {
       ...headers,
       [RETRY_HEADERS.count]: retries,

@@ -69,18 +69,18 @@ export function replayProperties(message: Message): Options.Publish {
   return {
     persistent: true,
     mandatory: true,
-    ...(properties.contentType && { contentType: properties.contentType as string }),
-    ...(properties.contentEncoding && { contentEncoding: properties.contentEncoding as string }),
-    ...(properties.messageId && { messageId: properties.messageId as string }),
-    ...(properties.correlationId && { correlationId: properties.correlationId as string }),
-    ...(properties.type && { type: properties.type as string }),
-    ...(properties.timestamp && { timestamp: properties.timestamp as number }),
+    ...(properties.contentType ? { contentType: properties.contentType as string } : {}),
+    ...(properties.contentEncoding ? { contentEncoding: properties.contentEncoding as string } : {}),
+    ...(properties.messageId ? { messageId: properties.messageId as string } : {}),
+    ...(properties.correlationId ? { correlationId: properties.correlationId as string } : {}),
+    ...(properties.type ? { type: properties.type as string } : {}),
+    ...(properties.timestamp ? { timestamp: properties.timestamp as number } : {}),
     headers,
   };
 }
 
 function headersOf(message: Message): Record<string, unknown> {
-  return (message.properties.headers ?? {}) as Record<string, unknown>;
+  return message.properties.headers ?? {};
 }
 
 /** The broker keeps x-death most recent first. */

@@ -12,6 +12,7 @@ const packageJson = ({ name }) =>
         build: 'swc src -d dist --strip-leading-paths --config-file ../../.swcrc',
         typecheck: 'tsc -p tsconfig.json --noEmit',
         test: 'node --experimental-vm-modules ../../node_modules/jest/bin/jest.js --passWithNoTests',
+        lint: 'eslint .',
       },
       dependencies: {
         '@nestjs/common': '^12.5.1',
@@ -31,6 +32,8 @@ const packageJson = ({ name }) =>
       },
       main: 'dist/main.js',
       devDependencies: { '@school/testing': '*' },
+      // Its place in the module boundaries of eslint.config.mjs.
+      nx: { tags: ['type:service'] },
     },
     null,
     2,

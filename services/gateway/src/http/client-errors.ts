@@ -36,7 +36,7 @@ function clientErrorOf(error: ConnectionError): AppError {
       return new AppError('REQUEST_TIMEOUT');
     case 'HPE_HEADER_OVERFLOW':
       // Typed as a serialised buffer by Fastify; Node hands over the chunk the parser failed on.
-      return new AppError(requestLineTooLong(error.rawPacket as unknown) ? 'URI_TOO_LONG' : 'HEADERS_TOO_LARGE');
+      return new AppError(requestLineTooLong(error.rawPacket) ? 'URI_TOO_LONG' : 'HEADERS_TOO_LARGE');
     default:
       return validationFailed([{ field: 'request', message: 'Malformed HTTP request' }]);
   }

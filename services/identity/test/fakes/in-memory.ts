@@ -142,7 +142,7 @@ export function fakeProviderAccountsRepository(db: InMemoryDatabase): ProviderAc
       db.passwords.set(userId, passwordHash);
     },
   };
-  return fake as unknown as ProviderAccountsRepository;
+  return fake;
 }
 
 export function fakeSessionsRepository(db: InMemoryDatabase): SessionsRepository {
@@ -183,7 +183,7 @@ export function fakeKnownDevicesRepository(db: InMemoryDatabase): KnownDevicesRe
       return isNew;
     },
   };
-  return fake as unknown as KnownDevicesRepository;
+  return fake;
 }
 
 export function fakeCredentialsRepository(db: InMemoryDatabase): CredentialsRepository {

@@ -19,7 +19,7 @@ export interface Format {
   name: string;
   extensions: readonly string[];
   mimeTypes: readonly string[];
-  signature: string | 'text';
+  signature: string;
   /** Re-encoded to WebP when optimize is on. */
   image: boolean;
   /** Documents and archives are only ever offered as downloads, never shown in place. */
