@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ALL_EVENT_TYPES, EVENT_TYPES, type ConsumerTopology, type DeadLetter } from '@school/messaging';
+import { EVENT_TYPES, NOTIFICATION_EVENT_TYPES, type ConsumerTopology, type DeadLetter } from '@school/messaging';
 import { TestBroker } from '@school/messaging/testing';
 import { mailsTo } from './support/mail.js';
 import { startSystem, type RunningSystem } from './support/system.js';
@@ -24,7 +24,7 @@ describe('npm run dlq against the running notifier', () => {
       },
     });
     broker = await TestBroker.connect(isolated['AMQP_NAME_PREFIX']!);
-    notifier = broker.consumer('notifier', ALL_EVENT_TYPES);
+    notifier = broker.consumer('notifier', NOTIFICATION_EVENT_TYPES);
   });
 
   afterAll(async () => {

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { Role } from '@school/auth';
-import type { GeographyLevel } from '@school/messaging';
 import { escapeLike, isUniqueViolation } from '@school/prisma';
 import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
 import { normalizeEmail } from '@school/http';
@@ -202,24 +201,15 @@ export class UsersRepository {
         name: user.name,
         role: user.role,
         phone: user.phone ?? null,
-        ...(user.address !== undefined && addressColumns(user.address)),
+        ...(user.address != null && { ...addressColumns(user.address), addressVersion: 1 }),
       },
     });
   }
 
   update(id: number, changes: UserChanges, tx?: Transaction): Promise<User> {
     const { address, ...columns } = changes;
-    return this.db(tx).user.update({ where: { id }, data: { ...columns, ...(address !== undefined && addressColumns(address)) } });
-  }
-
-  /** Whether any user's address, soft-deleted users included, names this province, district or municipality. */
-  async isAddressReferenced(level: GeographyLevel, id: number): Promise<boolean> {
-    const where: Record<GeographyLevel, Prisma.UserWhereInput> = {
-      province: { addressProvinceId: id },
-      district: { addressDistrictId: id },
-      municipality: { addressMunicipalityId: id },
-    };
-    return (await this.prisma.user.findFirst({ where: where[level], select: { id: true } })) !== null;
+    const addressChange = address !== undefined && { ...addressColumns(address), addressVersion: { increment: 1 } };
+    return this.db(tx).user.update({ where: { id }, data: { ...columns, ...addressChange } });
   }
 
   async softDelete(id: number, tx?: Transaction): Promise<void> {

@@ -8,6 +8,7 @@ import { InvitationsService } from '../credentials/invitations.service.js';
 import type { User } from '../generated/prisma/client.js';
 import { SESSION_REVOKE_REASONS } from '../sessions/session-revoke-reason.js';
 import { SessionsService } from '../sessions/sessions.service.js';
+import { AddressEvents } from './address-events.js';
 import { AddressGeography } from './address-geography.js';
 import { type AccountControl, isSelfAction, mayRemoveActiveAdmin, removesActiveAdmin } from './account-rules.js';
 import type { CreateUserBody, UpdateUserBody } from './dto/user-body.dto.js';
@@ -39,13 +40,15 @@ export class UsersService {
     private readonly credentials: CredentialsService,
     private readonly unitOfWork: UnitOfWork,
     private readonly geography: AddressGeography,
+    private readonly addressEvents: AddressEvents,
   ) {}
 
   /**
    * A new account without a password, and its invitation (an account_invite link, emailed through
    * the outbox) in the same transaction. The email (compared case-insensitively) and the phone must
    * be free among live accounts; a concurrent create of either loses on its unique index. An
-   * address is checked with reference-data first, before anything is written.
+   * address is checked with reference-data first, before anything is written, and its event
+   * recorded with the account.
    */
   async create(body: CreateUserBody): Promise<Profile> {
     const checked = body.address ? await this.geography.requireValid(body.address) : undefined;
@@ -55,6 +58,7 @@ export class UsersService {
         if (body.phone !== undefined && (await this.users.findLiveByPhone(body.phone, tx))) throw phoneTaken();
         const created = await this.users.create({ publicId: uuidv7(), email: body.email, name: body.name, role: body.role, phone: body.phone ?? null, address: body.address ?? null }, tx);
         await this.invitations.issue(tx, created);
+        if (body.address) await this.addressEvents.changed(tx, created, checked);
         checked?.assertStillClaimed();
         return created;
       }),
@@ -78,7 +82,8 @@ export class UsersService {
    * credentials. A role change ends the sessions too: access tokens carry the role, and a session
    * may belong to a surface the new role may not use. A new phone number is not verified yet, and
    * must not be another live account's. A new address is checked with reference-data before the
-   * transaction opens; `address: null` removes it.
+   * transaction opens; `address: null` removes it. Either way the committed address is told to
+   * reference-data through the outbox.
    */
   async update(actor: Principal, publicId: string, body: UpdateUserBody): Promise<Profile> {
     const control: AccountControl = { banned: body.banned, role: body.role };
@@ -104,6 +109,7 @@ export class UsersService {
           ...(body.address !== undefined && { address: body.address }),
         };
         const updated = await this.users.update(user.id, changes, tx);
+        if (body.address !== undefined) await this.addressEvents.changed(tx, updated, checked);
         if (body.banned === true) {
           await this.sessions.revokeAllForUser(tx, user.id, SESSION_REVOKE_REASONS.ban);
         } else if (body.role !== undefined && body.role !== user.role) {

@@ -6,6 +6,8 @@ import { GeographyRepository } from './geography.repository.js';
 
 export type GeographyTriple = RpcRequest<typeof GEOGRAPHY_CHECK>;
 export type GeographyVerdict = RpcAnswer<typeof GEOGRAPHY_CHECK>;
+/** The verdict on a triple, before any claim: the school profile's check. */
+export type GeographyCheckVerdict = { valid: true } | Extract<GeographyVerdict, { valid: false }>;
 
 /**
  * "Do these ids exist and nest?" for an address (identity's users, over GEOGRAPHY_CHECK) and the
@@ -22,7 +24,8 @@ export class GeographyCheck {
   /**
    * Identity's question for an address. The rows are read under share locks, and a valid triple is
    * claimed in the same transaction: a delete or rename that locked a row first has committed when
-   * the check reads it, and one that comes after finds the claim (contract §9).
+   * the check reads it, and one that comes after finds the claim (contract §9). Identity's event for
+   * the committed address names the claim, which its usage then replaces (GeographyUsages).
    */
   @RpcHandler(GEOGRAPHY_CHECK)
   answer(request: GeographyTriple): Promise<GeographyVerdict> {
@@ -31,12 +34,12 @@ export class GeographyCheck {
       await this.repository.share('district', request.districtId, tx);
       await this.repository.share('municipality', request.municipalityId, tx);
       const verdict = await this.check(request, tx);
-      if (verdict.valid) await this.repository.claimAddress(request, ADDRESS_CLAIM_SECONDS, tx);
-      return verdict;
+      if (!verdict.valid) return verdict;
+      return { valid: true, claimId: await this.repository.claimAddress(request, ADDRESS_CLAIM_SECONDS, tx) };
     });
   }
 
-  async check(triple: GeographyTriple, tx?: Transaction): Promise<GeographyVerdict> {
+  async check(triple: GeographyTriple, tx?: Transaction): Promise<GeographyCheckVerdict> {
     // One after the other: a transaction's connection runs one statement at a time.
     const province = await this.repository.findProvinceById(triple.provinceId, tx);
     const district = await this.repository.findDistrictById(triple.districtId, tx);
