@@ -75,8 +75,6 @@ const WITH_PASSWORD = {
 
 type UserWithAccounts = Prisma.UserGetPayload<{ include: typeof WITH_PASSWORD }>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Users; "live" means not soft-deleted. The only place that touches the users table. */
 @Injectable()
 export class UsersRepository {
@@ -108,9 +106,8 @@ export class UsersRepository {
     return users.length === 1 ? users[0]! : null;
   }
 
-  /** A malformed publicId names nobody (and must not reach Postgres, which would refuse the uuid cast). */
+  /** `publicId`: a UUID (PublicIdPipe at the edge, or the subject of a token identity signed). */
   async findLiveByPublicId(publicId: string, tx?: Transaction): Promise<User | null> {
-    if (!UUID.test(publicId)) return null;
     return this.db(tx).user.findFirst({ where: { publicId: publicId.toLowerCase(), deletedAt: null } });
   }
 
@@ -161,7 +158,6 @@ export class UsersRepository {
   }
 
   async findLiveAccountByPublicId(publicId: string, tx?: Transaction): Promise<UserAccount | null> {
-    if (!UUID.test(publicId)) return null;
     const row = await this.db(tx).user.findFirst({ where: { publicId: publicId.toLowerCase(), deletedAt: null }, include: WITH_PASSWORD });
     return row && toAccount(row);
   }

@@ -31,7 +31,6 @@ export interface ListFilter {
   parentId?: number | undefined;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BY_NAME = [{ name: 'asc' }, { id: 'asc' }] as const satisfies Prisma.ProvinceOrderByWithRelationInput[];
 const WITH_PROVINCE = { province: { select: { name: true } } } as const satisfies Prisma.DistrictInclude;
 const WITH_DISTRICT = { district: { select: { name: true } } } as const satisfies Prisma.MunicipalityInclude;
@@ -67,7 +66,7 @@ export class GeographyRepository {
   // Provinces
 
   findProvince(publicId: string, tx?: Transaction): Promise<Province | null> {
-    return UUID.test(publicId) ? this.db(tx).province.findUnique({ where: { publicId } }) : Promise.resolve(null);
+    return this.db(tx).province.findUnique({ where: { publicId } });
   }
 
   findProvinceById(id: number, tx?: Transaction): Promise<Province | null> {
@@ -89,7 +88,7 @@ export class GeographyRepository {
   // Districts
 
   findDistrict(publicId: string, tx?: Transaction): Promise<DistrictRow | null> {
-    return UUID.test(publicId) ? this.db(tx).district.findUnique({ where: { publicId }, include: WITH_PROVINCE }) : Promise.resolve(null);
+    return this.db(tx).district.findUnique({ where: { publicId }, include: WITH_PROVINCE });
   }
 
   findDistrictById(id: number, tx?: Transaction): Promise<District | null> {
@@ -115,7 +114,7 @@ export class GeographyRepository {
   // Municipalities
 
   findMunicipality(publicId: string, tx?: Transaction): Promise<MunicipalityRow | null> {
-    return UUID.test(publicId) ? this.db(tx).municipality.findUnique({ where: { publicId }, include: WITH_DISTRICT }) : Promise.resolve(null);
+    return this.db(tx).municipality.findUnique({ where: { publicId }, include: WITH_DISTRICT });
   }
 
   findMunicipalityById(id: number, tx?: Transaction): Promise<Municipality | null> {
