@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { AmqpConnection, EVENT_TYPES, GEOGRAPHY_CHECK, RpcClient, RpcServer, silentLogger, type RpcAnswer, type RpcRequest } from '@school/messaging';
+import { AmqpConnection, EVENT_TYPES, GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE, RpcClient, RpcServer, silentLogger, type RpcAnswer, type RpcRequest } from '@school/messaging';
 import { TEST_AMQP_URL } from '@school/messaging/testing';
 import { createAccount, eventsOf, type IdentityUnderTest, me, recordedEvents, refresh, signIn, startIdentity, uniqueEmail } from './kit/index.js';
 import { scaled } from '@school/testing';
@@ -19,8 +19,9 @@ const MUNICIPALITY_DISTRICT = new Map([
   [200, 20],
 ]);
 
-/** The claim ids the stand-in answered, in order. */
+/** The claim ids the stand-in answered, in order, and those identity released. */
 const claims: string[] = [];
+const released: string[] = [];
 
 /** Answers GEOGRAPHY_CHECK as reference-data does, from the geography above, with a new claim each time. */
 function checkGeography({ provinceId, districtId, municipalityId }: RpcRequest<typeof GEOGRAPHY_CHECK>): RpcAnswer<typeof GEOGRAPHY_CHECK> {
@@ -72,7 +73,10 @@ describe("users' address (contract §6): checked with reference-data over Rabbit
   async function startGeography(): Promise<void> {
     const server = new RpcServer(connection, {
       prefix: identity.brokerPrefix,
-      routes: [{ contract: GEOGRAPHY_CHECK, handler: (request) => (asked.push(request as RpcRequest<typeof GEOGRAPHY_CHECK>), checkGeography(request as RpcRequest<typeof GEOGRAPHY_CHECK>)) }],
+      routes: [
+        { contract: GEOGRAPHY_CHECK, handler: (request) => (asked.push(request as RpcRequest<typeof GEOGRAPHY_CHECK>), checkGeography(request as RpcRequest<typeof GEOGRAPHY_CHECK>)) },
+        { contract: GEOGRAPHY_RELEASE, handler: (request) => (released.push((request as RpcRequest<typeof GEOGRAPHY_RELEASE>).claimId), { released: true }) },
+      ],
       prefetch: 10,
       logger: silentLogger,
     });
@@ -241,7 +245,7 @@ describe("users' address (contract §6): checked with reference-data over Rabbit
       expect(new Set([created, moved]).size).toBe(2);
     });
 
-    it('a write that is refused records no event', async () => {
+    it('a write that is refused records no event and releases its claim; a committed one keeps it', async () => {
       const taken = uniqueEmail('taken');
       expect((await createUser({ email: taken })).status).toBe(201);
       const before = await recordedEvents(identity, [EVENT_TYPES.userAddressChanged]);
@@ -250,6 +254,8 @@ describe("users' address (contract §6): checked with reference-data over Rabbit
       expect(refused).toMatchObject({ status: 409, body: { errorCode: 'USER_EMAIL_TAKEN' } });
       expect(claims.length).toBe(asking + 1);
       expect(await recordedEvents(identity, [EVENT_TYPES.userAddressChanged])).toEqual(before);
+      await until(() => released.includes(claims.at(-1) as string), 'the refused write\'s claim released');
+      expect(released).toEqual([claims.at(-1)]);
       expect((await identity.prisma.user.findMany({ where: { email: taken } })).map((user) => user.addressVersion)).toEqual([0]);
     });
   });

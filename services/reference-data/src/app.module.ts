@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { GEOGRAPHY_CHECK } from '@school/messaging';
+import { GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE } from '@school/messaging';
 import { EventTransportModule, MessagingModule, RpcModule } from '@school/messaging/nest';
 import { OpenApiModule } from '@school/openapi/nest';
 import { ServiceCoreModule, type ServiceCoreOptions } from '@school/service';
@@ -20,8 +20,8 @@ export class AppModule {
       imports: [
         ServiceCoreModule.forRoot('reference-data', config, PrismaClient, options),
         MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'reference-data', namePrefix: config.AMQP_NAME_PREFIX }),
-        // Serves GEOGRAPHY_CHECK to identity, and learns the committed addresses from identity's events.
-        RpcModule.forRoot({ serves: [GEOGRAPHY_CHECK] }),
+        // Serves GEOGRAPHY_CHECK and GEOGRAPHY_RELEASE to identity, and learns the committed addresses from identity's events.
+        RpcModule.forRoot({ serves: [GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE] }),
         EventTransportModule.forRoot({ ...ADDRESS_EVENTS, prefetch: config.AMQP_PREFETCH }),
         AddressUsagesModule,
         ListCacheModule,

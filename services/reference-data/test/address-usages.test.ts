@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { EVENT_TYPES, GEOGRAPHY_CHECK, type EventPayload, type RpcClient, uuidv7 } from '@school/messaging';
+import { EVENT_TYPES, GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE, type EventPayload, type RpcClient, uuidv7 } from '@school/messaging';
 import type { TestBroker } from '@school/messaging/testing';
 import { waitFor } from '@school/testing';
 import { ADDRESS_EVENTS } from '../src/address-usages/address-usages.module.js';
@@ -31,6 +31,8 @@ describe('geography usages from identity address events, real Postgres and Rabbi
     rd = await startReferenceData('reference_data_usages', { AMQP_PREFETCH: '1' });
     broker = await rd.broker.events();
     rpc = rd.broker.client();
+    // Ready means subscribed: the queue and its binding exist, so no event published below is unroutable.
+    await waitFor(async () => (await rd.request('GET', '/health/ready', undefined, null)).status === 200, { what: 'reference-data ready' });
   }, 60_000);
 
   afterAll(async () => {
@@ -120,6 +122,16 @@ describe('geography usages from identity address events, real Postgres and Rabbi
     expectStatus(await rename(m), 409, 'GEOGRAPHY_RENAME_REFERENCED');
     await rd.prisma.addressClaim.update({ where: { id: answer.claimId }, data: { expiresAt: new Date(Date.now() - 1_000) } });
     expectStatus(await rename(m), 200);
+    expectStatus(await remove(m), 200);
+  });
+
+  it('a claim identity releases (the write that relied on it was refused) frees the rows at once', async () => {
+    const { m, address } = await chain();
+    const answer = await rpc.call(GEOGRAPHY_CHECK, address);
+    if (!answer.valid) throw new Error('the chain should be a valid address');
+    expectStatus(await remove(m), 409, 'GEOGRAPHY_IN_USE');
+    expect(await rpc.call(GEOGRAPHY_RELEASE, { claimId: answer.claimId })).toEqual({ released: true });
+    expect(await rpc.call(GEOGRAPHY_RELEASE, { claimId: answer.claimId })).toEqual({ released: false });
     expectStatus(await remove(m), 200);
   });
 

@@ -1,5 +1,5 @@
 import { SERVICE_NAMES } from '@school/config';
-import { GEOGRAPHY_CHECK, RPC_CONTRACTS } from './address-contracts.js';
+import { GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE, RPC_CONTRACTS } from './address-contracts.js';
 
 describe('the address contracts between identity and reference-data', () => {
   it('geography check: three positive integer ids, nothing else', () => {
@@ -22,6 +22,12 @@ describe('the address contracts between identity and reference-data', () => {
     expect(GEOGRAPHY_CHECK.answer.safeParse({ valid: false }).success).toBe(false);
     expect(GEOGRAPHY_CHECK.answer.safeParse({ valid: false, reason: 'looks_wrong' }).success).toBe(false);
     expect(GEOGRAPHY_CHECK.answer.safeParse({ valid: true, claimId: '0190b6a4-0000-7000-8000-000000000000', reason: 'province_not_found' }).success).toBe(false);
+  });
+
+  it('geography release: one claim id; answered released or not', () => {
+    expect(GEOGRAPHY_RELEASE.request.safeParse({ claimId: '0190b6a4-0000-7000-8000-000000000000' }).success).toBe(true);
+    expect(GEOGRAPHY_RELEASE.request.safeParse({ claimId: 'nope' }).success).toBe(false);
+    expect(GEOGRAPHY_RELEASE.answer.safeParse({ released: false }).success).toBe(true);
   });
 
   it('each is named after a service of the topology, the one that serves it', () => {

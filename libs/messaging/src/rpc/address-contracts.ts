@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { defineRpc } from './rpc-contract.js';
 
 /**
- * The one question identity asks reference-data about addresses (a user's address names a
- * province, a district and a municipality of reference-data). Reference-data never asks identity:
- * it learns the committed addresses from identity's `identity.user_address_changed` events.
+ * What identity asks reference-data about addresses (a user's address names a province, a district
+ * and a municipality of reference-data). Reference-data never asks identity: it learns the
+ * committed addresses from identity's `identity.user_address_changed` events.
  */
 
 const geographyId = z.number().int().positive().max(2_147_483_647);
@@ -34,8 +34,19 @@ export const GEOGRAPHY_CHECK = defineRpc({
 });
 
 /**
- * How long a claim no event confirmed holds its rows: the write that asked was refused or failed,
- * or its event is still on its way (outbox relay, broker, consumer), which it must outlive.
+ * Asked by identity, answered by reference-data, after a write that relied on a claim was refused
+ * and rolled back: the claim holds nothing any more. Best effort; a claim never released expires.
+ */
+export const GEOGRAPHY_RELEASE = defineRpc({
+  name: 'reference-data.geography.release',
+  request: z.object({ claimId: z.uuid() }).strict(),
+  answer: z.object({ released: z.boolean() }).strict(),
+});
+
+/**
+ * How long a claim no event confirms holds its rows: the write that asked failed without a refusal
+ * (identity lost, a crash) or its event is still on its way (outbox relay, broker, consumer),
+ * which it must outlive.
  */
 export const ADDRESS_CLAIM_SECONDS = 600;
 
@@ -43,4 +54,4 @@ export const ADDRESS_CLAIM_SECONDS = 600;
 export const ADDRESS_COMMIT_SECONDS = 15;
 
 /** Every contract of the product (test clean-up deletes their queues). */
-export const RPC_CONTRACTS = Object.freeze([GEOGRAPHY_CHECK]);
+export const RPC_CONTRACTS = Object.freeze([GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE]);

@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { AppError, type FieldError, validationFailed } from '@school/http';
-import { ADDRESS_COMMIT_SECONDS, GEOGRAPHY_CHECK, type GeographyCheckReason, RpcClient } from '@school/messaging';
+import { ADDRESS_COMMIT_SECONDS, GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE, type GeographyCheckReason, RpcClient } from '@school/messaging';
 import type { AddressBody } from './dto/address.dto.js';
 
 /** The address field each refusal of reference-data names, and why. */
@@ -42,6 +42,8 @@ export class CheckedAddress {
  */
 @Injectable()
 export class AddressGeography {
+  private readonly logger = new Logger('AddressGeography');
+
   constructor(private readonly rpc: RpcClient) {}
 
   /** Throws 400 VALIDATION_FAILED naming the field reference-data refused. */
@@ -51,5 +53,17 @@ export class AddressGeography {
     const answer = await this.rpc.call(GEOGRAPHY_CHECK, { provinceId, districtId, municipalityId });
     if (!answer.valid) throw validationFailed([REFUSALS[answer.reason]]);
     return new CheckedAddress(answer.claimId, askedAt);
+  }
+
+  /**
+   * The write that relied on `checked` was refused, so its transaction rolled back: the rows are
+   * freed now rather than when the claim expires. Best effort: a failure is logged, never thrown.
+   */
+  async release(checked: CheckedAddress): Promise<void> {
+    try {
+      await this.rpc.call(GEOGRAPHY_RELEASE, { claimId: checked.claimId });
+    } catch (error) {
+      this.logger.warn({ err: error, claimId: checked.claimId, msg: 'address claim not released; it expires on its own' });
+    }
   }
 }

@@ -9,7 +9,7 @@ import type { User } from '../generated/prisma/client.js';
 import { SESSION_REVOKE_REASONS } from '../sessions/session-revoke-reason.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import { AddressEvents } from './address-events.js';
-import { AddressGeography } from './address-geography.js';
+import { AddressGeography, type CheckedAddress } from './address-geography.js';
 import { type AccountControl, isSelfAction, mayRemoveActiveAdmin, removesActiveAdmin } from './account-rules.js';
 import type { CreateUserBody, UpdateUserBody } from './dto/user-body.dto.js';
 import type { ListUsersQuery } from './dto/list-users.query.js';
@@ -52,7 +52,7 @@ export class UsersService {
    */
   async create(body: CreateUserBody): Promise<Profile> {
     const checked = body.address ? await this.geography.requireValid(body.address) : undefined;
-    const user = await this.mappingTaken(() =>
+    const user = await this.releasingOnRefusal(checked, () =>
       this.unitOfWork.run(async (tx) => {
         if (await this.users.findLiveByEmail(body.email, tx)) throw emailTaken();
         if (body.phone !== undefined && (await this.users.findLiveByPhone(body.phone, tx))) throw phoneTaken();
@@ -89,7 +89,7 @@ export class UsersService {
     const control: AccountControl = { banned: body.banned, role: body.role };
     if (isSelfAction(actor.userId, publicId, control)) throw new AppError('USER_SELF_ACTION');
     const checked = body.address ? await this.geography.requireValid(body.address) : undefined;
-    return this.mappingTaken(() =>
+    return this.releasingOnRefusal(checked, () =>
       this.unitOfWork.run(async (tx) => {
         if (mayRemoveActiveAdmin(control)) await this.users.lockActiveAdmins(tx);
         const account = await this.users.findLiveAccountByPublicId(publicId, tx);
@@ -144,11 +144,17 @@ export class UsersService {
     if (removesActiveAdmin(user, control) && (await this.users.countActiveAdmins(tx)) <= 1) throw new AppError('USER_LAST_ADMIN');
   }
 
-  private async mappingTaken<T>(write: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a write (a lost unique race answered as its pre-check would have). A refusal (an AppError)
+   * rolled the transaction back, so the claim the write relied on is released, without waiting.
+   */
+  private async releasingOnRefusal<T>(checked: CheckedAddress | undefined, write: () => Promise<T>): Promise<T> {
     try {
       return await write();
-    } catch (error) {
-      throw takenError(error) ?? error;
+    } catch (caught) {
+      const error = takenError(caught) ?? caught;
+      if (checked && error instanceof AppError) void this.geography.release(checked);
+      throw error;
     }
   }
 }

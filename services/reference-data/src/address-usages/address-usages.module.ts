@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EVENT_TYPES } from '@school/messaging';
+import { GeographyModule } from '../geography/geography.module.js';
 import { AddressEventsController } from './address-events.controller.js';
 import { AddressUsagesRepository } from './address-usages.repository.js';
 import { AddressUsagesService } from './address-usages.service.js';
@@ -9,6 +10,7 @@ export const ADDRESS_EVENTS = { consumer: 'reference-data', bindings: [EVENT_TYP
 
 /** Users' geography usages, from identity's address events. */
 @Module({
+  imports: [GeographyModule],
   controllers: [AddressEventsController],
   providers: [AddressUsagesRepository, AddressUsagesService],
 })

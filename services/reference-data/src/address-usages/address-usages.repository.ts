@@ -9,7 +9,7 @@ export type AddressChange = EventPayload<'identity.user_address_changed'>;
 /** A broker message id is remembered this long; a redelivery comes within minutes, not weeks. */
 const INBOX_RETENTION = `interval '30 days'`;
 
-/** The users' geography usages, the claims they confirm, and the inbox of the events that tell them. */
+/** The users' geography usages, and the inbox of the events that tell them. */
 @Injectable()
 export class AddressUsagesRepository {
   private readonly schema: string;
@@ -47,11 +47,6 @@ export class AddressUsagesRepository {
       change.version,
     );
     return written > 0;
-  }
-
-  /** The claim the committed write relied on is no longer needed: its usage (or a later one) is recorded. */
-  async releaseClaim(claimId: string, tx: Transaction): Promise<void> {
-    await this.db(tx).$executeRawUnsafe(`DELETE FROM ${this.schema}."address_claims" WHERE id = $1::uuid`, claimId);
   }
 
   private db(tx: Transaction): Db {

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { decodeEvent, EVENT_TYPES } from '@school/messaging';
 import { UnitOfWork } from '@school/service';
+import { GeographyRepository } from '../geography/geography.repository.js';
 import { type AddressChange, AddressUsagesRepository } from './address-usages.repository.js';
 
 /**
@@ -18,6 +19,7 @@ export class AddressUsagesService {
 
   constructor(
     private readonly usages: AddressUsagesRepository,
+    private readonly geography: GeographyRepository,
     private readonly unitOfWork: UnitOfWork,
   ) {}
 
@@ -28,7 +30,7 @@ export class AddressUsagesService {
     const fresh = await this.unitOfWork.run(async (tx) => {
       if (!(await this.usages.markProcessed(received.messageId, received.event.type, tx))) return false;
       await this.usages.recordUsage(change, tx);
-      if (change.claimId) await this.usages.releaseClaim(change.claimId, tx);
+      if (change.claimId) await this.geography.releaseClaim(change.claimId, tx);
       return true;
     });
     if (!fresh) this.logger.debug({ messageId: received.messageId, msg: 'duplicate message skipped' });

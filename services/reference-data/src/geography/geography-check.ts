@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ADDRESS_CLAIM_SECONDS, GEOGRAPHY_CHECK, type RpcAnswer, type RpcRequest } from '@school/messaging';
+import { ADDRESS_CLAIM_SECONDS, GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE, type RpcAnswer, type RpcRequest } from '@school/messaging';
 import { RpcHandler } from '@school/messaging/nest';
 import { type Transaction, UnitOfWork } from '@school/service';
 import { GeographyRepository } from './geography.repository.js';
@@ -37,6 +37,12 @@ export class GeographyCheck {
       if (!verdict.valid) return verdict;
       return { valid: true, claimId: await this.repository.claimAddress(request, ADDRESS_CLAIM_SECONDS, tx) };
     });
+  }
+
+  /** Identity's write that relied on the claim was refused and rolled back: its rows are free of it. */
+  @RpcHandler(GEOGRAPHY_RELEASE)
+  async release(request: RpcRequest<typeof GEOGRAPHY_RELEASE>): Promise<RpcAnswer<typeof GEOGRAPHY_RELEASE>> {
+    return { released: await this.repository.releaseClaim(request.claimId) };
   }
 
   async check(triple: GeographyTriple, tx?: Transaction): Promise<GeographyCheckVerdict> {

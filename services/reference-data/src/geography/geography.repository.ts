@@ -200,6 +200,11 @@ export class GeographyRepository {
     return claimId;
   }
 
+  /** Forgets a claim: the write it held the rows for committed (its usage replaces it) or was rolled back. False when there was none. */
+  async releaseClaim(claimId: string, tx?: Transaction): Promise<boolean> {
+    return (await this.db(tx).$executeRawUnsafe(`DELETE FROM ${this.schema}."address_claims" WHERE id = $1::uuid`, claimId)) > 0;
+  }
+
   /** Deletes the row; false when a foreign key still names it (a reference that came meanwhile). */
   async delete(level: keyof typeof LOCKABLE, id: number, tx: Transaction): Promise<boolean> {
     try {
