@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { type RunningSystem, startSystem } from './support/system.js';
 
 /**
- * Issue 11 across services, through the gateway: identity and reference-data ask each other over
- * RabbitMQ (GEOGRAPHY_CHECK, ADDRESS_REFERENCES), and with the other one stopped they answer 503
- * and write nothing, never a guess.
+ * Issues 11 and 22 across services, through the gateway: identity asks reference-data
+ * (GEOGRAPHY_CHECK, which claims the rows) and tells it the committed address through its outbox
+ * (identity.user_address_changed); reference-data decides deletes and renames alone. With
+ * reference-data stopped, an address write answers 503 and writes nothing, never a guess.
  */
 
 let system: RunningSystem;
@@ -110,13 +111,15 @@ describe('addresses between identity and reference-data', () => {
     }
   });
 
-  it('with identity stopped, a geography delete answers 503 and deletes nothing', async () => {
+  it('with identity stopped, addresses it committed still refuse a delete, and an unreferenced row is deleted: reference-data asks no one', async () => {
+    const used = await chain();
     const free = await chain();
+    expect((await call('POST', '/api/users', { email: email(), name: 'Committed', role: 'customer', address: addressOf(used) })).status).toBe(201);
     await system.stop('identity');
-    const remove = await call('DELETE', `/api/lookups/municipalities/${free.municipality.publicId}`);
-    expect(remove).toMatchObject({ status: 503, body: { errorCode: 'SERVICE_UNAVAILABLE' } });
-    const still = await call('GET', `/api/lookups/municipalities?districtId=${free.district.id}&includeInactive=true`);
-    expect((still.body.data as Row[]).map((row) => row.publicId)).toContain(free.municipality.publicId);
+    expect(await call('DELETE', `/api/lookups/municipalities/${used.municipality.publicId}`)).toMatchObject({ status: 409, body: { errorCode: 'GEOGRAPHY_IN_USE' } });
+    expect((await call('DELETE', `/api/lookups/municipalities/${free.municipality.publicId}`)).status).toBe(200);
+    const left = await call('GET', `/api/lookups/municipalities?districtId=${free.district.id}&includeInactive=true`);
+    expect(left.body.data).toEqual([]);
   });
 });
 

@@ -144,12 +144,12 @@ describe('RPC over RabbitMQ: direct reply-to, deadlines, typed contracts (real R
         contract: GEOGRAPHY_CHECK,
         handler: (request) => {
           const { districtId } = request as { districtId: number };
-          return districtId === 9 ? { valid: false, reason: 'district_not_in_province' } : { valid: true };
+          return districtId === 9 ? { valid: false, reason: 'district_not_in_province' } : { valid: true, claimId: '0190b6a4-0000-7000-8000-000000000001' };
         },
       },
     ]);
     const client = await startClient();
-    await expect(client.call(GEOGRAPHY_CHECK, { provinceId: 1, districtId: 2, municipalityId: 3 })).resolves.toEqual({ valid: true });
+    await expect(client.call(GEOGRAPHY_CHECK, { provinceId: 1, districtId: 2, municipalityId: 3 })).resolves.toEqual({ valid: true, claimId: '0190b6a4-0000-7000-8000-000000000001' });
     await expect(client.call(GEOGRAPHY_CHECK, { provinceId: 1, districtId: 9, municipalityId: 3 })).resolves.toEqual({ valid: false, reason: 'district_not_in_province' });
     await expect(client.call(GEOGRAPHY_CHECK, { provinceId: 1.5, districtId: 2, municipalityId: 3 })).rejects.toBeInstanceOf(RpcContractError);
   });

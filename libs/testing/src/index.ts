@@ -9,3 +9,4 @@ export * from './upload-bodies.js';
 export * from './open-upload.js';
 export * from './time-scale.js';
 export * from './redis-database.js';
+export * from './wait-for.js';

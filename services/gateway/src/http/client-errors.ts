@@ -1,8 +1,7 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, toErrorResponse, validationFailed } from '@school/http';
-import { REQUEST_ID_HEADER } from '../request/request-id.js';
+import { AppError, REQUEST_ID_HEADER, toErrorResponse, validationFailed } from '@school/http';
 import { MAX_URL_LENGTH } from './request-limits.js';
 import { SECURITY_HEADERS } from './response-headers.js';
 

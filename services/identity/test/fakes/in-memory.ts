@@ -75,6 +75,7 @@ export class InMemoryDatabase {
       addressMunicipalityId: null,
       addressWard: null,
       addressStreet: null,
+      addressVersion: 0,
       deletedAt: null,
       trustsNextLogin: false,
       createdAt: new Date('2024-01-01T00:00:00Z'),
