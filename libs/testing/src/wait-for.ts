@@ -6,7 +6,7 @@ export async function waitFor<T>(probe: () => Promise<T> | T, { timeoutMs = 15_0
   let last: T;
   do {
     last = await probe();
-    if (last) return last as NonNullable<T>;
+    if (last) return last;
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   } while (Date.now() < deadline);
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);

@@ -8,12 +8,12 @@ import type { MessageProperties, Options } from 'amqplib';
 export function copyProperties(properties: MessageProperties, headers: Record<string, unknown>): Options.Publish {
   return {
     persistent: true,
-    ...(properties.contentType && { contentType: properties.contentType as string }),
-    ...(properties.contentEncoding && { contentEncoding: properties.contentEncoding as string }),
-    ...(properties.messageId && { messageId: properties.messageId as string }),
-    ...(properties.correlationId && { correlationId: properties.correlationId as string }),
-    ...(properties.type && { type: properties.type as string }),
-    ...(properties.timestamp && { timestamp: properties.timestamp as number }),
+    ...(properties.contentType ? { contentType: properties.contentType as string } : {}),
+    ...(properties.contentEncoding ? { contentEncoding: properties.contentEncoding as string } : {}),
+    ...(properties.messageId ? { messageId: properties.messageId as string } : {}),
+    ...(properties.correlationId ? { correlationId: properties.correlationId as string } : {}),
+    ...(properties.type ? { type: properties.type as string } : {}),
+    ...(properties.timestamp ? { timestamp: properties.timestamp as number } : {}),
     headers,
   };
 }
