@@ -5,12 +5,22 @@ import { scaled } from './scripts/jest/time-scale.js';
 
 const root = dirname(fileURLToPath(import.meta.url));
 
+// The lanes of docs/testing.md, chosen by JEST_LANE (each project's `test`, `test:int` and `e2e`
+// scripts set it); without it, as when one file is run by hand, every test of the project.
+const LANES = {
+  unit: ['<rootDir>/src/**/*.spec.ts'],
+  int: ['<rootDir>/test/**/*.test.ts'],
+  e2e: ['<rootDir>/test/**/*.test.ts'],
+};
+const lane = process.env.JEST_LANE;
+if (lane !== undefined && !(lane in LANES)) throw new Error(`JEST_LANE=${lane}: expected one of ${Object.keys(LANES).join(', ')}`);
+
 export function jestConfig(projectDir, overrides = {}) {
   return {
     rootDir: projectDir,
     testEnvironment: join(root, 'scripts/jest/environment.js'),
     extensionsToTreatAsEsm: ['.ts'],
-    testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.test.ts'],
+    testMatch: lane ? LANES[lane] : [...LANES.unit, ...LANES.int],
     transform: {
       '^.+\\.ts$': [
         '@swc/jest',
