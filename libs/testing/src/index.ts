@@ -1,6 +1,7 @@
 export * from './token-issuer.js';
 export * from './database.js';
 export * from './test-schema.js';
+export * from './template-database.js';
 export * from './schema-drift/schema-drift.js';
 export * from './free-port.js';
 export * from './http-client.js';

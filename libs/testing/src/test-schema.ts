@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { applyMigrations } from '@school/prisma';
+import { SERVICES } from '@school/config';
 import { quoteIdent, testDatabaseUrl, withConnection } from './database.js';
+import { createTestDatabase } from './template-database.js';
 
 export interface TestSchema {
-  /** A schema no other test run uses: `<prefix>_<random>`. */
+  /** The schema the test owns. */
   schema: string;
   /** The database holding it (without a `schema` parameter; pass `schema` alongside). */
   databaseUrl: string;
-  /** Drops the schema and everything in it; safe to call twice. */
+  /** Drops the schema (or the database holding it) and everything in it; safe to call twice. */
   drop(): Promise<void>;
 }
 
@@ -34,22 +35,24 @@ export async function createTestSchema(prefix: string): Promise<TestSchema> {
 }
 
 /**
- * A fresh schema holding a service's tables: its `prisma/migrations` applied by the same code the
- * service runs at start-up. `serviceDir` is the service folder (path or file URL); a producer's
- * tests that need the outbox add `[OUTBOX_MIGRATIONS]` as `sharedMigrations`.
+ * A service's tables, migrated by the same code the service runs at start-up, in a database of
+ * the test's own (`test_<prefix>_<random>`) copied from a template migrated once (see
+ * `createTestDatabase`). The schema is the service's own (`SERVICES`), `svc` for a folder that is
+ * not a service. `serviceDir` is the service folder (path or file URL); a producer's tests that
+ * need the outbox add `[OUTBOX_MIGRATIONS]` as `sharedMigrations`.
  */
 export async function migratedTestSchema(serviceDir: string | URL, prefix = 'svc', sharedMigrations: readonly URL[] = []): Promise<MigratedTestSchema> {
   const dir = serviceDir instanceof URL ? fileURLToPath(serviceDir) : serviceDir;
-  const testSchema = await createTestSchema(prefix);
+  const schema = (SERVICES as Record<string, { schema: string } | undefined>)[basename(dir)]?.schema ?? 'svc';
+  const migrationsDirs = [join(dir, 'prisma', 'migrations'), ...sharedMigrations.map((url) => fileURLToPath(url))];
+  const db = await createTestDatabase({ schema, migrationsDirs }, prefix);
   try {
-    const { applied } = await applyMigrations({
-      databaseUrl: testSchema.databaseUrl,
-      schema: testSchema.schema,
-      migrationsDir: [join(dir, 'prisma', 'migrations'), ...sharedMigrations.map((url) => fileURLToPath(url))],
-    });
-    return { ...testSchema, applied };
+    const { rows } = await withConnection(db.databaseUrl, (client) =>
+      client.query<{ migration_name: string }>(`SELECT migration_name FROM ${quoteIdent(schema)}._prisma_migrations ORDER BY started_at, migration_name`),
+    );
+    return { schema, databaseUrl: db.databaseUrl, drop: db.drop, applied: rows.map((row) => row.migration_name) };
   } catch (error) {
-    await testSchema.drop();
+    await db.drop();
     throw error;
   }
 }
