@@ -1,3 +1,4 @@
 import { jestConfig } from '../../jest.preset.js';
 
-export default jestConfig(import.meta.dirname);
+// Its suites copy these template databases: its own migrations, and with the outbox's.
+export default jestConfig(import.meta.dirname, { templateDatabases: [[], ['outbox']] });

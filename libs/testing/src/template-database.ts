@@ -1,5 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { SERVICES } from '@school/config';
 import { applyMigrations, readMigrationDirectories } from '@school/prisma';
 import { quoteIdent, testDatabaseUrl, withConnection } from './database.js';
 
@@ -24,6 +27,15 @@ const TEMPLATE_LOCK = 72707370;
 // A template of older migrations is dropped once no run has used it for this long (other worktrees and branches may still).
 const UNUSED_TEMPLATE_TTL_MS = 24 * 60 * 60 * 1000;
 const MAX_SLUG = 20;
+
+/**
+ * The template of a service folder: its `prisma/migrations` (and `sharedMigrations`, the outbox's
+ * for a producer) in the service's own schema (`SERVICES`), `svc` for a folder that is not a service.
+ */
+export function serviceTemplate(serviceDir: string, sharedMigrations: readonly URL[] = []): TemplateSpec {
+  const schema = (SERVICES as Record<string, { schema: string } | undefined>)[basename(serviceDir)]?.schema ?? 'svc';
+  return { schema, migrationsDirs: [join(serviceDir, 'prisma', 'migrations'), ...sharedMigrations.map((url) => fileURLToPath(url))] };
+}
 
 const ensured = new Map<string, Promise<string>>();
 

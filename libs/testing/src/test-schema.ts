@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVICES } from '@school/config';
 import { quoteIdent, testDatabaseUrl, withConnection } from './database.js';
-import { createTestDatabase } from './template-database.js';
+import { createTestDatabase, serviceTemplate } from './template-database.js';
 
 export interface TestSchema {
   /** The schema the test owns. */
@@ -37,15 +35,15 @@ export async function createTestSchema(prefix: string): Promise<TestSchema> {
 /**
  * A service's tables, migrated by the same code the service runs at start-up, in a database of
  * the test's own (`test_<prefix>_<random>`) copied from a template migrated once (see
- * `createTestDatabase`). The schema is the service's own (`SERVICES`), `svc` for a folder that is
- * not a service. `serviceDir` is the service folder (path or file URL); a producer's tests that
- * need the outbox add `[OUTBOX_MIGRATIONS]` as `sharedMigrations`.
+ * `createTestDatabase`), in the service's own schema (`serviceTemplate`). `serviceDir` is the
+ * service folder (path or file URL); a producer's tests that need the outbox add
+ * `[OUTBOX_MIGRATIONS]` as `sharedMigrations`.
  */
 export async function migratedTestSchema(serviceDir: string | URL, prefix = 'svc', sharedMigrations: readonly URL[] = []): Promise<MigratedTestSchema> {
   const dir = serviceDir instanceof URL ? fileURLToPath(serviceDir) : serviceDir;
-  const schema = (SERVICES as Record<string, { schema: string } | undefined>)[basename(dir)]?.schema ?? 'svc';
-  const migrationsDirs = [join(dir, 'prisma', 'migrations'), ...sharedMigrations.map((url) => fileURLToPath(url))];
-  const db = await createTestDatabase({ schema, migrationsDirs }, prefix);
+  const template = serviceTemplate(dir, sharedMigrations);
+  const { schema } = template;
+  const db = await createTestDatabase(template, prefix);
   try {
     const { rows } = await withConnection(db.databaseUrl, (client) =>
       client.query<{ migration_name: string }>(`SELECT migration_name FROM ${quoteIdent(schema)}._prisma_migrations ORDER BY started_at, migration_name`),

@@ -1,14 +1,13 @@
 import { afterAll } from '@jest/globals';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { parseConfig, SERVICES } from '@school/config';
+import { parseConfig } from '@school/config';
 import { createPrismaClient } from '@school/prisma';
 import { OUTBOX_MIGRATIONS } from '@school/messaging';
 import { TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { createServiceApp } from '@school/service';
 import { createLogger } from '@school/telemetry';
-import { createTestDatabase, freePort, type HttpAnswer, httpClient } from '@school/testing';
+import { createTestDatabase, freePort, serviceTemplate, type HttpAnswer, httpClient } from '@school/testing';
 import { AppModule } from '../../src/app.module.js';
 import { identityEnv } from '../../src/config.js';
 import { PrismaClient } from '../../src/generated/prisma/client.js';
@@ -58,8 +57,9 @@ export function startIdentity(env: Record<string, string> = {}): Promise<Identit
  * parallel suites is by database, copied from a template migrated once and dropped at close.
  */
 async function startIdentityApp(env: Record<string, string>): Promise<IdentityUnderTest> {
-  const schema = SERVICES.identity.schema;
-  const db = await createTestDatabase({ schema, migrationsDirs: [join(serviceDir, 'prisma', 'migrations'), fileURLToPath(OUTBOX_MIGRATIONS)] }, 'identity');
+  const template = serviceTemplate(serviceDir, [OUTBOX_MIGRATIONS]);
+  const { schema } = template;
+  const db = await createTestDatabase(template, 'identity');
   const databaseUrl = new URL(db.databaseUrl);
   const dropDatabase = db.drop;
 
