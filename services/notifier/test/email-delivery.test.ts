@@ -40,7 +40,7 @@ describe('events to email: outbox -> RabbitMQ -> notifier -> BullMQ -> SMTP', ()
     broker = await TestBroker.connect(prefix);
     inbound = broker.consumer(INBOUND_EVENTS.consumer, INBOUND_EVENTS.bindings);
     const amqpUrl = proxy.urlFor(TEST_AMQP_URL);
-    notifier = await startNotifier(db, {
+    notifier = await startNotifier(db.schema, {
       AMQP_URL: amqpUrl,
       AMQP_NAME_PREFIX: prefix,
       REDIS_KEY_PREFIX: redisPrefix,

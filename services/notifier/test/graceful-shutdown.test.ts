@@ -28,7 +28,7 @@ describe('notifier shutdown with an event in progress (AMQP event transport)', (
     db = await migratedTestSchema(serviceDir, 'notifier_shutdown');
     broker = await TestBroker.connect(prefix);
     queues = broker.consumer(INBOUND_EVENTS.consumer, INBOUND_EVENTS.bindings);
-    notifier = await startNotifier(db, {
+    notifier = await startNotifier(db.schema, {
       AMQP_URL: TEST_AMQP_URL,
       AMQP_NAME_PREFIX: prefix,
       REDIS_KEY_PREFIX: prefix,

@@ -37,10 +37,10 @@ describe('live admin notifications (SSE, Redis fan-out across replicas)', () => 
       JWT_ISSUER: issuer.issuer,
       JWT_AUDIENCE: issuer.audience,
       SSE_HEARTBEAT_SECONDS: '1',
-      MAIL_OUTBOX_DIR: join(prefix, 'mail'), // never used: SMTP_URL is set below
+      MAIL_OUTBOX_DIR: join(db.schema, 'mail'), // never used: SMTP_URL is set below
       SMTP_URL: 'smtp://127.0.0.1:9', // nothing listens: emails just retry, irrelevant here
     };
-    replicas.push(await startNotifier(db, variables), await startNotifier(db, variables));
+    replicas.push(await startNotifier(db.schema, variables), await startNotifier(db.schema, variables));
     producer = await TestProducer.start({ amqpUrl: TEST_AMQP_URL, namePrefix: prefix });
   });
 
@@ -131,7 +131,7 @@ describe('live admin notifications (SSE, Redis fan-out across replicas)', () => 
   });
 
   it('ends open streams at shutdown so the replica stops promptly', async () => {
-    const extra = await startNotifier(db, variables);
+    const extra = await startNotifier(db.schema, variables);
     const client = await connect(extra);
     await waitFor(() => client.comments.includes('connected'), { what: 'stream open' });
     const started = Date.now();

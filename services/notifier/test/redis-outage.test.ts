@@ -44,13 +44,13 @@ describe('notifier during a Redis outage (Redis behind a TCP proxy)', () => {
       restore.push(() => spy.mockRestore());
     }
     notifier = await startNotifier(
-      db,
+      db.schema,
       {
         AMQP_URL: TEST_AMQP_URL,
         AMQP_NAME_PREFIX: prefix,
         REDIS_URL: proxy.urlFor(TEST_REDIS_URL),
         REDIS_KEY_PREFIX: prefix,
-        MAIL_OUTBOX_DIR: join(prefix, 'mail'),
+        MAIL_OUTBOX_DIR: join(db.schema, 'mail'),
         SMTP_URL: 'smtp://127.0.0.1:9',
       },
       { level: 'info', destination: { write: (line) => void logLines.push(JSON.parse(line) as LogLine) } },

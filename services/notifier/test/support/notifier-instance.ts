@@ -3,7 +3,6 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { parseConfig } from '@school/config';
 import { createServiceApp } from '@school/service';
 import { createLogger } from '@school/telemetry';
-import type { TestSchema } from '@school/testing';
 import { AppModule } from '../../src/app.module.js';
 import { notifierEnv, type NotifierConfig } from '../../src/config.js';
 import { startInboundEvents } from '../../src/inbound/start-inbound-events.js';
@@ -22,13 +21,13 @@ export interface NotifierLogOptions {
   level: string;
 }
 
-/** One notifier replica, wired exactly as main.ts wires it, in the test's own database. */
-export async function startNotifier(db: Pick<TestSchema, 'databaseUrl' | 'schema'>, variables: Record<string, string>, log?: NotifierLogOptions): Promise<NotifierInstance> {
-  const config = parseConfig(notifierEnv, { ...process.env, NODE_ENV: 'test', PORT: '0', MIGRATE_ON_START: 'false', DATABASE_URL: db.databaseUrl, ...variables });
+/** One notifier replica, wired exactly as main.ts wires it, in the test's own database schema. */
+export async function startNotifier(databaseSchema: string, variables: Record<string, string>, log?: NotifierLogOptions): Promise<NotifierInstance> {
+  const config = parseConfig(notifierEnv, { ...process.env, NODE_ENV: 'test', PORT: '0', MIGRATE_ON_START: 'false', ...variables });
   const logger = log
     ? createLogger({ service: 'notifier', level: log.level }, log.destination)
     : createLogger({ service: 'notifier', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const app = await createServiceApp(AppModule.forRoot(config, { databaseSchema: db.schema }), { logger });
+  const app = await createServiceApp(AppModule.forRoot(config, { databaseSchema }), { logger });
   await startInboundEvents(app);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.getHttpServer().address() as AddressInfo;
