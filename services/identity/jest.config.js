@@ -1,4 +1,4 @@
 import { jestConfig } from '../../jest.preset.js';
 
-// Its suites copy these template databases: its own migrations, and with the outbox's.
-export default jestConfig(import.meta.dirname, { templateDatabases: [[], ['outbox']] });
+// The test kit's apps copy a template database holding identity's and the outbox's migrations.
+export default jestConfig(import.meta.dirname, { templateDatabases: [['outbox']] });

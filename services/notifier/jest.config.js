@@ -1,3 +1,3 @@
 import { jestConfig } from '../../jest.preset.js';
 
-export default jestConfig(import.meta.dirname, { templateDatabases: [[]] });
+export default jestConfig(import.meta.dirname);

@@ -118,15 +118,23 @@ export async function createTestDatabase(spec: TemplateSpec, prefix = spec.schem
   const template = await ensureTemplate(spec);
   const serverUrl = testDatabaseUrl();
   const database = `test_${slug(prefix, 40)}_${randomBytes(6).toString('hex')}`;
-  await withConnection(serverUrl, async (client) => {
+  await withoutFlushWait(serverUrl, async (client) => {
     await client.query(`CREATE DATABASE ${quoteIdent(database)} TEMPLATE ${quoteIdent(template)}`);
     await client.query(`ALTER DATABASE ${quoteIdent(database)} SET synchronous_commit = off`);
   });
   return {
     databaseUrl: databaseUrlOf(serverUrl, database),
     database,
-    drop: () => withConnection(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${quoteIdent(database)} WITH (FORCE)`)).then(() => undefined),
+    drop: () => withoutFlushWait(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${quoteIdent(database)} WITH (FORCE)`)).then(() => undefined),
   };
+}
+
+/** A connection whose commits (the copy, the drop) do not wait for the WAL flush: it halves their time on a busy disk. */
+function withoutFlushWait<T>(serverUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  return withConnection(serverUrl, async (client) => {
+    await client.query('SET synchronous_commit = off');
+    return work(client);
+  });
 }
 
 function databaseUrlOf(serverUrl: string, database: string): string {

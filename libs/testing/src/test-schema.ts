@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { applyMigrations } from '@school/prisma';
 import { quoteIdent, testDatabaseUrl, withConnection } from './database.js';
-import { createTestDatabase, serviceTemplate } from './template-database.js';
 
 export interface TestSchema {
-  /** The schema the test owns. */
+  /** A schema no other test run uses: `<prefix>_<random>`. */
   schema: string;
   /** The database holding it (without a `schema` parameter; pass `schema` alongside). */
   databaseUrl: string;
-  /** Drops the schema (or the database holding it) and everything in it; safe to call twice. */
+  /** Drops the schema and everything in it; safe to call twice. */
   drop(): Promise<void>;
 }
 
@@ -33,24 +34,24 @@ export async function createTestSchema(prefix: string): Promise<TestSchema> {
 }
 
 /**
- * A service's tables, migrated by the same code the service runs at start-up, in a database of
- * the test's own (`test_<prefix>_<random>`) copied from a template migrated once (see
- * `createTestDatabase`), in the service's own schema (`serviceTemplate`). `serviceDir` is the
- * service folder (path or file URL); a producer's tests that need the outbox add
- * `[OUTBOX_MIGRATIONS]` as `sharedMigrations`.
+ * A fresh schema holding a service's tables: its `prisma/migrations` applied by the same code the
+ * service runs at start-up. `serviceDir` is the service folder (path or file URL); a producer's
+ * tests that need the outbox add `[OUTBOX_MIGRATIONS]` as `sharedMigrations`. Replayed rather than
+ * copied from a template (`createTestDatabase`): a service's few migrations applied to an empty
+ * schema cost less than copying a database, which copies Postgres's own catalog too (docs/testing.md).
  */
 export async function migratedTestSchema(serviceDir: string | URL, prefix = 'svc', sharedMigrations: readonly URL[] = []): Promise<MigratedTestSchema> {
   const dir = serviceDir instanceof URL ? fileURLToPath(serviceDir) : serviceDir;
-  const template = serviceTemplate(dir, sharedMigrations);
-  const { schema } = template;
-  const db = await createTestDatabase(template, prefix);
+  const testSchema = await createTestSchema(prefix);
   try {
-    const { rows } = await withConnection(db.databaseUrl, (client) =>
-      client.query<{ migration_name: string }>(`SELECT migration_name FROM ${quoteIdent(schema)}._prisma_migrations ORDER BY started_at, migration_name`),
-    );
-    return { schema, databaseUrl: db.databaseUrl, drop: db.drop, applied: rows.map((row) => row.migration_name) };
+    const { applied } = await applyMigrations({
+      databaseUrl: testSchema.databaseUrl,
+      schema: testSchema.schema,
+      migrationsDir: [join(dir, 'prisma', 'migrations'), ...sharedMigrations.map((url) => fileURLToPath(url))],
+    });
+    return { ...testSchema, applied };
   } catch (error) {
-    await db.drop();
+    await testSchema.drop();
     throw error;
   }
 }
