@@ -1,36 +1,40 @@
 // Shared jest setup for every project: ESM TypeScript through SWC, workspace libs from source.
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { swcOptions } from './scripts/jest/swc-options.js';
 import { scaled } from './scripts/jest/time-scale.js';
 
 const root = dirname(fileURLToPath(import.meta.url));
 
-export function jestConfig(projectDir, overrides = {}) {
+// The lanes of docs/testing.md, chosen by JEST_LANE (each project's `test`, `test:int` and `e2e`
+// scripts set it); without it, as when one file is run by hand, every test of the project.
+const LANES = {
+  unit: ['<rootDir>/src/**/*.spec.ts'],
+  int: ['<rootDir>/test/**/*.test.ts'],
+  e2e: ['<rootDir>/test/**/*.test.ts'],
+};
+const lane = process.env.JEST_LANE;
+if (lane !== undefined && !(lane in LANES)) throw new Error(`JEST_LANE=${lane}: expected one of ${Object.keys(LANES).join(', ')}`);
+
+/**
+ * `templateDatabases`: the template databases the project's integration suites copy, each named by
+ * the shared migrations applied with the project's own (`[]`, `['outbox']`); the global setup
+ * migrates them before the suites start (libs/testing `createTestDatabase`).
+ */
+export function jestConfig(projectDir, { templateDatabases, ...overrides } = {}) {
   return {
     rootDir: projectDir,
     testEnvironment: join(root, 'scripts/jest/environment.js'),
     extensionsToTreatAsEsm: ['.ts'],
-    testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.test.ts'],
-    transform: {
-      '^.+\\.ts$': [
-        '@swc/jest',
-        {
-          jsc: {
-            parser: { syntax: 'typescript', decorators: true },
-            transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
-            target: 'es2023',
-            keepClassNames: true,
-          },
-          module: { type: 'es6' },
-        },
-      ],
-    },
+    testMatch: lane ? LANES[lane] : [...LANES.unit, ...LANES.int],
+    transform: { '^.+\\.ts$': ['@swc/jest', swcOptions] },
     moduleNameMapper: {
       '^@school/([a-z-]+)$': join(root, 'libs/$1/src/index.ts'),
       '^@school/([a-z-]+)/([a-z-]+)$': join(root, 'libs/$1/src/$2/index.ts'),
       '^(\\.{1,2}/.*)\\.js$': '$1',
     },
     reporters: ['default', join(root, 'scripts/jest-results-reporter.js')],
+    ...(templateDatabases && { globalSetup: join(root, 'scripts/jest/global-setup.js'), testEnvironmentOptions: { templateDatabases } }),
     ...overrides,
     // Every timeout, the default and those a test names, stretched on a loaded machine (TEST_TIME_SCALE).
     testTimeout: scaled(overrides.testTimeout ?? 30_000),

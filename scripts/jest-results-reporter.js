@@ -1,23 +1,26 @@
-// Jest reporter: writes each project's pass/fail counts to .test-results/<project>.json so
-// `npm test` can print one closing line for the whole monorepo.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+// Jest reporter: writes the pass/fail counts of one project's lane to
+// .test-results/<package name>/<lane>.json, so `npm test` can print one closing line for the whole
+// monorepo and a lane replayed from Nx's cache (its output) still counts.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const resultsDir = fileURLToPath(new URL('../.test-results', import.meta.url));
 
 export default class ResultsReporter {
   constructor(globalConfig) {
-    this.project = basename(globalConfig.rootDir);
+    this.project = JSON.parse(readFileSync(join(globalConfig.rootDir, 'package.json'), 'utf8')).name;
+    this.lane = process.env.JEST_LANE ?? 'all';
   }
 
   onRunComplete(_contexts, results) {
-    mkdirSync(resultsDir, { recursive: true });
+    const dir = join(resultsDir, this.project);
+    mkdirSync(dir, { recursive: true });
     const summary = {
       passed: results.numPassedTests,
       failed: results.numFailedTests + results.numRuntimeErrorTestSuites,
       skipped: results.numPendingTests + results.numTodoTests,
     };
-    writeFileSync(join(resultsDir, `${this.project}.json`), JSON.stringify(summary));
+    writeFileSync(join(dir, `${this.lane}.json`), JSON.stringify(summary));
   }
 }

@@ -1,3 +1,4 @@
 import { jestConfig } from '../../jest.preset.js';
 
-export default jestConfig(import.meta.dirname);
+// The test kit's apps copy a template database holding identity's and the outbox's migrations.
+export default jestConfig(import.meta.dirname, { templateDatabases: [['outbox']] });

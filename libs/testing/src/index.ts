@@ -2,6 +2,7 @@ export * from './token-issuer.js';
 export * from './database.js';
 export * from './test-schema.js';
 export * from './migration-drift.js';
+export * from './template-database.js';
 export * from './free-port.js';
 export * from './http-client.js';
 export * from './metrics-scrape.js';

@@ -36,7 +36,9 @@ export async function createTestSchema(prefix: string): Promise<TestSchema> {
 /**
  * A fresh schema holding a service's tables: its `prisma/migrations` applied by the same code the
  * service runs at start-up. `serviceDir` is the service folder (path or file URL); a producer's
- * tests that need the outbox add `[OUTBOX_MIGRATIONS]` as `sharedMigrations`.
+ * tests that need the outbox add `[OUTBOX_MIGRATIONS]` as `sharedMigrations`. Replayed rather than
+ * copied from a template (`createTestDatabase`): a service's few migrations applied to an empty
+ * schema cost less than copying a database, which copies Postgres's own catalog too (docs/testing.md).
  */
 export async function migratedTestSchema(serviceDir: string | URL, prefix = 'svc', sharedMigrations: readonly URL[] = []): Promise<MigratedTestSchema> {
   const dir = serviceDir instanceof URL ? fileURLToPath(serviceDir) : serviceDir;

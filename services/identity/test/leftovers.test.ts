@@ -19,7 +19,11 @@ describe('the identity test kit', () => {
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     // Its one test takes seconds; a jest still running long after is held open by the app.
-    const code = await Promise.race([exited, sleep(scaled(120_000)).then(() => 'still running' as const)]);
+    // The wait is cancelled once the child exits: a pending timer would itself keep this jest from exiting.
+    const stopWaiting = new AbortController();
+    const giveUp = sleep(scaled(120_000), 'still running' as const, { signal: stopWaiting.signal }).catch(() => 'exited' as const);
+    const code = await Promise.race([exited, giveUp]);
+    stopWaiting.abort();
     if (code === 'still running') child.kill('SIGKILL');
     expect({ code, output: code === 0 ? '' : output.slice(-3000) }).toEqual({ code: 0, output: '' });
     expect(output).toMatch(/Tests:\s+1 passed/);

@@ -11,7 +11,8 @@ const packageJson = ({ name }) =>
         'prisma:generate': 'PRISMA_SCHEMA_ENGINE_BINARY=${PRISMA_SCHEMA_ENGINE_BINARY:-/bin/true} prisma generate',
         build: 'swc src -d dist --strip-leading-paths --config-file ../../.swcrc',
         typecheck: 'tsc -p tsconfig.json --noEmit',
-        test: 'node --experimental-vm-modules ../../node_modules/jest/bin/jest.js --passWithNoTests',
+        test: 'JEST_LANE=unit node --experimental-vm-modules ../../node_modules/jest/bin/jest.js --passWithNoTests',
+        'test:int': 'JEST_LANE=int node --experimental-vm-modules ../../node_modules/jest/bin/jest.js',
         lint: 'eslint .',
       },
       dependencies: {

@@ -1,15 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll } from '@jest/globals';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { parseConfig, SERVICES } from '@school/config';
-import { createPrismaClient, applyMigrations } from '@school/prisma';
+import { parseConfig } from '@school/config';
+import { createPrismaClient } from '@school/prisma';
 import { OUTBOX_MIGRATIONS } from '@school/messaging';
 import { TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { createServiceApp } from '@school/service';
 import { createLogger } from '@school/telemetry';
-import { freePort, type HttpAnswer, httpClient, quoteIdent, testDatabaseUrl, withConnection } from '@school/testing';
+import { createTestDatabase, freePort, serviceTemplate, type HttpAnswer, httpClient } from '@school/testing';
 import { AppModule } from '../../src/app.module.js';
 import { identityEnv } from '../../src/config.js';
 import { PrismaClient } from '../../src/generated/prisma/client.js';
@@ -56,21 +54,17 @@ export function startIdentity(env: Record<string, string> = {}): Promise<Identit
 /**
  * The real identity app over a real socket, on a database of its own: identity's schema name is
  * fixed (`identity`, which the outbox and the Prisma client both use), so isolation between
- * parallel suites is by database (`identity_test_<random>`), dropped at close.
+ * parallel suites is by database, copied from a template migrated once and dropped at close.
  */
 async function startIdentityApp(env: Record<string, string>): Promise<IdentityUnderTest> {
-  const serverUrl = testDatabaseUrl();
-  const database = `identity_test_${randomBytes(6).toString('hex')}`;
-  await withConnection(serverUrl, (client) => client.query(`CREATE DATABASE ${quoteIdent(database)}`));
-  const databaseUrl = new URL(serverUrl);
-  databaseUrl.pathname = `/${database}`;
-  const dropDatabase = () =>
-    withConnection(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${quoteIdent(database)} WITH (FORCE)`)).then(() => undefined);
+  const template = serviceTemplate(serviceDir, [OUTBOX_MIGRATIONS]);
+  const { schema } = template;
+  const db = await createTestDatabase(template, 'identity');
+  const databaseUrl = new URL(db.databaseUrl);
+  const dropDatabase = db.drop;
 
   let app: NestFastifyApplication | undefined;
   try {
-    const schema = SERVICES.identity.schema;
-    await applyMigrations({ databaseUrl: databaseUrl.href, schema, migrationsDir: [join(serviceDir, 'prisma', 'migrations'), fileURLToPath(OUTBOX_MIGRATIONS)] });
     const port = await freePort();
     const brokerPrefix = env.AMQP_NAME_PREFIX ?? uniqueBrokerPrefix('identity-test');
     const config = parseConfig(identityEnv, {
