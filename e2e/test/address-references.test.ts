@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { type RunningSystem, startSystem } from './support/system.js';
+import { clientAddress } from './support/people.js';
+import { sharedSystem } from './support/shared-system.js';
+import type { SystemView } from './support/system.js';
 
 /**
  * Issue 11 across services, through the gateway: identity and reference-data ask each other over
- * RabbitMQ (GEOGRAPHY_CHECK, ADDRESS_REFERENCES), and with the other one stopped they answer 503
- * and write nothing, never a guess.
+ * RabbitMQ (GEOGRAPHY_CHECK, ADDRESS_REFERENCES); stopped-services.test.ts stops the other one.
  */
 
-let system: RunningSystem;
+let system: SystemView;
 let admin: string;
 
 interface Answer {
@@ -47,18 +48,14 @@ const addressOf = ({ province, district, municipality }: Awaited<ReturnType<type
 });
 
 beforeAll(async () => {
-  system = await startSystem();
+  system = await sharedSystem();
   const login = await fetch(`${system.gatewayUrl}/api/auth/login/email`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': clientAddress() },
     body: JSON.stringify({ email: 'admin@example.com', password: 'Admin123!' }),
   });
   admin = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
 }, 90_000);
-
-afterAll(async () => {
-  await system?.shutdown();
-});
 
 describe('addresses between identity and reference-data', () => {
   it('stores a user address reference-data confirms, and refuses one that does not nest', async () => {
@@ -109,45 +106,4 @@ describe('addresses between identity and reference-data', () => {
       if (created.status === 201) expect(exists).toBe(true);
     }
   });
-
-  it('with identity stopped, a geography delete answers 503 and deletes nothing', async () => {
-    const free = await chain();
-    await system.stop('identity');
-    const remove = await call('DELETE', `/api/lookups/municipalities/${free.municipality.publicId}`);
-    expect(remove).toMatchObject({ status: 503, body: { errorCode: 'SERVICE_UNAVAILABLE' } });
-    const still = await call('GET', `/api/lookups/municipalities?districtId=${free.district.id}&includeInactive=true`);
-    expect((still.body.data as Row[]).map((row) => row.publicId)).toContain(free.municipality.publicId);
-  });
-});
-
-describe('with reference-data stopped', () => {
-  it('creating a user with an address answers 503 and creates nothing', async () => {
-    // identity is stopped by the test above; this suite needs it back, so it runs on its own system.
-    const own = await startSystem();
-    try {
-      const login = await fetch(`${own.gatewayUrl}/api/auth/login/email`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'admin@example.com', password: 'Admin123!' }),
-      });
-      const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
-      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-      await own.stop('reference-data');
-      const address = email();
-      const created = await fetch(`${own.gatewayUrl}/api/users`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ email: address, name: 'No Geography', role: 'customer', address: { provinceId: 1, districtId: 1, municipalityId: 1 } }),
-      });
-      expect(created.status).toBe(503);
-      expect(((await created.json()) as { errorCode: string }).errorCode).toBe('SERVICE_UNAVAILABLE');
-      const list = await fetch(`${own.gatewayUrl}/api/users?search=${encodeURIComponent(address)}`, { headers });
-      expect(((await list.json()) as { data: unknown[] }).data).toEqual([]);
-      // Without an address identity does not need reference-data.
-      const plain = await fetch(`${own.gatewayUrl}/api/users`, { method: 'POST', headers, body: JSON.stringify({ email: email(), name: 'Plain', role: 'customer' }) });
-      expect(plain.status).toBe(201);
-    } finally {
-      await own.shutdown();
-    }
-  }, 90_000);
 });

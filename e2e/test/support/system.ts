@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,8 @@ const root = repositoryRoot;
 
 export { PROCESS_NAMES, type ProcessName };
 
-export interface RunningSystem {
+/** What a test may use of a system it shares with others: addresses and output, never its processes. */
+export interface SystemView {
   gatewayUrl: string;
   /** The gateway's metrics listener (METRICS_PORT). */
   gatewayMetricsUrl: string;
@@ -26,8 +28,12 @@ export interface RunningSystem {
   mailDir: string;
   /** host:port of every service behind the gateway: addresses no answer may show a client. */
   internalHosts: string[];
-  stop(name: ProcessName): Promise<void>;
   logs(name: ProcessName): string;
+}
+
+/** A system a suite started for itself: it may stop its processes. */
+export interface RunningSystem extends SystemView {
+  stop(name: ProcessName): Promise<void>;
   /** The variables the process was started with (to start another replica of it beside this run). */
   environment(name: ProcessName): NodeJS.ProcessEnv;
   shutdown(): Promise<void>;
@@ -59,6 +65,8 @@ export interface SystemOptions {
    * function receives the run's own DATABASE_URL, REDIS_URL... (e.g. to put a proxy in front).
    */
   env?: Record<string, string> | ((isolated: Record<string, string>) => Record<string, string>);
+  /** A folder to copy each process's output to, as `<name>.log` (for readers in other processes). */
+  logDir?: string;
 }
 
 export interface IsolatedResources {
@@ -129,10 +137,13 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     });
     const lines: string[] = [];
     output.set(name, lines);
+    const logFile = options.logDir ? createWriteStream(join(options.logDir, `${name}.log`)) : undefined;
     const keep = (chunk: Buffer) => {
       lines.push(chunk.toString());
+      logFile?.write(chunk);
       lastOutputAt = Date.now();
     };
+    child.once('close', () => logFile?.end());
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     child.once('exit', (code, signal) => (exitedEarly ??= `${name} exited (${signal ?? `code ${code}`}) during start-up`));
