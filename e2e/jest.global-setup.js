@@ -2,11 +2,10 @@
 // code: jest's global setup is not given the suites' module mapping, so it cannot load the sources.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hostSharedSystem } from './dist/test/support/shared-system.js';
 
 const testDir = join(import.meta.dirname, 'test');
 
-/** Whether a suite this run selected uses the shared system (a run of other files only starts none). */
+/** Whether a suite this run selected uses the shared system (a run of other files starts none, and needs no build). */
 function selectedSuitesShare(globalConfig) {
   const patterns = globalConfig.testPathPatterns;
   const matches = patterns?.isSet?.() ? patterns.toExecutor({ rootDir: globalConfig.rootDir }) : undefined;
@@ -17,5 +16,7 @@ function selectedSuitesShare(globalConfig) {
 }
 
 export default async function globalSetup(globalConfig) {
-  if (selectedSuitesShare(globalConfig)) globalThis.sharedSystemHost = await hostSharedSystem();
+  if (!selectedSuitesShare(globalConfig)) return;
+  const { hostSharedSystem } = await import('./dist/test/support/shared-system.js');
+  globalThis.sharedSystemHost = await hostSharedSystem();
 }

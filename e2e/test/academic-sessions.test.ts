@@ -1,6 +1,6 @@
 import { BOOTSTRAP_ADMIN, invitedPerson, signIn } from './support/people.js';
 import { sharedSystem } from './support/shared-system.js';
-import type { SystemView } from './support/system.js';
+import type { SystemView } from '@school/system-harness';
 
 /** Issue 11, academic sessions (spec §4.6, table §3.2) through the gateway, as a client sees them. */
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { clientAddress } from './support/people.js';
 import { sharedSystem } from './support/shared-system.js';
-import type { SystemView } from './support/system.js';
+import type { SystemView } from '@school/system-harness';
 
 /**
  * Issue 11 across services, through the gateway: identity and reference-data ask each other over

@@ -2,7 +2,7 @@ import { ROUTE_TABLE } from '../../services/gateway/src/routes/route-table.js';
 import { operationId } from '../../services/gateway/src/docs/merge-document.js';
 import { type HeadlessBrowser, launchChromium } from './support/browser.js';
 import { sharedSystem } from './support/shared-system.js';
-import type { SystemView } from './support/system.js';
+import type { SystemView } from '@school/system-harness';
 import { scaled } from '@school/testing';
 
 /** Contract §2: `GET /api/docs`, the interactive page, in a real browser with nothing but the gateway to talk to. */

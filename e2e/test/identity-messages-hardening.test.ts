@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sharedSystem } from './support/shared-system.js';
-import type { SystemView } from './support/system.js';
+import type { SystemView } from '@school/system-harness';
 import { scaled } from '@school/testing';
 
 /**

@@ -3,7 +3,7 @@ import { SERVICE_NAMES } from '@school/config';
 import { parse } from 'yaml';
 import { readRepoFile, root } from './support/deployment.js';
 import { sharedSystem } from './support/shared-system.js';
-import type { SystemView } from './support/system.js';
+import type { SystemView } from '@school/system-harness';
 
 /** The alert rules (deploy/helm/school-commerce/files/alerts.yaml) and the Grafana dashboard (deploy/monitoring/grafana-dashboard.json). */
 const RULES = 'deploy/helm/school-commerce/files/alerts.yaml';

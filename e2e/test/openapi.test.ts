@@ -4,7 +4,7 @@ import { ROUTE_TABLE } from '../../services/gateway/src/routes/route-table.js';
 import { undocumented } from './support/documented-responses.js';
 import { type GeneratedClient, generateClient } from './support/generated-client.js';
 import { BOOTSTRAP_ADMIN, signIn } from './support/people.js';
-import { type RunningSystem, startSystem } from './support/system.js';
+import { type RunningSystem, startSystem } from '@school/system-harness';
 
 /** Contract §2 and issue 14: the gateway's /api/openapi.json describes the whole public API, and only it. */
 describe('the published API document', () => {

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestIssuer, scaled } from '@school/testing';
 import { clientAddress } from './support/people.js';
 import { sharedSystem } from './support/shared-system.js';
-import type { SystemView } from './support/system.js';
+import type { SystemView } from '@school/system-harness';
 
 let system: SystemView;
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type RunningSystem, startSystem } from './support/system.js';
+import { type RunningSystem, startSystem } from '@school/system-harness';
 
 /**
  * A service stopped under the gateway: its routes answer 503 SERVICE_UNAVAILABLE at once, and the

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chunkedUploadHead, multipartPrefix, sendOversized, uploadHead, writeThenRead } from '@school/testing';
 import { BOOTSTRAP_ADMIN, invitedPerson, type SignedIn, signIn } from './support/people.js';
 import { sharedSystem } from './support/shared-system.js';
-import type { SystemView } from './support/system.js';
+import type { SystemView } from '@school/system-harness';
 
 /** Issue 13, uploads (spec §4.4, §4.5, contract §8) through the gateway, as clients see them. */
 

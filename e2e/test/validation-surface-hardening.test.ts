@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { BOOTSTRAP_ADMIN, clientAddress, invitedPerson, type SignedIn, signIn } from './support/people.js';
 import { sharedSystem } from './support/shared-system.js';
-import type { SystemView } from './support/system.js';
+import type { SystemView } from '@school/system-harness';
 
 /**
  * Issue 9, defects 7, 10, 12 and the errors[] cap of defect 9, through the gateway: control

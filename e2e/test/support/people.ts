@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { linkToken } from './mail.js';
-import type { SystemView } from './system.js';
+import type { SystemView } from '@school/system-harness';
 
 /** The account identity creates at start-up (contract §1 defaults). */
 export const BOOTSTRAP_ADMIN = { email: 'admin@example.com', password: 'Admin123!' } as const;

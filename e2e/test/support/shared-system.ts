@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ProcessName, SERVICE_NAMES, type ServiceName } from '@school/config';
-import { type RunningSystem, startSystem, type SystemView } from './system.js';
+import { type RunningSystem, startSystem, type SystemView } from '@school/system-harness';
 
 /**
  * One system for every suite of a jest run that needs no system of its own: jest's global setup
@@ -34,7 +34,7 @@ export async function hostSharedSystem(): Promise<SharedSystemHost> {
   process.env[STATE_VARIABLE] = stateFile;
   const logDir = join(folder, 'logs');
   await mkdir(logDir);
-  const started = startSystem({ env: { ...SHARED_SYSTEM_ENV, STORAGE_DIR: join(folder, 'storage') }, logDir }).then(
+  const started = startSystem({ env: SHARED_SYSTEM_ENV, logDir }).then(
     async (system) => {
       await publish(stateFile, stateOf(system, logDir));
       return system;
