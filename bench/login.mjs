@@ -11,10 +11,14 @@
 // 3. POST /api/mobile/auth/refresh through the gateway, BENCH_CONNECTIONS (default 16) connections
 //    over as many sessions, every request presenting the live token of its session (the one the
 //    previous refresh returned);
-// 4. GET /.well-known/jwks.json through the gateway, the same connections: a proxied route whose
-//    service answers from memory, the most any proxied route can reach; ratio 3 / 4 (target >= 0.3);
-// 5. the gateway's own GET /health/live, the same connections (for reference).
-// 3 and 4 alternate for the same rounds.
+// 4. POST /refresh of the write ceiling (bench/ceilings/write-server.mjs: a bare single-process
+//    Fastify + `pg` server running identity's refresh statement, the conditional UPDATE ... RETURNING
+//    rotation, on copies of identity's tables, and signing the access token as identity does), the
+//    same connections over as many sessions of its own; 3 and 4 alternate for the same rounds;
+//    ratio 3 / 4 (target >= 0.4);
+// 5. latency at a fixed rate (bench/ceilings/fixed-rate.mjs): login at half the raw argon2id rate
+//    beside raw verifications arriving at that rate, refresh at half the ceiling's rate beside the
+//    ceiling at that rate; the ratios of their p99.
 //
 // On Linux each line also prints the CPU time per request of every process involved (/proc), which
 // says where a request's cost goes. BENCH_CPU_PROF=<dir> starts identity and the gateway with `--cpu-prof` into that directory.
@@ -25,12 +29,14 @@
 // Without services/gateway/dist the login and refresh figures are taken from identity directly,
 // and the output says so.
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { freePort } from '@school/testing';
+import { atFixedRate, reportLatency } from './ceilings/fixed-rate.mjs';
+import { ceilingSessions, copyTables, REFRESH_TABLES, startWriteCeiling } from './ceilings/write-ceiling.mjs';
 import { cpuPerRequest, cpuTimes, freshDatabase, reportResult, startProcess, stopAll, waitFor } from './support.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -61,20 +67,19 @@ async function post(url, body, headers = {}) {
   return json.data;
 }
 
-/** argon2id verifications/s with `cores` in flight, in a child whose libuv pool has a thread more. */
-function rawArgon2Rate() {
+/**
+ * Runs `body` in a child whose libuv pool has a thread more than the cores, after hashing the bench
+ * password with identity's own parameters into `hash`; answers what the body writes to stdout.
+ */
+function inArgon2Child(body) {
   const script = `
     import argon2 from 'argon2';
     import { ARGON2_OPTIONS } from ${JSON.stringify(`${root}services/identity/dist/passwords/password-hasher.js`)};
-    const hash = await argon2.hash(${JSON.stringify(password)}, ARGON2_OPTIONS);
-    await argon2.verify(hash, ${JSON.stringify(password)});
-    const until = Date.now() + ${seconds * 1000};
-    let count = 0;
-    const started = performance.now();
-    await Promise.all(Array.from({ length: ${cores} }, async () => {
-      while (Date.now() < until) { if (!(await argon2.verify(hash, ${JSON.stringify(password)}))) throw new Error('verify failed'); count += 1; }
-    }));
-    process.stdout.write(String(count / ((performance.now() - started) / 1000)));
+    const password = ${JSON.stringify(password)};
+    const hash = await argon2.hash(password, ARGON2_OPTIONS);
+    await argon2.verify(hash, password);
+    const verify = async () => { if (!(await argon2.verify(hash, password))) throw new Error('verify failed'); };
+    ${body}
   `;
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
     cwd: `${root}services/identity`,
@@ -82,14 +87,52 @@ function rawArgon2Rate() {
     encoding: 'utf8',
   });
   if (result.status !== 0) throw new Error(`argon2 measurement failed: ${result.stderr}`);
-  return Number(result.stdout);
+  return result.stdout;
+}
+
+/** argon2id verifications/s with `cores` in flight. */
+function rawArgon2Rate() {
+  return Number(
+    inArgon2Child(`
+      const until = Date.now() + ${seconds * 1000};
+      let count = 0;
+      const started = performance.now();
+      await Promise.all(Array.from({ length: ${cores} }, async () => { while (Date.now() < until) { await verify(); count += 1; } }));
+      process.stdout.write(String(count / ((performance.now() - started) / 1000)));
+    `),
+  );
+}
+
+/**
+ * Latency (ms) of argon2id verifications arriving at `rate` per second for BENCH_SECONDS, each timed
+ * from its scheduled arrival (a late start counts as waiting, as autocannon counts it).
+ */
+function rawArgon2Latency(rate) {
+  return JSON.parse(
+    inArgon2Child(`
+      const interval = 1000 / ${Math.max(1, rate)};
+      const count = Math.max(1, Math.round(${seconds * 1000} / interval));
+      const latencies = [];
+      const started = performance.now();
+      const arrivals = [];
+      for (let index = 0; index < count; index += 1) {
+        const due = started + index * interval;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        arrivals.push(verify().then(() => latencies.push(performance.now() - due)));
+      }
+      await Promise.all(arrivals);
+      const elapsed = (performance.now() - started) / 1000;
+      latencies.sort((a, b) => a - b);
+      const at = (share) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))]);
+      process.stdout.write(JSON.stringify({ p50: at(0.5), p99: at(0.99), achieved: latencies.length / elapsed, failed: 0 }));
+    `),
+  );
 }
 
 async function run(label, options) {
   const before = cpuTimes();
-  const result = await new Promise((resolve, reject) => {
-    autocannon({ connections: cores, pipelining: 1, duration: seconds, ...options }, (error, outcome) => (error ? reject(error) : resolve(outcome)));
-  });
+  const result = await autocannon({ connections: cores, pipelining: 1, duration: seconds, ...options });
   const after = cpuTimes();
   const failures = result.non2xx + result.errors + result.timeouts;
   console.log(
@@ -160,39 +203,51 @@ async function main() {
   const argon2Rate = mean(argon2Rates);
   const login = mean(loginRates);
 
+  // The refresh ceiling: identity's refresh statement on copies of its tables (with the user just
+  // created), and the access token signed as identity signs it.
+  await copyTables(databaseUrl.href, REFRESH_TABLES, { copyRows: ['users', 'provider_accounts'] });
+  const ceilingKey = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const ceilingUrl = await startWriteCeiling({ databaseUrl: databaseUrl.href, port: await freePort(), privateKeyPem: ceilingKey });
+
   // One session per connection. A pool holds the live refresh token of each session not in flight:
   // a request takes one, its response puts the rotated successor back. (autocannon resets a
   // connection's context after each pass over its request list, so the chain cannot live there.)
   // Requests still in flight when a round ends take their successors with them: every round
   // starts with sessions of its own.
-  const pool = [];
   let sessions = 0;
-  const freshSessions = async () => {
-    pool.length = 0;
+  const productSessions = async () => {
+    const tokens = [];
     for (let index = 0; index < connections; index += 1) {
       sessions += 1;
       const ip = `10.255.${(sessions >> 8) & 255}.${sessions & 255}`;
-      pool.push((await post(`${base}/api/mobile/auth/login/email`, { email, password }, { 'x-forwarded-for': ip })).refreshToken);
+      tokens.push((await post(`${base}/api/mobile/auth/login/email`, { email, password }, { 'x-forwarded-for': ip })).refreshToken);
     }
+    return tokens;
   };
-  const refreshRequest = {
-    method: 'POST',
-    path: '/api/mobile/auth/refresh',
-    setupRequest: (request) => ({ ...request, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refreshToken: pool.shift() ?? 'exhausted' }) }),
-    onResponse: (status, body) => {
-      if (status === 200) pool.push(JSON.parse(body).data.refreshToken);
-    },
-  };
+  const refreshLoad = (url, path, pool) => ({
+    url,
+    connections,
+    requests: [
+      {
+        method: 'POST',
+        path,
+        setupRequest: (request) => ({ ...request, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refreshToken: pool.shift() ?? 'exhausted' }) }),
+        onResponse: (status, body) => {
+          if (status === 200) pool.push(JSON.parse(body).data.refreshToken);
+        },
+      },
+    ],
+  });
+  const productRefresh = async () => refreshLoad(base, '/api/mobile/auth/refresh', await productSessions());
+  const ceilingRefresh = async () => refreshLoad(ceilingUrl, '/refresh', await ceilingSessions(databaseUrl.href, email, 'mobile', connections));
   const refreshRates = [];
-  const proxiedRates = [];
+  const ceilingRates = [];
   for (let round = 1; round <= rounds; round += 1) {
-    await freshSessions();
-    refreshRates.push(await run(`POST /api/mobile/auth/refresh (${connections})`, { url: base, connections, requests: [refreshRequest] }));
-    proxiedRates.push(await run(`GET /.well-known/jwks.json (${connections})`, { url: `${base}/.well-known/jwks.json`, connections }));
+    refreshRates.push(await run(`POST /api/mobile/auth/refresh (${connections})`, await productRefresh()));
+    ceilingRates.push(await run(`write ceiling POST /refresh (${connections})`, await ceilingRefresh()));
   }
   const refresh = mean(refreshRates);
-  const proxied = mean(proxiedRates);
-  const live = await run(`GET /health/live (${withGateway ? 'gateway' : 'identity'}, ${connections})`, { url: `${base}/health/live`, connections });
+  const refreshCeiling = mean(ceilingRates);
 
   console.log('');
   const note = `means of ${rounds} alternating rounds of ${seconds} s, ${cores} cores, load average ${loadavg()[0].toFixed(2)}`;
@@ -205,13 +260,25 @@ async function main() {
     note,
   });
   reportResult({
-    figure: `refresh vs proxied GET /.well-known/jwks.json, ${withGateway ? 'through the gateway' : 'identity directly'} (${connections} connections)`,
+    figure: `refresh ${withGateway ? 'through the gateway' : 'of identity directly'} vs the write ceiling (bare Fastify + pg: identity's rotation statement and token signing) (${connections} connections)`,
     product: refresh,
-    ceiling: proxied,
+    ceiling: refreshCeiling,
     unit: 'req/s',
-    target: { op: '>=', value: 0.3 },
-    note: `${note}; the gateway's own /health/live: ${live.toFixed(0)} req/s`,
+    target: { op: '>=', value: 0.4 },
+    note,
   });
+
+  // Latency at half the ceiling's rate, each route beside its ceiling at the same rate.
+  const loginRate = argon2Rate / 2;
+  const loginLatency = await atFixedRate({ url: base, connections: 2 * cores, duration: seconds, requests: [loginRequest] }, loginRate);
+  const argon2Latency = rawArgon2Latency(loginRate);
+  console.log(`login at ${loginRate.toFixed(0)}/s: p99 ${loginLatency.p99} ms (p50 ${loginLatency.p50}); raw argon2id p99 ${argon2Latency.p99} ms (p50 ${argon2Latency.p50})`);
+  reportLatency({ route: 'login', rate: loginRate, product: loginLatency, ceiling: argon2Latency, ceilingName: 'raw argon2id verifications (arrivals at that rate, no HTTP)', note: `${2 * cores} connections` });
+  const refreshRate = refreshCeiling / 2;
+  const refreshLatency = await atFixedRate({ ...(await productRefresh()), duration: seconds }, refreshRate);
+  const ceilingLatency = await atFixedRate({ ...(await ceilingRefresh()), duration: seconds }, refreshRate);
+  console.log(`refresh at ${refreshRate.toFixed(0)}/s: p99 ${refreshLatency.p99} ms (p50 ${refreshLatency.p50}); write ceiling p99 ${ceilingLatency.p99} ms (p50 ${ceilingLatency.p50})`);
+  reportLatency({ route: 'refresh', rate: refreshRate, product: refreshLatency, ceiling: ceilingLatency, ceilingName: 'the write ceiling', note: `${connections} connections` });
 }
 
 async function stop() {

@@ -2,24 +2,28 @@
 // `npm run bench:reference` (after `npm run build`): one bounded run on this machine against a fresh
 // database dropped at the end. Needs Postgres, Redis and RabbitMQ (DATABASE_URL, REDIS_URL, AMQP_URL).
 //
-// Starts identity, reference-data and the gateway (as `npm start` would, on free ports), signs the
-// bootstrap admin in, and measures authenticated reads through the gateway:
-//   GET /api/academic-sessions (20 rows, served from the Redis list cache) and
+// Starts identity, reference-data, media and the gateway (as `npm start` would, on free ports), signs
+// the bootstrap admin in, uploads a small file, and measures authenticated reads through the gateway:
+//   GET /api/academic-sessions (20 rows, served from the Redis list cache),
 //   GET /api/lookups/provinces (when reference-data serves it),
+//   GET /api/auth/me (identity) and
+//   GET /api/upload/signed-url/<the file's key> (media),
 // each against a bare Fastify server that verifies the same JWT with jose (the same JWKS, issuer and
 // audience) and answers a body of the same size: the ceiling of an authenticated read on this
 // machine. Rounds alternate (BENCH_ROUNDS, default 3, of BENCH_SECONDS, default 8, at
 // BENCH_CONNECTIONS, default 50); the ratio of the means is reported against the target (>= 0.5).
-// Then each runs at a fixed rate of half its measured throughput (autocannon `-R`, lesson 10) and
-// its p99 latency is printed.
+// Then each runs at a fixed rate of half the ceiling's throughput (autocannon `overallRate`,
+// bench/ceilings/fixed-rate.mjs, lesson 10) and the ratio of their p99 latencies is reported.
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { atFixedRate, reportLatency } from './ceilings/fixed-rate.mjs';
 import { cpuPerRequest, cpuTimes, freshDatabase, reportResult, startProcess, stopAll } from './support.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -27,9 +31,10 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const TARGET = 0.5;
+const PROCESSES = ['identity', 'reference-data', 'media', 'gateway'];
 const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
-for (const name of ['identity', 'reference-data', 'gateway']) {
+for (const name of PROCESSES) {
   if (!existsSync(`${root}services/${name}/dist/main.js`)) {
     console.error(`bench/reference: services/${name}/dist is missing; run \`npm run build\` first`);
     process.exit(1);
@@ -38,7 +43,10 @@ for (const name of ['identity', 'reference-data', 'gateway']) {
 const config = await import('@school/config');
 const { freePort } = await import('@school/testing');
 
+/** Production refuses the development admin password; the bootstrap admin gets one of this run. */
+const adminPassword = `Bench-${randomBytes(9).toString('base64url')}-9a`;
 let database;
+const storageDir = mkdtempSync(join(tmpdir(), 'bench-reference-storage-'));
 
 async function startSystem() {
   const ports = Object.fromEntries(await Promise.all(config.PROCESS_NAMES.map(async (name) => [name, await freePort()])));
@@ -54,17 +62,20 @@ async function startSystem() {
     METRICS_PORT: '0',
     HOST: '127.0.0.1',
     OTP_SECRET: randomBytes(32).toString('hex'),
+    SIGNED_URL_SECRET: randomBytes(32).toString('hex'),
+    STORAGE_DIR: storageDir,
+    BOOTSTRAP_ADMIN_PASSWORD: adminPassword,
     ...Object.fromEntries(config.SERVICE_NAMES.map((name) => [config.servicePortVariable(name), String(ports[name])])),
   };
   const { generateKeyPairSync } = await import('node:crypto');
   operatorEnv.JWT_PRIVATE_KEY = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const environments = config.childEnvironments(operatorEnv);
-  for (const name of ['identity', 'reference-data', 'gateway']) startProcess(name, `${root}services/${name}/dist/main.js`, environments[name]);
+  for (const name of PROCESSES) startProcess(name, `${root}services/${name}/dist/main.js`, environments[name]);
   const gateway = `http://127.0.0.1:${ports.gateway}`;
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     const answers = await Promise.all(
-      [ports.identity, ports['reference-data']].map((port) => fetch(`http://127.0.0.1:${port}/health/ready`).then((response) => response.ok, () => false)),
+      [ports.identity, ports['reference-data'], ports.media].map((port) => fetch(`http://127.0.0.1:${port}/health/ready`).then((response) => response.ok, () => false)),
     );
     if (answers.every(Boolean) && (await fetch(`${gateway}/health/live`).then((response) => response.ok, () => false))) break;
     await sleep(300);
@@ -108,7 +119,7 @@ try {
     await fetch(`${gateway}/api/auth/login/email`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'admin@example.com', password: 'Admin123!' }),
+      body: JSON.stringify({ email: 'admin@example.com', password: adminPassword }),
     }),
   );
   const headers = { authorization: `Bearer ${login.data.accessToken}` };
@@ -121,7 +132,13 @@ try {
       }),
     );
   }
-  const routes = ['/api/academic-sessions', '/api/lookups/provinces'];
+  const upload = new FormData();
+  upload.append('file', new Blob([Buffer.from('%PDF-1.4\n% a bench file\n')], { type: 'application/pdf' }), 'bench.pdf');
+  const { data: stored } = await json(await fetch(`${gateway}/api/upload?uploadType=file`, { method: 'POST', headers, body: upload }));
+  const routes = ['/api/academic-sessions', '/api/lookups/provinces', '/api/auth/me', `/api/upload/signed-url/${stored.relativePath}`];
+  const names = { '/api/academic-sessions': 'academic sessions list', '/api/lookups/provinces': 'provinces list', '/api/auth/me': 'me', [routes[3]]: 'signed URL' };
+  /** The route as the output names it: the uploaded file's key differs from run to run. */
+  const shown = (path) => (path === routes[3] ? '/api/upload/signed-url/<key of a private file>' : path);
   const bodies = {};
   for (const path of routes) {
     const response = await fetch(`${gateway}${path}`, { headers });
@@ -138,32 +155,35 @@ try {
     for (let round = 0; round < rounds; round += 1) {
       const before = cpuTimes();
       const viaGateway = await load(`${gateway}${path}`, headers);
-      console.log(`  ${path} round ${round + 1}: ${viaGateway.requests.average.toFixed(0)} req/s through the gateway; ${cpuPerRequest(before, cpuTimes(), viaGateway.requests.total)}`);
+      console.log(`  ${shown(path)} round ${round + 1}: ${viaGateway.requests.average.toFixed(0)} req/s through the gateway; ${cpuPerRequest(before, cpuTimes(), viaGateway.requests.total)}`);
       const viaBare = await load(`${bare.url}${path}`, headers);
       if (viaGateway.non2xx > 0 || viaBare.non2xx > 0) throw new Error(`${path}: non-2xx answers (${viaGateway.non2xx} / ${viaBare.non2xx})`);
       through.push(viaGateway.requests.average);
       ceiling.push(viaBare.requests.average);
     }
     const ratio = mean(through) / mean(ceiling);
-    const fixed = async (url, rate) => (await load(url, headers, { overallRate: Math.max(1, Math.round(rate)), connections: Math.min(connections, 20) })).latency;
-    const gatewayLatency = await fixed(`${gateway}${path}`, mean(through) / 2);
-    const bareLatency = await fixed(`${bare.url}${path}`, mean(ceiling) / 2);
-    console.log(`${path} (${bodies[path].length} bytes)`);
+    const rate = mean(ceiling) / 2;
+    const fixed = (url) => atFixedRate({ url, headers, connections, duration: seconds }, rate);
+    const gatewayLatency = await fixed(`${gateway}${path}`);
+    const bareLatency = await fixed(`${bare.url}${path}`);
+    console.log(`${shown(path)} (${bodies[path].length} bytes)`);
     console.log(`  through the gateway: ${mean(through).toFixed(0)} req/s (rounds ${through.map((value) => value.toFixed(0)).join(', ')})`);
     console.log(`  bare jose + Fastify: ${mean(ceiling).toFixed(0)} req/s (rounds ${ceiling.map((value) => value.toFixed(0)).join(', ')})`);
     console.log(`  ratio ${ratio.toFixed(2)} (target >= ${TARGET}: ${ratio >= TARGET ? 'met' : 'NOT met'})`);
     reportResult({
-      figure: `authenticated GET ${path} through the gateway vs a bare jose + Fastify server`,
+      figure: `authenticated GET ${shown(path)} through the gateway vs a bare jose + Fastify server`,
       product: mean(through),
       ceiling: mean(ceiling),
       unit: 'req/s',
       target: { op: '>=', value: TARGET },
       note: `${rounds} alternating rounds of ${seconds} s, ${connections} connections, load average ${loadavg()[0].toFixed(2)}`,
     });
-    console.log(`  at half throughput: p99 ${gatewayLatency.p99} ms through the gateway (p50 ${gatewayLatency.p50}), ${bareLatency.p99} ms bare (p50 ${bareLatency.p50})\n`);
+    console.log(`  at ${rate.toFixed(0)} req/s (half the ceiling's): p99 ${gatewayLatency.p99} ms through the gateway (p50 ${gatewayLatency.p50}), ${bareLatency.p99} ms bare (p50 ${bareLatency.p50})\n`);
+    reportLatency({ route: names[path], rate, product: gatewayLatency, ceiling: bareLatency, ceilingName: 'the bare jose + Fastify server', note: `${connections} connections` });
   }
   await bare.app.close();
 } finally {
   await stopAll();
   await database?.drop();
+  rmSync(storageDir, { recursive: true, force: true });
 }

@@ -5,7 +5,8 @@
 // measured in the same run, their ratio, the target and whether it was met, with the date, the
 // machine, the load average before and after, and the commit. --quick shortens every measurement
 // (the file says so); it is for checking the runner, not for the figures. --machine names the
-// machine in the file (default: the host name).
+// machine in the file (default: the host name); each script's row gives the 1-minute load average
+// before and after it.
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { cpus, hostname, loadavg, totalmem } from 'node:os';
@@ -28,6 +29,7 @@ const env = { ...process.env, ...(values.quick && QUICK_ENV) };
 function runScript(name) {
   return new Promise((resolve) => {
     const started = Date.now();
+    const loadBefore = loadavg()[0];
     const results = [];
     const child = spawn(process.execPath, [`bench/${name}`], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     createInterface({ input: child.stdout }).on('line', (line) => {
@@ -35,7 +37,7 @@ function runScript(name) {
       if (line.startsWith('RESULT ')) results.push(JSON.parse(line.slice('RESULT '.length)));
     });
     createInterface({ input: child.stderr }).on('line', (line) => process.stderr.write(`[${name}] ${line}\n`));
-    child.once('exit', (code, signal) => resolve({ name, code: code ?? signal, seconds: (Date.now() - started) / 1000, results }));
+    child.once('exit', (code, signal) => resolve({ name, code: code ?? signal, seconds: (Date.now() - started) / 1000, results, load: [loadBefore, loadavg()[0]] }));
   });
 }
 
@@ -60,7 +62,8 @@ const lines = [
   '# Benchmark results',
   '',
   `Written by \`npm run bench${values.quick ? ' -- --quick' : ''}\` (scripts/bench.mjs); every figure comes from one run of the script named beside it,`,
-  'its ceiling or peer measured in the same run on the same machine.',
+  'its ceiling or peer measured in the same run on the same machine (docs/testing.md says what each ceiling is).',
+  "Latency figures (`p99 at half the ceiling's rate`) are the product's p99 against the ceiling's, both at half the ceiling's throughput; no target is set for them yet.",
   '',
   `- Date: ${startedAt.toISOString()} (${((Date.now() - startedAt.getTime()) / 60_000).toFixed(1)} min)`,
   `- Machine: ${values.machine}: ${cpu.length} cores, ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory, Node ${process.version}`,
@@ -78,8 +81,10 @@ for (const run of runs) {
     lines.push(`| ${run.name} | ${result.figure} | ${number(result.product)} | ${number(result.ceiling)} | ${number(result.ratio)} | ${target(result)} | ${met(result)} | ${result.unit ?? ''} | ${result.note ?? ''} |`);
   }
 }
-lines.push('', '| script | exit | seconds | figures |', '|---|---|---:|---:|');
-for (const run of runs) lines.push(`| ${run.name} | ${run.code === 0 ? 'ok' : `**${run.code}**`} | ${run.seconds.toFixed(0)} | ${run.results.length} |`);
+lines.push('', '| script | exit | seconds | figures | load average (1 min) before / after |', '|---|---|---:|---:|---|');
+for (const run of runs) {
+  lines.push(`| ${run.name} | ${run.code === 0 ? 'ok' : `**${run.code}**`} | ${run.seconds.toFixed(0)} | ${run.results.length} | ${run.load.map((value) => value.toFixed(2)).join(' / ')} |`);
+}
 lines.push('');
 writeFileSync(resolve(root, values.output), lines.join('\n'));
 console.log(`\n[bench] wrote ${values.output}: ${runs.reduce((sum, run) => sum + run.results.length, 0)} figures from ${runs.length} scripts; load average ${loadBefore} before, ${loadAfter} after`);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: typecheck and test every project with Nx, then print one closing line for the whole run.
+// `npm test`: lint, typecheck and test every project with Nx, then print one closing line for the whole run.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ rmSync(resultsDir, { recursive: true, force: true });
 
 const run = spawnSync(
   'npx',
-  ['nx', 'run-many', '-t', 'typecheck', 'test', '--parallel=2', '--outputStyle=stream', ...process.argv.slice(2)],
+  ['nx', 'run-many', '-t', 'lint', 'typecheck', 'test', '--parallel=2', '--outputStyle=stream', ...process.argv.slice(2)],
   { cwd: root, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' } },
 );
 
@@ -29,7 +29,7 @@ for (const file of projects) {
   for (const key of Object.keys(totals)) totals[key] += counts[key];
 }
 const status = run.status ?? 1;
-if (status !== 0 && totals.failed === 0) totals.failed = 1; // a typecheck or build failure fails the run too
+if (status !== 0 && totals.failed === 0) totals.failed = 1; // a lint, typecheck or build failure fails the run too
 console.log(`\n${projects.length} projects tested`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(status);

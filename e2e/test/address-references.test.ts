@@ -4,8 +4,10 @@ import { sharedSystem } from './support/shared-system.js';
 import type { SystemView } from '@school/system-harness';
 
 /**
- * Issue 11 across services, through the gateway: identity and reference-data ask each other over
- * RabbitMQ (GEOGRAPHY_CHECK, ADDRESS_REFERENCES); stopped-services.test.ts stops the other one.
+ * Issues 11 and 22 across services, through the gateway: identity asks reference-data
+ * (GEOGRAPHY_CHECK, which claims the rows) and tells it the committed address through its outbox
+ * (identity.user_address_changed); reference-data decides deletes and renames alone.
+ * stopped-services.test.ts stops either of them.
  */
 
 let system: SystemView;

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ALL_EVENT_TYPES, EVENT_TYPES, type ConsumerTopology, type DeadLetter } from '@school/messaging';
+import { EVENT_TYPES, NOTIFICATION_EVENT_TYPES, type ConsumerTopology, type DeadLetter } from '@school/messaging';
 import { TestBroker } from '@school/messaging/testing';
 import { mailsTo } from './support/mail.js';
 import { startSystem, type RunningSystem } from '@school/system-harness';
@@ -24,7 +24,7 @@ describe('npm run dlq against the running notifier', () => {
       },
     });
     broker = await TestBroker.connect(isolated['AMQP_NAME_PREFIX']!);
-    notifier = broker.consumer('notifier', ALL_EVENT_TYPES);
+    notifier = broker.consumer('notifier', NOTIFICATION_EVENT_TYPES);
   });
 
   afterAll(async () => {
@@ -61,13 +61,14 @@ describe('npm run dlq against the running notifier', () => {
 
     const listed = await dlq('list', '--json');
     expect(listed.status).toBe(0);
-    const [queue] = (JSON.parse(listed.stdout) as { queues: Array<{ queue: string; messages: DeadLetter[] }> }).queues;
-    expect(queue?.queue).toBe(notifier.deadLetterQueue);
+    // Every consumer's dead-letter queue is listed (reference-data's too, empty); the notifier's holds these.
+    const { queues } = JSON.parse(listed.stdout) as { queues: Array<{ queue: string; messages: DeadLetter[] }> };
+    const queue = queues.find((one) => one.queue === notifier.deadLetterQueue);
     expect(queue?.messages.map((m) => m.messageId)).toEqual(['poison-1', eventId]);
     expect(queue?.messages[0]).toMatchObject({ routingKey: EVENT_TYPES.passwordChanged, reason: 'rejected', from: notifier.queue });
     expect((await dlq('list')).stdout).toContain(`${notifier.deadLetterQueue}: 2 messages`);
 
-    const replayed = await dlq('replay', '--id', eventId);
+    const replayed = await dlq('replay', '--queue', 'notifier', '--id', eventId);
     expect(replayed).toMatchObject({ status: 0, stdout: `${notifier.deadLetterQueue}: replayed 1 message\n  ${eventId} -> ${EVENT_TYPES.passwordChanged}\n` });
     const deadline = Date.now() + scaled(20_000);
     while ((await mailsTo(system.mailDir, email)).length === 0) {
@@ -76,10 +77,12 @@ describe('npm run dlq against the running notifier', () => {
     }
     expect(await broker.messageCount(notifier.deadLetterQueue)).toBe(1);
 
-    const refused = await dlq('purge');
+    const refused = await dlq('purge', '--queue', 'notifier');
     expect(refused.status).toBe(2);
     expect(refused.stderr).toContain('holds 1 message; purge deletes them for good: add --yes');
-    expect(await dlq('purge', '--yes')).toMatchObject({ status: 0, stdout: `${notifier.deadLetterQueue}: purged 1 message\n` });
-    expect(JSON.parse((await dlq('list', '--json')).stdout)).toEqual({ queues: [{ queue: notifier.deadLetterQueue, messages: [] }] });
+    expect(await dlq('purge', '--queue', 'notifier', '--yes')).toMatchObject({ status: 0, stdout: `${notifier.deadLetterQueue}: purged 1 message\n` });
+    const { queues: emptied } = JSON.parse((await dlq('list', '--json')).stdout) as { queues: Array<{ queue: string; messages: DeadLetter[] }> };
+    expect(emptied.find((one) => one.queue === notifier.deadLetterQueue)).toEqual({ queue: notifier.deadLetterQueue, messages: [] });
+    expect(emptied.flatMap((one) => one.messages)).toEqual([]);
   });
 });

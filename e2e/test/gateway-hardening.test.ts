@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type RunningSystem, startSystem } from '@school/system-harness';
+import { scaled } from '@school/testing';
 
 /** Short enough to test, long enough for any honest client on loopback. */
 const BODY_TIMEOUT_MS = 1_000;
@@ -138,6 +139,6 @@ describe('gateway hardening through the whole system (issue 9)', () => {
     expectRawEnvelope(answer, 408, 'REQUEST_TIMEOUT');
     expect(answer.headers.connection).toBe('close');
     expect(answer.closedAfterMs).toBeGreaterThanOrEqual(BODY_TIMEOUT_MS - 100);
-    expect(answer.closedAfterMs).toBeLessThan(BODY_TIMEOUT_MS + 2_000);
+    expect(answer.closedAfterMs).toBeLessThan(BODY_TIMEOUT_MS + scaled(2_000));
   });
 });

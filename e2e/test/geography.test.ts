@@ -3,9 +3,8 @@ import { type RunningSystem, startSystem } from '@school/system-harness';
 
 /**
  * Issue 11, geography and the school profile through the gateway: the seeds, lists, create and
- * update, the name rules, and the references reference-data decides alone (child rows and the
- * school profile). Deletes and renames of unreferenced rows also need identity's answer about
- * addresses (ADDRESS_REFERENCES), proven in services/reference-data/test with a stand-in.
+ * update, the name rules, and the references of child rows and the school profile. Users'
+ * addresses as references: address-references.test.ts.
  */
 
 let system: RunningSystem;

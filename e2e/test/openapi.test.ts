@@ -1,23 +1,43 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { operationKeys, openApiPath, type OpenApiDocument } from '@school/openapi';
+import { type JsonSchema, operationKeys, openApiPath, type OpenApiDocument, type Parameter } from '@school/openapi';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { ROUTE_TABLE } from '../../services/gateway/src/routes/route-table.js';
 import { undocumented } from './support/documented-responses.js';
 import { type GeneratedClient, generateClient } from './support/generated-client.js';
-import { BOOTSTRAP_ADMIN, signIn } from './support/people.js';
+import { type Linter, redoclyLint, spectralLint } from './support/openapi-lint.js';
+import { BOOTSTRAP_ADMIN, type SignedIn, signIn } from './support/people.js';
 import { type RunningSystem, startSystem } from '@school/system-harness';
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv);
+
+/** A valid 1x1 PNG. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 /** Contract §2 and issue 14: the gateway's /api/openapi.json describes the whole public API, and only it. */
 describe('the published API document', () => {
   let system: RunningSystem;
   let document: OpenApiDocument;
+  let storageDir: string;
 
   beforeAll(async () => {
-    system = await startSystem();
+    storageDir = await mkdtemp(join(tmpdir(), 'e2e-storage-'));
+    system = await startSystem({ env: { STORAGE_DIR: storageDir } });
     const response = await fetch(`${system.gatewayUrl}/api/openapi.json`);
     expect(response.status).toBe(200);
     document = (await response.json()) as OpenApiDocument;
   }, 120_000);
-  afterAll(() => system?.shutdown());
+  afterAll(async () => {
+    await system?.shutdown();
+    if (storageDir) await rm(storageDir, { recursive: true, force: true });
+  });
+
+  const operations = () =>
+    Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ key: `${method} ${path}`, operation })));
 
   it('holds every route of the gateway’s table and nothing else, each described by its service', () => {
     const table = ROUTE_TABLE.map((route) => `${route.method} ${openApiPath(route.path)}`).sort();
@@ -65,7 +85,7 @@ describe('the published API document', () => {
     const province = '/api/lookups/provinces/0199a1b2-7c3d-7e4f-8a5b-6c7d8e9f0a1b';
     // The wildcard key as OpenAPI clients send a path parameter: its slashes percent-encoded.
     const encodedKey = encodeURIComponent('public/avatar/example.webp');
-    const calls: { method: 'get' | 'post' | 'patch'; path: string; url?: string; body?: unknown; token?: boolean; status: number }[] = [
+    const calls: { method: 'get' | 'post' | 'patch'; path: string; url?: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; token?: boolean; status: number }[] = [
       { method: 'post', path: '/api/auth/login/email', body: { email: BOOTSTRAP_ADMIN.email, password: BOOTSTRAP_ADMIN.password }, status: 200 },
       { method: 'post', path: '/api/auth/login/email', body: { email: BOOTSTRAP_ADMIN.email, password: 'not-the-password' }, status: 401 },
       { method: 'get', path: '/api/auth/me', token: true, status: 200 },
@@ -85,24 +105,167 @@ describe('the published API document', () => {
       { method: 'get', path: '/upload/signed-url/{key}', url: `/upload/signed-url/${encodedKey}?expiresIn=59`, token: true, status: 400 },
       { method: 'post', path: '/api/mobile/feedback/public', body: { name: 'A Guest', email: 'not-an-email', category: 'bug_report', subject: 's', message: 'm' }, status: 400 },
       { method: 'get', path: '/.well-known/jwks.json', status: 200 },
+      // Query booleans as the API parses them: true/1/false/0, nothing else.
+      { method: 'get', path: '/api/lookups/provinces', url: '/api/lookups/provinces?includeInactive=1', token: true, status: 200 },
+      { method: 'get', path: '/api/lookups/provinces', url: '/api/lookups/provinces?includeInactive=0', token: true, status: 200 },
+      { method: 'get', path: '/api/lookups/provinces', url: '/api/lookups/provinces?includeInactive=yes', token: true, status: 400 },
+      // The gateway's refusals before any route: malformed, over-long, over-headed.
+      // A path id that is no UUID names no record: the route's own 404; a malformed one is the gateway's 400.
+      { method: 'get', path: '/api/users/{publicId}', url: '/api/users/not-a-uuid', token: true, status: 404 },
+      { method: 'get', path: '/api/users/{publicId}', url: '/api/users/%E0%A4%A', token: true, status: 400 },
+      { method: 'post', path: '/api/mobile/feedback', rawBody: '{"subject":', token: true, status: 400 },
+      { method: 'patch', path: '/api/lookups/provinces/{publicId}', url: province, rawBody: '{"isActive":', token: true, status: 400 },
+      { method: 'get', path: '/api/users/{publicId}', url: `/api/users/${'a'.repeat(3_000)}`, token: true, status: 414 },
+      { method: 'get', path: '/api/auth/me', headers: { 'x-padding': 'a'.repeat(20_000) }, token: true, status: 431 },
     ];
     const problems: string[] = [];
     for (const call of calls) {
-      const headers: Record<string, string> = { ...(call.body !== undefined && { 'content-type': 'application/json' }), ...(call.token && { authorization: `Bearer ${admin.accessToken}` }) };
-      const response = await fetch(`${system.gatewayUrl}${call.url ?? call.path}`, {
-        method: call.method.toUpperCase(),
-        headers,
-        ...(call.body !== undefined && { body: JSON.stringify(call.body) }),
-      });
-      const body: unknown = await response.json();
-      if (response.status !== call.status) problems.push(`${call.method} ${call.url ?? call.path}: ${response.status} ${JSON.stringify(body)}, expected ${call.status}`);
-      problems.push(...undocumented(document, call.method, call.path, response.status, body));
+      const body = call.rawBody ?? (call.body === undefined ? undefined : JSON.stringify(call.body));
+      const headers: Record<string, string> = {
+        ...call.headers,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+        ...(call.token && { authorization: `Bearer ${admin.accessToken}` }),
+      };
+      const response = await fetch(`${system.gatewayUrl}${call.url ?? call.path}`, { method: call.method.toUpperCase(), headers, ...(body !== undefined && { body }) });
+      const answer: unknown = await response.json();
+      if (response.status !== call.status) problems.push(`${call.method} ${call.url ?? call.path}: ${response.status} ${JSON.stringify(answer)}, expected ${call.status}`);
+      problems.push(...undocumented(document, call.method, call.path, response.status, answer));
     }
     expect(problems).toEqual([]);
   });
 
   it('passes the OpenAPI validator of @apidevtools/swagger-parser', async () => {
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
+  });
+
+  it.each([
+    ['Spectral’s OpenAPI and OWASP rules of .spectral.yaml', spectralLint],
+    ['Redocly’s recommended rules of redocly.yaml', redoclyLint],
+  ])('passes %s with no error', async (_name, lint) => {
+    const findings = await lint(document);
+    expect(findings.filter((finding) => finding.severity === 'error')).toEqual([]);
+  }, 120_000);
+
+  it('is linted for real: the same rules find the errors of a damaged copy', async () => {
+    const damaged = structuredClone(document);
+    const login = damaged.paths['/api/auth/login/email']!.post!;
+    damaged.paths['/api/auth/refresh']!.post!.operationId = login.operationId!;
+    delete damaged.components!.securitySchemes!['bearerAuth']!['description'];
+    const errorsOf = async (lint: Linter) => (await lint(damaged)).filter((finding) => finding.severity === 'error').map((finding) => finding.code);
+    expect(await errorsOf(spectralLint)).toEqual(expect.arrayContaining(['operation-operationId-unique', 'owasp:api2:2023-jwt-best-practices']));
+    expect(await errorsOf(redoclyLint)).toEqual(expect.arrayContaining(['operation-operationId-unique']));
+  }, 120_000);
+
+  it('names its server relative to where it is read: the gateway that serves it', () => {
+    expect(document.servers).toEqual([expect.objectContaining({ url: '/' })]);
+  });
+
+  it('documents on every operation the gateway’s 400, 408, 414 and 431, besides the route’s own errors', () => {
+    const missing = operations().flatMap(({ key, operation }) =>
+      ['400', '408', '414', '431'].filter((status) => !operation.responses[status]).map((status) => `${key} ${status}`),
+    );
+    expect(missing).toEqual([]);
+    const feedback = document.paths['/api/mobile/feedback']?.post;
+    expect(feedback?.['x-error-codes']['VALIDATION_FAILED']).toBe(422);
+    expect(Object.keys(feedback?.responses ?? {})).toEqual(expect.arrayContaining(['400', '422']));
+  });
+
+  it('types the academic session dates of request bodies as format date, and refuses what the API refuses', async () => {
+    const bodies = [document.paths['/api/academic-sessions']?.post, document.paths['/api/academic-sessions/{publicId}']?.patch].map(
+      (operation) => operation?.requestBody?.content['application/json']?.schema as { properties: Record<string, JsonSchema> },
+    );
+    for (const body of bodies) {
+      expect(body.properties['startDate']).toMatchObject({ type: 'string', format: 'date' });
+      expect(body.properties['endDate']).toMatchObject({ type: 'string', format: 'date' });
+    }
+    const admin = await signIn(system, 'admin', BOOTSTRAP_ADMIN.email, BOOTSTRAP_ADMIN.password);
+    const valid = ajv.compile(bodies[0]!);
+    for (const [startDate, status] of [['2025-02-28', 201], ['2025-02-30', 400]] as const) {
+      const session = { name: `Dates ${startDate}`, startDate, endDate: '2026-02-27' };
+      const response = await fetch(`${system.gatewayUrl}/api/academic-sessions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${admin.accessToken}` },
+        body: JSON.stringify(session),
+      });
+      expect({ startDate, status: response.status, documentedValid: valid(session) }).toEqual({ startDate, status, documentedValid: status === 201 });
+      expect(undocumented(document, 'post', '/api/academic-sessions', response.status, await response.json())).toEqual([]);
+    }
+  });
+
+  it('types every query boolean so that 1 and 0 are valid, as the API parses them', () => {
+    const booleans = operations().flatMap(({ key, operation }) =>
+      (operation.parameters ?? [])
+        .filter((parameter: Parameter) => parameter.in === 'query' && JSON.stringify(parameter.schema).includes('"boolean"'))
+        .map((parameter) => ({ key, parameter })),
+    );
+    expect(booleans.map(({ parameter }) => parameter.name)).toEqual(expect.arrayContaining(['includeInactive', 'pagination', 'optimize', 'isActive', 'isCurrent']));
+    for (const { key, parameter } of booleans) {
+      const check = ajv.compile(parameter.schema);
+      const accepted = [true, false, 'true', 'false', '1', '0', 'yes', 2].filter((value) => check(value));
+      expect({ key, name: parameter.name, accepted }).toEqual({ key, name: parameter.name, accepted: [true, false, 'true', 'false', '1', '0'] });
+    }
+  });
+
+  it('states that setting a password ends the caller’s other sessions', () => {
+    for (const path of ['/api/auth/password/set', '/api/mobile/auth/password/set']) {
+      expect(document.paths[path]?.post?.description).toMatch(/ends every other session of the caller/);
+    }
+  });
+
+  describe('files', () => {
+    let admin: SignedIn;
+    let stored: { relativePath: string; url: string; mimeType: string };
+
+    beforeAll(async () => {
+      admin = await signIn(system, 'admin', BOOTSTRAP_ADMIN.email, BOOTSTRAP_ADMIN.password);
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'dot.png');
+      const response = await fetch(`${system.gatewayUrl}/api/upload?uploadType=image`, { method: 'POST', body: form, headers: { authorization: `Bearer ${admin.accessToken}` } });
+      const answer = (await response.json()) as { data: typeof stored };
+      expect(response.status).toBe(200);
+      expect(undocumented(document, 'post', '/api/upload', 200, answer)).toEqual([]);
+      stored = answer.data;
+    });
+
+    it('documents uploads as multipart with the media types a file part may claim', () => {
+      const upload = document.paths['/api/mobile/uploads']?.post?.requestBody?.content['multipart/form-data'];
+      expect(upload?.encoding?.['file']?.contentType.split(', ')).toEqual(expect.arrayContaining(['image/png', 'image/jpeg', 'application/pdf']));
+      expect(upload?.encoding?.['file']?.contentType).not.toContain('video/');
+      const batch = document.paths['/api/upload/multiple']?.post?.requestBody?.content['multipart/form-data'];
+      expect(batch?.encoding?.['files']?.contentType).toContain('video/mp4');
+    });
+
+    it('answers a stored file with a media type its route documents, whichever way the key’s slashes are sent', async () => {
+      const served = ['/api/upload/file/{key}', '/api/mobile/uploads/file/{key}', '/api/files/signed/{key}'].map((path) => ({
+        path,
+        types: Object.keys(document.paths[path]?.get?.responses['200']?.content ?? {}),
+      }));
+      for (const { types } of served) {
+        expect(types).toEqual(expect.arrayContaining(['image/webp', 'image/png', 'application/pdf']));
+        expect(types).not.toContain('application/octet-stream');
+      }
+      expect(stored.relativePath.split('/').length).toBeGreaterThan(2);
+      const fetched = [
+        { path: '/api/upload/file/{key}', url: `/api/upload/file/${stored.relativePath}`, token: true },
+        { path: '/api/upload/file/{key}', url: `/api/upload/file/${encodeURIComponent(stored.relativePath)}`, token: true },
+        { path: '/api/files/signed/{key}', url: stored.url, token: false },
+      ];
+      for (const { path, url, token } of fetched) {
+        const response = await fetch(new URL(url, system.gatewayUrl), { headers: token ? { authorization: `Bearer ${admin.accessToken}` } : {} });
+        await response.arrayBuffer();
+        const type = response.headers.get('content-type');
+        const documented = Object.keys(document.paths[path]?.get?.responses['200']?.content ?? {});
+        expect({ url, status: response.status, type, documented: documented.includes(type ?? '') }).toEqual({ url, status: 200, type: stored.mimeType, documented: true });
+      }
+    });
+
+    it('describes the key as a path parameter holding slashes', () => {
+      for (const path of ['/api/upload/file/{key}', '/api/files/signed/{key}', '/api/upload/signed-url/{key}']) {
+        const key = document.paths[path]?.get?.parameters?.find((parameter) => parameter.name === 'key');
+        expect(key?.description).toMatch(/contains slashes/);
+        expect((key?.schema['examples'] as string[] | undefined)?.every((example) => example.includes('/'))).toBe(true);
+      }
+    });
   });
 
   describe('a client generated from it with openapi-typescript and openapi-fetch', () => {

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { type RunningSystem, startSystem } from '@school/system-harness';
+import { scaled } from '@school/testing';
 
 /**
- * A service stopped under the gateway: its routes answer 503 SERVICE_UNAVAILABLE at once, and the
- * services that ask it over RabbitMQ (issue 11: GEOGRAPHY_CHECK, ADDRESS_REFERENCES) answer 503
- * and write nothing, never a guess. Each system here is the suite's own: it stops its processes.
+ * A service stopped under the gateway: its routes answer 503 SERVICE_UNAVAILABLE at once; with
+ * reference-data stopped an address write answers 503 and writes nothing, never a guess; with
+ * identity stopped reference-data still decides deletes alone (issues 11 and 22). Each system here
+ * is the suite's own: it stops its processes.
  */
 
 interface Answer {
@@ -61,18 +63,27 @@ describe('with media, then identity, stopped', () => {
     const upload = await fetch(`${system.gatewayUrl}/api/upload/signed-url/public/avatar/a.png`, { headers: { authorization: `Bearer ${token}` } });
     expect(upload.status).toBe(503);
     expect(await upload.json()).toEqual({ message: expect.any(String), data: null, errorCode: 'SERVICE_UNAVAILABLE' });
-    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(Date.now() - started).toBeLessThan(scaled(3_000));
   });
 
-  it('with identity stopped, a geography delete answers 503 and deletes nothing', async () => {
+  /** A fresh province > district > municipality chain nothing else references. */
+  async function chain(): Promise<{ province: Row; district: Row; municipality: Row }> {
     const province = (await call('POST', '/api/lookups/provinces', { name: label('Province') })).body.data as Row;
     const district = (await call('POST', '/api/lookups/districts', { provinceId: province.id, name: label('District') })).body.data as Row;
     const municipality = (await call('POST', '/api/lookups/municipalities', { districtId: district.id, name: label('Town'), type: 'municipality' })).body.data as Row;
+    return { province, district, municipality };
+  }
+
+  it('with identity stopped, addresses it committed still refuse a delete, and an unreferenced row is deleted: reference-data asks no one', async () => {
+    const used = await chain();
+    const free = await chain();
+    const address = { provinceId: used.province.id, districtId: used.district.id, municipalityId: used.municipality.id, ward: 4 };
+    expect((await call('POST', '/api/users', { email: email(), name: 'Committed', role: 'customer', address })).status).toBe(201);
     await system.stop('identity');
-    const remove = await call('DELETE', `/api/lookups/municipalities/${municipality.publicId}`);
-    expect(remove).toMatchObject({ status: 503, body: { errorCode: 'SERVICE_UNAVAILABLE' } });
-    const still = await call('GET', `/api/lookups/municipalities?districtId=${district.id}&includeInactive=true`);
-    expect((still.body.data as Row[]).map((row) => row.publicId)).toContain(municipality.publicId);
+    expect(await call('DELETE', `/api/lookups/municipalities/${used.municipality.publicId}`)).toMatchObject({ status: 409, body: { errorCode: 'GEOGRAPHY_IN_USE' } });
+    expect((await call('DELETE', `/api/lookups/municipalities/${free.municipality.publicId}`)).status).toBe(200);
+    const left = await call('GET', `/api/lookups/municipalities?districtId=${free.district.id}&includeInactive=true`);
+    expect(left.body.data).toEqual([]);
   });
 });
 

@@ -173,7 +173,7 @@ function abortedStream(caller: { token: string; path: string }): () => void {
     duplex: 'half',
     signal: controller.signal,
     headers: { authorization: `Bearer ${caller.token}`, 'content-type': 'multipart/form-data; boundary=x' },
-  } as RequestInit).catch(() => {});
+  }).catch(() => {});
   return () => controller.abort();
 }
 

@@ -33,7 +33,7 @@ if (![requests, seed, timeoutMs].every((value) => Number.isSafeInteger(value) &&
 console.log(`fuzz: starting the system (seed ${seed})`);
 // Each request comes from its own address (X-Forwarded-For behind one trusted proxy), so per-ip throttles do not mask routes.
 const system = await startSystem({ env: { TRUST_PROXY: '1' } });
-let failed = true;
+let failed: boolean;
 try {
   const report = await fuzz(system, { seed, requests, timeoutMs, progress: (line) => console.log(`fuzz: ${line}`) });
   console.log(formatReport(report, `npm run fuzz -- --seed ${seed} --requests ${requests}`));

@@ -105,7 +105,8 @@ export function materialize(plan: Plan, resolver: SchemaResolver, pools: Pools, 
 
 function target(operation: Operation, pathValues: Record<string, unknown>, query: Record<string, unknown>): string {
   const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-    const value = String(pathValues[name] ?? '');
+    const raw = pathValues[name] ?? '';
+    const value = typeof raw === 'string' ? raw : JSON.stringify(raw);
     // Storage keys hold slashes the route's wildcard takes whole; every other parameter is one segment.
     return /^(key|\*|wildcard)$/i.test(name) ? value.split('/').map(percentEncode).join('/') : percentEncode(value);
   });
@@ -157,7 +158,7 @@ function applyBoundary(mutation: Extract<Mutation, { kind: 'boundary' }>, operat
   if (body && typeof body === 'object' && !Array.isArray(body) && operation.body) {
     const properties = resolver.resolve(operation.body.schema).properties ?? {};
     for (const [name, schema] of Object.entries(properties)) {
-      candidates.push({ schema: resolver.resolve(schema), apply: (value) => setBody({ ...(body as object), [name]: value }) });
+      candidates.push({ schema: resolver.resolve(schema), apply: (value) => setBody({ ...body, [name]: value }) });
     }
   }
   const bounded = candidates.filter(({ schema }) => boundsOf(schema) !== undefined);

@@ -46,7 +46,8 @@ export function judge(operation: Operation, response: WireResponse, internalHost
 }
 
 function envelopeProblem(response: WireResponse, text: string): string | undefined {
-  if (!String(response.headers['content-type'] ?? '').includes('application/json')) return `not JSON (content-type ${response.headers['content-type'] ?? 'none'})`;
+  const contentType = String(response.headers['content-type'] ?? '');
+  if (!contentType.includes('application/json')) return `not JSON (content-type ${contentType || 'none'})`;
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -49,7 +49,7 @@ export async function generateClient(documentUrl: string): Promise<GeneratedClie
     await run(node, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { cwd: dir, timeout: scaled(120_000) });
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    throw new Error(`the client does not typecheck against the generated types:\n${stdout ?? ''}${stderr ?? ''}`);
+    throw new Error(`the client does not typecheck against the generated types:\n${stdout ?? ''}${stderr ?? ''}`, { cause: error });
   }
   return {
     dir,

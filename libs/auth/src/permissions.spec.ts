@@ -1,6 +1,6 @@
 import { assertPermissions, hasPermissions, type Permission, PERMISSIONS, permissionsOf, ROLE_PERMISSIONS, ROLES } from './index.js';
 
-const every = Object.values(PERMISSIONS) as Permission[];
+const every = Object.values<Permission>(PERMISSIONS);
 
 describe('role permissions (contract §4)', () => {
   it('lets admin do everything', () => {

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Redis } from 'ioredis';
 import { EnvelopeExceptionFilter } from '@school/http/nest';
-import { createTestIssuer, type TestIssuer } from '@school/testing';
+import { createTestIssuer, scaled, type TestIssuer } from '@school/testing';
 import { PERMISSIONS, type Principal, SessionRevocations, SURFACES } from '@school/auth';
 import { AUTH_REDIS, AuthModule, Authenticated, CurrentPrincipal, RequirePermissions, RequireSurface, TokenSurface } from '@school/auth/nest';
 import { closedPort, randomPrefix, REDIS_URL } from './helpers.js';
@@ -249,7 +249,7 @@ describe('AuthModule on a Nest app (Fastify adapter, real HTTP)', () => {
     } finally {
       const started = Date.now();
       await blind.close();
-      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(Date.now() - started).toBeLessThan(scaled(2_000));
       // No reconnect attempts after shutdown.
       const redis = blind.get<Redis>(AUTH_REDIS);
       let attempts = 0;

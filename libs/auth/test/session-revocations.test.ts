@@ -12,7 +12,7 @@ async function until(condition: () => Promise<boolean>, what: string, timeoutMs 
   }
 }
 
-const answers = (revocations: SessionRevocations, sessionId: string) => revocations.isRevoked(sessionId).then(String, (error) => failureCode(Promise.reject(error)));
+const answers = (revocations: SessionRevocations, sessionId: string) => revocations.isRevoked(sessionId).then(String, (error: unknown) => failureCode(Promise.reject(error)));
 
 describe('SessionRevocations: a copy in memory kept current by Redis pub/sub', () => {
   let redis: Redis;

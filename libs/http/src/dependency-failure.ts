@@ -40,6 +40,6 @@ export function isDependencyUnavailable(error: unknown, depth = 0): boolean {
     if (UNREACHABLE_PRISMA_CODES.has(shape.code) || UNREACHABLE_SERVICE_CODES.has(shape.code) || UNREACHABLE_SOCKET_CODES.has(shape.code) || UNREACHABLE_SQLSTATE.test(shape.code)) return true;
   }
   if (typeof shape.message === 'string' && UNREACHABLE_MESSAGES.test(shape.message)) return true;
-  const nested = [shape.cause, shape.meta?.driverAdapterError?.cause, ...(Array.isArray(shape.errors) ? shape.errors : [])];
+  const nested = [shape.cause, shape.meta?.driverAdapterError?.cause, ...(Array.isArray(shape.errors) ? (shape.errors as unknown[]) : [])];
   return nested.some((inner) => isDependencyUnavailable(inner, depth + 1));
 }

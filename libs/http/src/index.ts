@@ -7,3 +7,4 @@ export * from './text-rules.js';
 export * from './list-query.js';
 export * from './contact-fields.js';
 export * from './request-limits.js';
+export * from './request-id.js';

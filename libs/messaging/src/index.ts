@@ -4,6 +4,7 @@ export * from './amqp/event-publisher.js';
 export * from './amqp/queue-metrics.js';
 export * from './amqp/topology-setup.js';
 export * from './backoff.js';
+export * from './events/event-decoder.js';
 export * from './events/event-payloads.js';
 export * from './events/event-types.js';
 export * from './logger.js';

@@ -1,5 +1,6 @@
 import { AmqpConnection, DEFAULT_RECONNECT, silentLogger, type MessagingLogger } from '@school/messaging';
 import { TcpProxy, TEST_AMQP_URL } from '@school/messaging/testing';
+import { scaled } from '@school/testing';
 import { delay, waitFor } from './support/wait.js';
 
 /** Records when each connect attempt failed (logged at warn or debug). */
@@ -29,8 +30,8 @@ describe('AMQP connection (real RabbitMQ behind a TCP proxy)', () => {
 
       const gaps = failures.slice(1).map((at, index) => at - (failures[index] as number));
       expect(failures.length).toBeGreaterThanOrEqual(5);
-      expect(Math.max(...gaps)).toBeLessThan(DEFAULT_RECONNECT.maxMs + 500);
-      expect(recoveryMs).toBeLessThan(DEFAULT_RECONNECT.maxMs + 1_000);
+      expect(Math.max(...gaps)).toBeLessThan(DEFAULT_RECONNECT.maxMs + scaled(500));
+      expect(recoveryMs).toBeLessThan(DEFAULT_RECONNECT.maxMs + scaled(1_000));
     } finally {
       await connection.close();
       await proxy.close();

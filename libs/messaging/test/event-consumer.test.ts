@@ -10,6 +10,7 @@ import {
   type RetryPolicy,
 } from '@school/messaging';
 import { TcpProxy, TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
+import { scaled } from '@school/testing';
 import { delay, waitFor } from './support/wait.js';
 
 const KEY = 'identity.password_changed';
@@ -146,15 +147,14 @@ describe('event consumer (real RabbitMQ)', () => {
         }
         await handler(message);
       },
-      { prefetch: 1, retry: { delaysMs: [5_000], maxRetries: 1 }, bindings: [KEY, OTHER_KEY] },
+      { prefetch: 1, retry: { delaysMs: [scaled(5_000)], maxRetries: 1 }, bindings: [KEY, OTHER_KEY] },
     );
     await broker.publish(KEY, '{}', { messageId: 'poison' });
     for (let i = 0; i < 20; i += 1) await broker.publish(OTHER_KEY, '{}', { messageId: `other-${i}` });
-    const started = Date.now();
-    await waitFor(() => handled.length === 20, { what: 'the 20 other events', timeoutMs: 4_000 });
-    expect(Date.now() - started).toBeLessThan(2_000);
-    expect(handled.map((message) => message.messageId)).toEqual(Array.from({ length: 20 }, (_, i) => `other-${i}`));
+    await waitFor(() => handled.length === 20, { what: 'the 20 other events' });
+    // All of them were handled while the poisoned one waited out its retry delay, not after it.
     expect(poisoned).toHaveLength(1);
+    expect(handled.map((message) => message.messageId)).toEqual(Array.from({ length: 20 }, (_, i) => `other-${i}`));
     expect(await broker.messageCount(topology.retryQueues[0]?.name ?? '')).toBe(1);
     // After its delay it is tried once more (maxRetries 1) and then dead-lettered.
     const [dead] = await deadLettered(topology, 1);

@@ -2,8 +2,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OUTBOX_MIGRATIONS } from '@school/messaging';
-import { applyMigrations, readMigrationFiles } from '@school/prisma';
-import { createTestSchema, schemaDrift, type TestSchema } from '@school/testing';
+import { readMigrationFiles } from '@school/prisma';
+import { migrationDrift } from '@school/testing';
 
 const libraryDir = join(import.meta.dirname, '..');
 const servicesDir = join(libraryDir, '..', '..', 'services');
@@ -18,21 +18,8 @@ describe('the outbox migrations of this library', () => {
     ]);
   });
 
-  describe('applied to a schema', () => {
-    let db: TestSchema;
-
-    beforeAll(async () => {
-      db = await createTestSchema('outbox_drift');
-      await applyMigrations({ databaseUrl: db.databaseUrl, schema: db.schema, migrationsDir: fileURLToPath(OUTBOX_MIGRATIONS) });
-    });
-
-    afterAll(async () => {
-      await db?.drop();
-    });
-
-    it('build exactly the table prisma/outbox.prisma describes', async () => {
-      expect(await schemaDrift({ databaseUrl: db.databaseUrl, schema: db.schema, prismaSchemaPath: join(libraryDir, 'prisma', 'outbox.prisma') })).toEqual([]);
-    });
+  it('build exactly the table prisma/outbox.prisma describes', async () => {
+    expect(await migrationDrift({ migrationsDir: fileURLToPath(OUTBOX_MIGRATIONS), prismaSchemaPath: join(libraryDir, 'prisma', 'outbox.prisma') })).toBe('');
   });
 });
 

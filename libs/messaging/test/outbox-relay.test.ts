@@ -13,6 +13,7 @@ import {
   type OutboxRelayOptions,
 } from '@school/messaging';
 import { TcpProxy, TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
+import { scaled } from '@school/testing';
 import { OutboxDb, TEST_DATABASE_URL } from './support/outbox-db.js';
 import { delay, waitFor } from './support/wait.js';
 
@@ -100,7 +101,7 @@ describe('outbox and relay (real Postgres and RabbitMQ)', () => {
 
     const [message] = await nextMessages(1);
     const lagMs = Date.now() - started;
-    expect(lagMs).toBeLessThan(2_000); // the safety poll is 60 s: only the commit's NOTIFY can explain this
+    expect(lagMs).toBeLessThan(scaled(2_000)); // the safety poll is 60 s (the scale is at most 10): only the commit's NOTIFY can explain this
     expect(message?.properties.messageId).toBe(id);
     expect(message?.fields.routingKey).toBe('identity.password_changed');
     expect(message?.properties.deliveryMode).toBe(2);

@@ -1,11 +1,14 @@
 /** Compile-time checks (typecheck only, never run): @RpcHandler accepts only a method of its contract's request and answer. */
-import { ADDRESS_REFERENCES, GEOGRAPHY_CHECK, type RpcRequest } from '@school/messaging';
+import { defineRpc, GEOGRAPHY_CHECK, type RpcRequest } from '@school/messaging';
+import { z } from 'zod';
 import { RpcHandler } from '@school/messaging/nest';
+
+const OTHER = defineRpc({ name: 'identity.other', request: z.object({ id: z.number() }).strict(), answer: z.object({ referenced: z.boolean() }).strict() });
 
 export class Handlers {
   @RpcHandler(GEOGRAPHY_CHECK)
   good(request: RpcRequest<typeof GEOGRAPHY_CHECK>) {
-    return request.provinceId > 0 ? { valid: true as const } : { valid: false as const, reason: 'province_not_found' as const };
+    return request.provinceId > 0 ? { valid: true as const, claimId: 'c' } : { valid: false as const, reason: 'province_not_found' as const };
   }
 
   // @ts-expect-error the answer of another contract
@@ -15,7 +18,7 @@ export class Handlers {
   }
 
   // @ts-expect-error the request of another contract
-  @RpcHandler(ADDRESS_REFERENCES)
+  @RpcHandler(OTHER)
   wrongRequest(request: RpcRequest<typeof GEOGRAPHY_CHECK>) {
     return { referenced: request.provinceId > 0 };
   }

@@ -6,6 +6,8 @@ import { createServiceApp, HealthModule, ReadinessRegistry } from '@school/servi
 import { createLogger } from '@school/telemetry';
 import { waitFor } from './support/wait.js';
 
+const CLAIM_ID = '0190b6a4-0000-7000-8000-000000000001';
+
 /** Stands for reference-data's geography service. */
 @Injectable()
 class GeographyChecker {
@@ -14,7 +16,7 @@ class GeographyChecker {
   @RpcHandler(GEOGRAPHY_CHECK)
   async check(request: RpcRequest<typeof GEOGRAPHY_CHECK>): Promise<RpcAnswer<typeof GEOGRAPHY_CHECK>> {
     this.seen.push(request);
-    return request.municipalityId === 404 ? { valid: false, reason: 'municipality_not_found' } : { valid: true };
+    return request.municipalityId === 404 ? { valid: false, reason: 'municipality_not_found' } : { valid: true, claimId: CLAIM_ID };
   }
 }
 
@@ -86,7 +88,7 @@ describe('RpcModule: @RpcHandler providers serve, RpcClient calls, no answer is 
     expect(await ready(serving)).toEqual({ amqp: 'up', 'rpc-client': 'up', 'rpc-server': 'up' });
     expect(await ready(calling)).toEqual({ amqp: 'up', 'rpc-client': 'up' });
 
-    expect(await get(calling, '/address-check?municipalityId=3')).toMatchObject({ status: 200, body: { data: { valid: true }, errorCode: null } });
+    expect(await get(calling, '/address-check?municipalityId=3')).toMatchObject({ status: 200, body: { data: { valid: true, claimId: CLAIM_ID }, errorCode: null } });
     expect(await get(calling, '/address-check?municipalityId=404')).toMatchObject({ status: 200, body: { data: { valid: false, reason: 'municipality_not_found' } } });
     expect(serving.get(GeographyChecker).seen).toEqual([
       { provinceId: 1, districtId: 2, municipalityId: 3 },

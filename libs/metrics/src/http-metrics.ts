@@ -29,7 +29,7 @@ function routeObserver(histogram: RequestHistogram, route: string): Observer {
     // Node's parser accepts only the methods it knows, so this label stays bounded.
     const method = request.raw.method ?? 'UNKNOWN';
     let byStatus = byMethod.get(method);
-    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    if (!byStatus) byMethod.set(method, (byStatus = new Map<number, RequestSeries>()));
     const status = reply.statusCode;
     let series = byStatus.get(status);
     if (!series) byStatus.set(status, (series = histogram.series({ route, method, status_code: String(status) })));

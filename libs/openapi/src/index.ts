@@ -4,3 +4,4 @@ export * from './envelopes.js';
 export * from './error-responses.js';
 export * from './route-doc.js';
 export * from './document.js';
+export * from './tags.js';

@@ -49,7 +49,7 @@ export type PathItem = Partial<Record<HttpMethod, Operation>>;
 export interface OpenApiDocument {
   openapi: string;
   info: { title: string; version: string; description?: string };
-  servers?: { url: string; description?: string }[];
+  servers?: { url: string; description?: string; 'x-internal'?: boolean }[];
   tags?: { name: string; description?: string }[];
   paths: Record<string, PathItem>;
   components?: { securitySchemes?: Record<string, Record<string, unknown>> };

@@ -2,6 +2,7 @@ import { queryBoolean, singleLine } from '@school/http';
 import { z } from 'zod';
 import { serviceDocument } from './document.js';
 import { successEnvelope } from './envelopes.js';
+import { addErrors } from './error-responses.js';
 import { operationOf } from './route-doc.js';
 
 const body = z.strictObject({ name: z.string().min(1).max(64), isActive: z.boolean().default(true) });
@@ -13,7 +14,7 @@ describe('operationOf', () => {
   const operation = operationOf({
     method: 'PATCH',
     path: '/things/{publicId}',
-    tag: 'things',
+    tag: 'geography',
     summary: 'Update a thing',
     params: z.object({ publicId: z.uuid() }),
     query,
@@ -33,10 +34,15 @@ describe('operationOf', () => {
     });
   });
 
-  it('lists path and query parameters, a query number or boolean by its parsed bounds and default', () => {
+  it('lists path and query parameters, a query number by its parsed bounds and default, a boolean as a boolean or its text', () => {
     expect(operation.parameters).toEqual([
       { name: 'publicId', in: 'path', required: true, schema: expect.objectContaining({ type: 'string', format: 'uuid' }) },
-      { name: 'includeInactive', in: 'query', required: false, schema: { type: 'boolean', default: false } },
+      {
+        name: 'includeInactive',
+        in: 'query',
+        required: false,
+        schema: { anyOf: [{ type: 'boolean' }, { type: 'string', enum: expect.arrayContaining(['true', '1', 'false', '0']) }], default: false },
+      },
       { name: 'size', in: 'query', required: true, schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: 100 }) },
       { name: 'search', in: 'query', required: false, schema: { type: 'string', maxLength: 10 } },
     ]);
@@ -62,7 +68,7 @@ describe('operationOf', () => {
     const feedback = operationOf({
       method: 'POST',
       path: '/f',
-      tag: 'f',
+      tag: 'feedback',
       summary: 'f',
       body: { json: body },
       response: { status: 201, description: 'ok' },
@@ -71,6 +77,44 @@ describe('operationOf', () => {
     expect(feedback['x-error-codes']).toEqual({ VALIDATION_FAILED: 422 });
     expect(Object.keys(feedback.responses).sort()).toEqual(['201', '422']);
   });
+
+  it('lists a code the route answers at a second status in that status’s response, keeping its own in x-error-codes', () => {
+    const feedback = operationOf({
+      method: 'POST',
+      path: '/f',
+      tag: 'feedback',
+      summary: 'f',
+      body: { json: body },
+      response: { status: 201, description: 'ok' },
+      validationStatus: 422,
+      errors: ['AUTH_OTP_REQUIRED'],
+    });
+    const refused = addErrors(feedback, ['VALIDATION_FAILED', 'URI_TOO_LONG']);
+    expect(refused['x-error-codes']).toEqual({ VALIDATION_FAILED: 422, AUTH_OTP_REQUIRED: 400, URI_TOO_LONG: 414 });
+    const enumAt = (status: string) => (refused.responses[status]?.content?.['application/json']?.schema as { properties: { errorCode: { enum: string[] } } }).properties.errorCode.enum;
+    expect(enumAt('400')).toEqual(['AUTH_OTP_REQUIRED', 'VALIDATION_FAILED']);
+    expect(enumAt('422')).toEqual(['VALIDATION_FAILED']);
+    expect(enumAt('414')).toEqual(['URI_TOO_LONG']);
+  });
+});
+
+describe('files in and out', () => {
+  const files = operationOf({
+    method: 'POST',
+    path: '/files',
+    tag: 'files',
+    summary: 'files',
+    body: { multipart: { field: 'file', maxFiles: 1, contentTypes: ['image/png', 'application/pdf'] } },
+    response: { status: 200, description: 'the file back', raw: { contentTypes: ['image/png', 'application/pdf'], schema: { type: 'string', format: 'binary' } } },
+  });
+
+  it('names the media types a file part may claim', () => {
+    expect(files.requestBody?.content['multipart/form-data']?.encoding).toEqual({ file: { contentType: 'image/png, application/pdf' } });
+  });
+
+  it('answers each media type a served file may have', () => {
+    expect(Object.keys(files.responses['200']?.content ?? {})).toEqual(['image/png', 'application/pdf']);
+  });
 });
 
 describe('the input of a trimmed field', () => {
@@ -78,7 +122,7 @@ describe('the input of a trimmed field', () => {
     const schema = operationOf({
       method: 'POST',
       path: '/t',
-      tag: 't',
+      tag: 'users',
       summary: 't',
       body: { json: z.strictObject({ name: singleLine(1, 10), note: singleLine(0, 10).optional() }) },
       response: { status: 200, description: 'ok' },
@@ -91,7 +135,7 @@ describe('the input of a trimmed field', () => {
 
 describe('serviceDocument', () => {
   it('refuses a route documented twice', () => {
-    const route = { method: 'GET', path: '/x', tag: 'x', summary: 'x', response: { status: 200, description: 'ok' } } as const;
+    const route = { method: 'GET', path: '/x', tag: 'keys', summary: 'x', response: { status: 200, description: 'ok' } } as const;
     expect(() => serviceDocument('svc', [route, route])).toThrow('GET /x is documented twice');
   });
 });

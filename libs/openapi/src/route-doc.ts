@@ -2,12 +2,15 @@ import type { z } from 'zod';
 import { addErrors, type RouteError } from './error-responses.js';
 import type { HttpMethod, JsonSchema, MediaType, Operation, Parameter } from './openapi-types.js';
 import { jsonSchema } from './schema.js';
+import type { ApiTag } from './tags.js';
 
 /** A multipart upload: one file in `field`, or 1 to `maxFiles` files. */
 export interface MultipartBody {
   field: string;
   maxFiles: number;
   maxFileBytes?: number;
+  /** The media types a file part may claim (its `Content-Type`); absent: any. */
+  contentTypes?: readonly string[];
 }
 
 export interface RouteResponse {
@@ -15,8 +18,8 @@ export interface RouteResponse {
   description: string;
   /** The JSON body, converted like the request DTOs. */
   schema?: z.ZodType;
-  /** A body that is not JSON (a file, an event stream): its media type and schema. */
-  raw?: { contentType: string; schema: JsonSchema };
+  /** A body that is not JSON (a file, an event stream): each media type it may have, and its schema. */
+  raw?: { contentTypes: readonly string[]; schema: JsonSchema };
   example?: unknown;
 }
 
@@ -27,7 +30,7 @@ export interface RouteResponse {
 export interface RouteDoc {
   method: Uppercase<HttpMethod>;
   path: string;
-  tag: string;
+  tag: ApiTag;
   summary: string;
   description?: string;
   params?: z.ZodObject;
@@ -45,15 +48,20 @@ export interface RouteDoc {
   tokenSurface?: 'admin' | 'mobile';
 }
 
-/** JSON Schema types a query string carries as their usual text form (`20`, `true`). */
-const SCALAR_TYPES = new Set(['integer', 'number', 'boolean']);
+/** JSON Schema types a query string carries as their usual text form (`20`). */
+const SCALAR_TYPES = new Set(['integer', 'number']);
 
 /**
- * A query value is text. Where the validating schema turns it into a number or a boolean
- * (`^\d+$` piped into bounds, `true|1|false|0`), the parameter is described by that result, bounds
- * and default included, as OpenAPI clients serialise it; any other field as the text it accepts.
+ * A query value is text. Where the validating schema turns it into a number (`^\d+$` piped into
+ * bounds), the parameter is described by that result, bounds and default included, as OpenAPI
+ * clients serialise it. A boolean accepts both what clients send for `true`/`false` and the
+ * text it is parsed from (`1`, `0`): a boolean or one of those strings. Any other field as the text it accepts.
  */
 function querySchema(input: JsonSchema, output: JsonSchema | undefined): JsonSchema {
+  if (output?.['type'] === 'boolean') {
+    const { default: _textDefault, ...text } = input;
+    return { anyOf: [{ type: 'boolean' }, text], ...(output['default'] !== undefined && { default: output['default'] }) };
+  }
   return output && SCALAR_TYPES.has(output['type'] as string) ? output : input;
 }
 
@@ -74,15 +82,17 @@ function parameters(schema: z.ZodObject, location: 'path' | 'query'): Parameter[
   });
 }
 
-function multipartSchema({ field, maxFiles, maxFileBytes }: MultipartBody): MediaType {
+function multipartSchema({ field, maxFiles, maxFileBytes, contentTypes }: MultipartBody): MediaType {
   const file: JsonSchema = {
     type: 'string',
     format: 'binary',
-    contentMediaType: 'application/octet-stream',
     ...(maxFileBytes && { description: `at most ${maxFileBytes} bytes` }),
   };
   const property = maxFiles === 1 ? file : { type: 'array', items: file, minItems: 1, maxItems: maxFiles };
-  return { schema: { type: 'object', properties: { [field]: property }, required: [field] } };
+  return {
+    schema: { type: 'object', properties: { [field]: property }, required: [field] },
+    ...(contentTypes?.length && { encoding: { [field]: { contentType: contentTypes.join(', ') } } }),
+  };
 }
 
 function requestBody(body: NonNullable<RouteDoc['body']>): Operation['requestBody'] {
@@ -93,7 +103,8 @@ function requestBody(body: NonNullable<RouteDoc['body']>): Operation['requestBod
 }
 
 function successContent(response: RouteResponse): Record<string, MediaType> | undefined {
-  if (response.raw) return { [response.raw.contentType]: { schema: response.raw.schema } };
+  const { raw } = response;
+  if (raw) return Object.fromEntries(raw.contentTypes.map((type) => [type, { schema: raw.schema }]));
   if (!response.schema) return undefined;
   const media: MediaType = { schema: jsonSchema(response.schema, 'output') };
   if (response.example !== undefined) media.example = response.example;

@@ -46,7 +46,7 @@ export async function readMigrationFiles(migrationsDir: string): Promise<Migrati
       try {
         script = await readFile(path, 'utf8');
       } catch (error) {
-        throw new Error(`Migration \`${name}\` has no readable ${MIGRATION_SCRIPT} (${path}): ${(error as Error).message}`);
+        throw new Error(`Migration \`${name}\` has no readable ${MIGRATION_SCRIPT} (${path}): ${(error as Error).message}`, { cause: error });
       }
       return { name, script, checksum: migrationChecksum(script) };
     }),

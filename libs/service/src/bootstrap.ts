@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import type { DynamicModule, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type FastifyError, type FastifyReply, LogController } from 'fastify';
-import { MAX_URL_LENGTH, toErrorResponse } from '@school/http';
+import { MAX_URL_LENGTH, REQUEST_ID_HEADER, requestId, toErrorResponse } from '@school/http';
 import { EnvelopeExceptionFilter } from '@school/http/nest';
 import { createMetricsRegistry, instrumentHttpRoutes, registerMetricsRoute, Registry } from '@school/metrics';
 import { type Logger, registerAccessLog } from '@school/telemetry';
@@ -12,8 +10,6 @@ import { PinoNestLogger } from './nest-logger.js';
 import { ReadinessRegistry } from './readiness.js';
 
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
-
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 export interface ServiceAppOptions {
   logger: Logger;
@@ -52,10 +48,7 @@ export async function createServiceApp(module: Type | DynamicModule, options: Se
     routerOptions: { maxParamLength: MAX_URL_LENGTH },
     // Errors raised while routing, before Nest sees the request, still answer the envelope.
     frameworkErrors: answerInEnvelope,
-    genReqId: (request: IncomingMessage) => {
-      const incoming = request.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    },
+    genReqId: requestId,
   });
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
     logger: new PinoNestLogger(options.logger),
@@ -70,7 +63,7 @@ export async function createServiceApp(module: Type | DynamicModule, options: Se
   instrumentHttpRoutes(fastify, metrics);
   registerMetricsRoute(fastify, metrics);
   fastify.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
+    reply.header(REQUEST_ID_HEADER, request.id);
     done();
   });
   registerAccessLog(fastify, { successSampleRate: options.accessLogSampleRate ?? 1, skip: isHealthProbe });

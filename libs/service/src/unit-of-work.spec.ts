@@ -10,8 +10,7 @@ class ScriptedClient implements TransactionalClient {
   async $transaction<R>(work: (tx: unknown) => Promise<R>, options?: { isolationLevel?: IsolationLevel }): Promise<R> {
     this.opened.push({ isolationLevel: options?.isolationLevel });
     const result = await work(this.txClient);
-    const failure = this.failures.shift();
-    if (failure !== undefined) throw failure;
+    if (this.failures.length > 0) throw this.failures.shift();
     return result;
   }
 }

@@ -69,6 +69,13 @@ describe('a service app', () => {
     expect(await response.json()).toEqual({ message: 'Echoed', data: { name: 'ok' }, errorCode: null });
   });
 
+  it('keeps the request id the gateway kept (base64 characters included), and replaces one it would not keep', async () => {
+    const kept = await post(JSON.stringify({ name: 'ok' }), { 'content-type': 'application/json', 'x-request-id': 'dGVzdA+/=' });
+    expect(kept.headers.get('x-request-id')).toBe('dGVzdA+/=');
+    const replaced = await post(JSON.stringify({ name: 'ok' }), { 'content-type': 'application/json', 'x-request-id': '<id>' });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('refuses an invalid or undeclared field with VALIDATION_FAILED and errors[]', async () => {
     const response = await post(JSON.stringify({ name: '', extra: 1 }));
     expect(response.status).toBe(400);

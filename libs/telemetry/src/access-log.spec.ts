@@ -14,7 +14,8 @@ async function serve(successSampleRate: number) {
       done();
     },
   });
-  const app = Fastify({ loggerInstance: createLogger({ service: 'test', level: 'info' }, stream) as FastifyBaseLogger, disableRequestLogging: true });
+  const loggerInstance: FastifyBaseLogger = createLogger({ service: 'test', level: 'info' }, stream);
+  const app = Fastify({ loggerInstance, disableRequestLogging: true });
   registerAccessLog(app, { successSampleRate, skip: (url) => url.startsWith('/health/') });
   app.get('/ok', async () => ({ ok: true }));
   app.get('/health/live', async () => ({ ok: true }));

@@ -1,7 +1,7 @@
 export * from './token-issuer.js';
 export * from './database.js';
 export * from './test-schema.js';
-export * from './schema-drift/schema-drift.js';
+export * from './migration-drift.js';
 export * from './free-port.js';
 export * from './http-client.js';
 export * from './metrics-scrape.js';
@@ -9,3 +9,4 @@ export * from './upload-bodies.js';
 export * from './open-upload.js';
 export * from './time-scale.js';
 export * from './redis-database.js';
+export * from './wait-for.js';

@@ -4,7 +4,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Redis } from 'ioredis';
 import { Authenticator, createAuthRedis, JwtVerifier, SessionRevocations } from '@school/auth';
 import { SERVICE_NAMES, type ServiceName } from '@school/config';
-import { AppError } from '@school/http';
+import { AppError, requestId } from '@school/http';
 import { createMetricsRegistry, instrumentHttpRoutes, type Registry } from '@school/metrics';
 import { createLogger, type Logger, registerAccessLog } from '@school/telemetry';
 import { registerBodyParsers } from './body/body-parsers.js';
@@ -18,7 +18,6 @@ import { registerHealthRoutes } from './health/health.routes.js';
 import { answerClientError, answerFrameworkError } from './http/client-errors.js';
 import { MAX_URL_LENGTH } from './http/request-limits.js';
 import { registerResponseHeaders } from './http/response-headers.js';
-import { requestId } from './request/request-id.js';
 import { registerTableRoutes } from './routes/register-routes.js';
 import { ROUTE_TABLE } from './routes/route-table.js';
 import { LiveStreams } from './streams/live-streams.js';
@@ -67,8 +66,10 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
   const streams = new LiveStreams(redis, { keyPrefix: deps.throttleKeyPrefix ?? DEFAULT_THROTTLE_KEY_PREFIX, logger, ...(revocations && { revocations }) });
   let closing = false;
 
+  // Typed as Fastify's logger, so the instance and every hook share one Logger type parameter.
+  const loggerInstance: FastifyBaseLogger = logger;
   const app = Fastify({
-    loggerInstance: logger as FastifyBaseLogger,
+    loggerInstance,
     genReqId: requestId,
     // The label every service logs its request id under; one access line per response (registerAccessLog).
     logController: new LogController({ requestIdLogLabel: 'requestId', disableRequestLogging: true }),

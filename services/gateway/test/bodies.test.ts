@@ -119,7 +119,7 @@ describe('gateway request bodies', () => {
       headers: { authorization, 'content-type': 'multipart/form-data; boundary=x' },
       body: chunked(3 * MIB),
       duplex: 'half',
-    } as RequestInit);
+    });
     expect(response.status).toBe(413);
     expect((await json(response)).errorCode).toBe('UPLOAD_TOO_LARGE');
     expect(gateway.fakes.media.received).toHaveLength(0);

@@ -55,7 +55,16 @@ describe('the gateway’s API documentation', () => {
     expect(merged.paths['/api/upload']?.post?.summary).toBe('Upload one file');
     expect(merged.paths['/upload']?.post?.summary).toBe('Upload one file');
     const login = merged.paths['/api/auth/login/email']?.post;
-    expect(login?.['x-error-codes']).toEqual({ AUTH_INVALID_CREDENTIALS: 401, RATE_LIMITED: 429, PAYLOAD_TOO_LARGE: 413, SERVICE_UNAVAILABLE: 503 });
+    expect(login?.['x-error-codes']).toEqual({
+      AUTH_INVALID_CREDENTIALS: 401,
+      VALIDATION_FAILED: 400,
+      REQUEST_TIMEOUT: 408,
+      URI_TOO_LONG: 414,
+      HEADERS_TOO_LARGE: 431,
+      RATE_LIMITED: 429,
+      PAYLOAD_TOO_LARGE: 413,
+      SERVICE_UNAVAILABLE: 503,
+    });
     expect(login?.responses['429']).toBeDefined();
     expect(merged.paths['/upload']?.post?.operationId).toBe('postUpload');
     expect(merged.paths['/api/upload']?.post?.operationId).toBe('postApiUpload');

@@ -1,4 +1,4 @@
-import { uploadHead, writeThenRead } from '@school/testing';
+import { scaled, uploadHead, writeThenRead } from '@school/testing';
 import { bearer, json, startTestGateway, type TestGateway } from './support/gateway.js';
 import { resetFakes } from './support/fake-upstreams.js';
 import { exchange, parseResponse } from './support/raw-socket.js';
@@ -57,14 +57,14 @@ describe('uploads refused before their body is read', () => {
   it('does not read more than the route\'s cap: a larger declared body is answered at once', async () => {
     // Mobile: 5 MiB and 1 MiB of multipart overhead.
     const answer = await exchange(gateway.url, uploadHead('/api/mobile/uploads', 50 * MIB), { giveUpMs: 5_000 });
-    expect(answer.closedAfterMs).toBeLessThan(2_000);
+    expect(answer.closedAfterMs).toBeLessThan(scaled(2_000));
     expect(parseResponse(answer.text).status).toBe(401);
   });
 
   it('answers a body still trickling after the drain deadline, closing the connection', async () => {
     const started = Date.now();
     const answer = await exchange(gateway.url, uploadHead('/api/upload', 1 * MIB), { drip: Array.from({ length: 100 }, () => 'a'), dripEveryMs: 100, giveUpMs: 15_000 });
-    expect(answer.closedAfterMs).toBeLessThan(9_000);
+    expect(answer.closedAfterMs).toBeLessThan(scaled(9_000));
     expect(Date.now() - started).toBeGreaterThanOrEqual(4_000);
     const response = parseResponse(answer.text);
     expect([response.status, response.headers['connection']]).toEqual([401, 'close']);

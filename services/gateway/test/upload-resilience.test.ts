@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { openUpload, type OpenUpload } from '@school/testing';
-import { bearer, json, REDIS_URL, startTestGateway, type TestGateway } from './support/gateway.js';
+import { bearer, REDIS_URL, startTestGateway, type TestGateway } from './support/gateway.js';
 import { resetFakes } from './support/fake-upstreams.js';
 import { parseResponse } from './support/raw-socket.js';
 

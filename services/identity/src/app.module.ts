@@ -1,5 +1,4 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { ADDRESS_REFERENCES } from '@school/messaging';
 import { MessagingModule, OutboxModule, RpcModule } from '@school/messaging/nest';
 import { OpenApiModule } from '@school/openapi/nest';
 import { ServiceCoreModule } from '@school/service';
@@ -24,7 +23,8 @@ export class AppModule {
         ServiceCoreModule.forRoot('identity', config, PrismaClient),
         MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'identity', namePrefix: config.AMQP_NAME_PREFIX }),
         OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL }),
-        RpcModule.forRoot({ serves: [ADDRESS_REFERENCES] }),
+        // Asks reference-data GEOGRAPHY_CHECK; serves nothing.
+        RpcModule.forRoot({}),
         // Global: sessions sign access tokens wherever they are started or refreshed.
         { ...KeysModule.forRoot(keysModuleOptions(config, REVOCATION_TTL_SECONDS)), global: true },
         CredentialsModule,

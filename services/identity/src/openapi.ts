@@ -4,8 +4,8 @@ import { PHONE_VERIFICATION_ROUTES, publicCredentialRoutes } from './credentials
 import { JWKS_ROUTE } from './keys/jwks.docs.js';
 import { USER_ROUTES } from './users/users.docs.js';
 
-const ADMIN = { prefix: '/api/auth', tag: 'admin-auth' };
-const MOBILE = { prefix: '/api/mobile/auth', tag: 'mobile-auth' };
+const ADMIN = { prefix: '/api/auth', tag: 'admin-auth' } as const;
+const MOBILE = { prefix: '/api/mobile/auth', tag: 'mobile-auth' } as const;
 
 /** Routes bound to one login surface (contract §4). */
 const onSurface = (tokenSurface: 'admin' | 'mobile', routes: RouteDoc[]): RouteDoc[] => routes.map((route) => ({ ...route, tokenSurface }));

@@ -23,6 +23,7 @@ import {
   uniqueEmail,
   uniquePhone,
 } from './kit/index.js';
+import { scaled } from '@school/testing';
 
 const ADMIN = '/api/auth';
 const MOBILE = '/api/mobile/auth';
@@ -116,8 +117,9 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
         unknown.push(await time(uniqueEmail('nobody')));
       }
       const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-      // Both are a lookup plus (for a real account) one short transaction: well under 50 ms apart.
-      expect(Math.abs(median(known) - median(unknown))).toBeLessThan(50);
+      // Both are a lookup plus (for a real account) one short transaction: well under 50 ms apart
+      // (on a quiet machine; a loaded one stretches both).
+      expect(Math.abs(median(known) - median(unknown))).toBeLessThan(scaled(50));
     });
 
     it('emails one message holding the link and the code, stores both only as hashes, expiring in 15 minutes', async () => {
@@ -406,7 +408,7 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
           } finally {
             open -= 1;
           }
-        }, options)) as UnitOfWork['run']);
+        }, options)));
       jest.spyOn(hasher, 'hash').mockImplementation((password) => {
         seen.push(open);
         return hash(password);

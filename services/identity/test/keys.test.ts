@@ -90,8 +90,8 @@ describe('signing key kept in the identity schema', () => {
 
   it('a rotation reaches every replica: published at once, signing after the activation delay, the old key verifying until its retirement, then dropped', async () => {
     const [a, b] = await Promise.all([startReplica(), startReplica()]);
-    const oldKid = a!.kid;
-    expect(kidsOf(a!)).toEqual([oldKid]);
+    const oldKid = a.kid;
+    expect(kidsOf(a)).toEqual([oldKid]);
 
     const rotated = await rotate();
     expect(rotated.status).toBe(0);
@@ -100,16 +100,16 @@ describe('signing key kept in the identity schema', () => {
     expect(rotated.out[1]).toBe(`verifying: ${newKid}, ${oldKid}`);
 
     // Published before it signs, so verifiers know it first.
-    await eventually(() => [a!, b!].every((replica) => kidsOf(replica).includes(newKid!)), 'the new key in every JWKS');
-    expect([a!.kid, b!.kid]).toEqual([oldKid, oldKid]);
+    await eventually(() => [a, b].every((replica) => kidsOf(replica).includes(newKid)), 'the new key in every JWKS');
+    expect([a.kid, b.kid]).toEqual([oldKid, oldKid]);
 
-    await eventually(() => [a!, b!].every((replica) => replica.kid === newKid), 'every replica to sign with the new key');
-    expect(kidsOf(a!)).toEqual([newKid, oldKid]);
-    const header = JSON.parse(Buffer.from(a!.sign({ sub: 'u', sid: 's', role: 'admin', srf: 'admin' }, 60).token.split('.')[0]!, 'base64url').toString());
+    await eventually(() => [a, b].every((replica) => replica.kid === newKid), 'every replica to sign with the new key');
+    expect(kidsOf(a)).toEqual([newKid, oldKid]);
+    const header = JSON.parse(Buffer.from(a.sign({ sub: 'u', sid: 's', role: 'admin', srf: 'admin' }, 60).token.split('.')[0]!, 'base64url').toString());
     expect(header.kid).toBe(newKid);
 
-    await eventually(() => [a!, b!].every((replica) => kidsOf(replica).length === 1), 'the old key to retire', 5_000);
-    expect(kidsOf(b!)).toEqual([newKid]);
+    await eventually(() => [a, b].every((replica) => kidsOf(replica).length === 1), 'the old key to retire', 5_000);
+    expect(kidsOf(b)).toEqual([newKid]);
 
     const again = await rotate();
     expect(again.out[2]).toBe(`dropped (no live token left): ${oldKid}`);

@@ -67,7 +67,7 @@ describe('me, permissions and set password', () => {
 
     it('says hasPassword false for an account without a password', async () => {
       const invited = await createAccount(identity, { password: null });
-      const answer = await me(identity, 'mobile', await accessTokenFor(identity, invited));
+      const answer = await me(identity, 'mobile', accessTokenFor(identity, invited));
       expect(answer.status).toBe(200);
       expect(answer.body.data).toMatchObject({ publicId: invited.publicId, hasPassword: false });
     });
@@ -79,7 +79,7 @@ describe('me, permissions and set password', () => {
 
     it('refuses the token of a since-deleted account', async () => {
       const user = await createAccount(identity);
-      const token = await accessTokenFor(identity, user);
+      const token = accessTokenFor(identity, user);
       await identity.prisma.user.update({ where: { id: user.id }, data: { deletedAt: new Date() } });
       expect(await me(identity, 'mobile', token)).toEqual({ status: 401, body: UNAUTHENTICATED });
     });
@@ -135,7 +135,7 @@ describe('me, permissions and set password', () => {
 
     it('sets a first password without currentPassword', async () => {
       const invited = await createAccount(identity, { password: null });
-      const token = await accessTokenFor(identity, invited);
+      const token = accessTokenFor(identity, invited);
       expect((await setPassword('mobile', token, { newPassword: NEW_PASSWORD })).status).toBe(200);
       expect((await me(identity, 'mobile', token)).body.data).toMatchObject({ hasPassword: true });
       expect((await login(identity, surfaceOf(invited.role), invited.email, NEW_PASSWORD)).status).toBe(200);

@@ -1,17 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  ADDRESS_REFERENCES,
-  AmqpConnection,
-  GEOGRAPHY_CHECK,
-  RpcClient,
-  RpcServer,
-  silentLogger,
-  type GeographyLevel,
-  type RpcAnswer,
-  type RpcRequest,
-} from '@school/messaging';
+import { randomUUID } from 'node:crypto';
+import { AmqpConnection, EVENT_TYPES, GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE, RpcClient, RpcServer, silentLogger, type RpcAnswer, type RpcRequest } from '@school/messaging';
 import { TEST_AMQP_URL } from '@school/messaging/testing';
-import { createAccount, type IdentityUnderTest, me, refresh, signIn, startIdentity, uniqueEmail } from './kit/index.js';
+import { createAccount, eventsOf, type IdentityUnderTest, me, recordedEvents, refresh, signIn, startIdentity, uniqueEmail } from './kit/index.js';
 import { scaled } from '@school/testing';
 
 /**
@@ -28,7 +19,11 @@ const MUNICIPALITY_DISTRICT = new Map([
   [200, 20],
 ]);
 
-/** Answers GEOGRAPHY_CHECK as reference-data does, from the geography above. */
+/** The claim ids the stand-in answered, in order, and those identity released. */
+const claims: string[] = [];
+const released: string[] = [];
+
+/** Answers GEOGRAPHY_CHECK as reference-data does, from the geography above, with a new claim each time. */
 function checkGeography({ provinceId, districtId, municipalityId }: RpcRequest<typeof GEOGRAPHY_CHECK>): RpcAnswer<typeof GEOGRAPHY_CHECK> {
   if (!PROVINCES.has(provinceId)) return { valid: false, reason: 'province_not_found' };
   const districtProvince = DISTRICT_PROVINCE.get(districtId);
@@ -37,7 +32,8 @@ function checkGeography({ provinceId, districtId, municipalityId }: RpcRequest<t
   if (municipalityDistrict === undefined) return { valid: false, reason: 'municipality_not_found' };
   if (districtProvince !== provinceId) return { valid: false, reason: 'district_not_in_province' };
   if (municipalityDistrict !== districtId) return { valid: false, reason: 'municipality_not_in_district' };
-  return { valid: true };
+  claims.push(randomUUID());
+  return { valid: true, claimId: claims.at(-1) as string };
 }
 
 const KATHMANDU = { provinceId: 1, districtId: 10, municipalityId: 100 };
@@ -51,7 +47,7 @@ async function until(probe: () => boolean, what: string): Promise<void> {
   }
 }
 
-describe("users' address (contract §6): checked with reference-data over RabbitMQ; ADDRESS_REFERENCES answered", () => {
+describe("users' address (contract §6): checked with reference-data over RabbitMQ, its committed value told through the outbox", () => {
   let identity: IdentityUnderTest;
   let adminToken: string;
   let connection: AmqpConnection;
@@ -77,7 +73,10 @@ describe("users' address (contract §6): checked with reference-data over Rabbit
   async function startGeography(): Promise<void> {
     const server = new RpcServer(connection, {
       prefix: identity.brokerPrefix,
-      routes: [{ contract: GEOGRAPHY_CHECK, handler: (request) => (asked.push(request as RpcRequest<typeof GEOGRAPHY_CHECK>), checkGeography(request as RpcRequest<typeof GEOGRAPHY_CHECK>)) }],
+      routes: [
+        { contract: GEOGRAPHY_CHECK, handler: (request) => (asked.push(request as RpcRequest<typeof GEOGRAPHY_CHECK>), checkGeography(request as RpcRequest<typeof GEOGRAPHY_CHECK>)) },
+        { contract: GEOGRAPHY_RELEASE, handler: (request) => (released.push((request as RpcRequest<typeof GEOGRAPHY_RELEASE>).claimId), { released: true }) },
+      ],
       prefetch: 10,
       logger: silentLogger,
     });
@@ -219,48 +218,45 @@ describe("users' address (contract §6): checked with reference-data over Rabbit
     });
   });
 
-  describe('ADDRESS_REFERENCES, served by identity', () => {
-    const referenced = (level: GeographyLevel, id: number) => client.call(ADDRESS_REFERENCES, { level, id });
-
+  describe('identity.user_address_changed, recorded with each address write', () => {
     beforeAll(startGeography);
     afterAll(stopGeography);
 
-    it('answers referenced for a live user\'s address and for a soft-deleted user\'s address, not referenced otherwise', async () => {
-      expect(await referenced('province', 2_000)).toEqual({ referenced: false });
+    const changesOf = (publicId: string) => eventsOf(identity, EVENT_TYPES.userAddressChanged, publicId);
 
-      // Triples of this block only (no other case's users hold them): one live user's, one soft-deleted user's.
-      PROVINCES.add(3).add(4);
-      DISTRICT_PROVINCE.set(30, 3).set(40, 4);
-      MUNICIPALITY_DISTRICT.set(300, 30).set(400, 40);
-      expect((await createUser({ address: { provinceId: 3, districtId: 30, municipalityId: 300 } })).status).toBe(201);
-      const gone = (await createUser({ address: { provinceId: 4, districtId: 40, municipalityId: 400 } })).body.data as { publicId: string };
-      expect((await call('DELETE', `/api/users/${gone.publicId}`)).status).toBe(200);
+    it('carries the committed ids, a version that grows with each address write, and the claim the write relied on', async () => {
+      const { publicId } = (await createUser({ address: { ...KATHMANDU, ward: 2 } })).body.data as { publicId: string };
+      const created = claims.at(-1);
+      expect(await changesOf(publicId)).toEqual([{ userId: publicId, address: KATHMANDU, version: 1, claimId: created }]);
 
-      for (const [province, district, municipality] of [
-        [3, 30, 300],
-        [4, 40, 400],
-      ] as const) {
-        expect(await referenced('province', province)).toEqual({ referenced: true });
-        expect(await referenced('district', district)).toEqual({ referenced: true });
-        expect(await referenced('municipality', municipality)).toEqual({ referenced: true });
-      }
-      // Each level is looked up in its own column.
-      expect(await referenced('province', 30)).toEqual({ referenced: false });
-      expect(await referenced('district', 300)).toEqual({ referenced: false });
-      expect(await referenced('municipality', 3)).toEqual({ referenced: false });
-      expect(await referenced('municipality', 4_000)).toEqual({ referenced: false });
+      const other = { provinceId: 2, districtId: 20, municipalityId: 200 };
+      expect((await call('PATCH', `/api/users/${publicId}`, { address: other })).status).toBe(200);
+      const moved = claims.at(-1);
+      // No address in the body, no event; a soft delete keeps the address (it still counts as a reference).
+      expect((await call('PATCH', `/api/users/${publicId}`, { name: 'Renamed' })).status).toBe(200);
+      expect((await call('PATCH', `/api/users/${publicId}`, { address: null })).status).toBe(200);
+      expect((await call('DELETE', `/api/users/${publicId}`)).status).toBe(200);
+
+      expect(await changesOf(publicId)).toEqual([
+        { userId: publicId, address: KATHMANDU, version: 1, claimId: created },
+        { userId: publicId, address: other, version: 2, claimId: moved },
+        { userId: publicId, address: null, version: 3, claimId: null },
+      ]);
+      expect(new Set([created, moved]).size).toBe(2);
     });
 
-    it('a cleared address no longer references its rows', async () => {
-      PROVINCES.add(5);
-      DISTRICT_PROVINCE.set(50, 5);
-      MUNICIPALITY_DISTRICT.set(500, 50);
-      const { publicId } = (await createUser({ address: { provinceId: 5, districtId: 50, municipalityId: 500 } })).body.data as { publicId: string };
-      expect(await referenced('municipality', 500)).toEqual({ referenced: true });
-      expect((await call('PATCH', `/api/users/${publicId}`, { address: null })).status).toBe(200);
-      expect(await referenced('province', 5)).toEqual({ referenced: false });
-      expect(await referenced('district', 50)).toEqual({ referenced: false });
-      expect(await referenced('municipality', 500)).toEqual({ referenced: false });
+    it('a write that is refused records no event and releases its claim; a committed one keeps it', async () => {
+      const taken = uniqueEmail('taken');
+      expect((await createUser({ email: taken })).status).toBe(201);
+      const before = await recordedEvents(identity, [EVENT_TYPES.userAddressChanged]);
+      const asking = claims.length;
+      const refused = await createUser({ email: taken, address: KATHMANDU });
+      expect(refused).toMatchObject({ status: 409, body: { errorCode: 'USER_EMAIL_TAKEN' } });
+      expect(claims.length).toBe(asking + 1);
+      expect(await recordedEvents(identity, [EVENT_TYPES.userAddressChanged])).toEqual(before);
+      await until(() => released.includes(claims.at(-1) as string), 'the refused write\'s claim released');
+      expect(released).toEqual([claims.at(-1)]);
+      expect((await identity.prisma.user.findMany({ where: { email: taken } })).map((user) => user.addressVersion)).toEqual([0]);
     });
   });
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { MigratedTestSchema } from '@school/testing';
 import sharp from 'sharp';
-import { animatedGif, form, image, pixelBomb } from './support/files.js';
+import { animatedGif, form, pixelBomb } from './support/files.js';
 import { type Caller, type MediaUnderTest, mediaSchema, startMedia } from './support/media-app.js';
 import { startS3, type TestS3 } from './support/s3-server.js';
 import { localObjects, s3Objects, type StoredObjects } from './support/stored-objects.js';
@@ -245,14 +245,14 @@ describe('contract §9: SIGNED_URL_SECRET unset is generated once per installati
 
   it('two processes of one installation share it (a URL signed by one opens on the other); a fresh installation has its own', async () => {
     const [first, second] = await Promise.all([start({ database }), start({ database })]);
-    const customer = await first!.caller('mobile');
-    const uploaded = await send(first!, '/api/mobile/uploads?uploadType=file', form('file', Buffer.from('shared\n'), 'a.txt', 'text/plain'), customer.token);
+    const customer = await first.caller('mobile');
+    const uploaded = await send(first, '/api/mobile/uploads?uploadType=file', form('file', Buffer.from('shared\n'), 'a.txt', 'text/plain'), customer.token);
     expect(uploaded.status).toBe(200);
     const url = new URL((uploaded.body.data as { url: string }).url);
     const path = `${url.pathname}${url.search}`;
     expect(url.searchParams.get('signature')).toMatch(/^[0-9a-f]{64}$/);
 
-    const served = await second!.fetch(path);
+    const served = await second.fetch(path);
     expect(served.status).toBe(200);
     expect(await served.text()).toBe('shared\n');
 

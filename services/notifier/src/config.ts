@@ -33,6 +33,8 @@ export const notifierEnv = serviceEnv(SERVICES['notifier'].port, {
   /** First retry delay of an email or SMS job; doubles per attempt. */
   EMAIL_BACKOFF_MS: z.coerce.number().int().min(10).max(3_600_000).default(2_000),
   EMAIL_CONCURRENCY: count(5, 100),
+  /** SMS jobs one replica delivers at once. */
+  SMS_CONCURRENCY: count(5, 100),
   SSE_HEARTBEAT_SECONDS: env.seconds(25),
 });
 

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { REVOKED_SESSIONS_KEY, SessionRevocations } from '@school/auth';
 import { EVENT_TYPES } from '@school/messaging';
 import { TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
-import { createTestIssuer, migratedTestSchema, type MigratedTestSchema, type TestIssuer } from '@school/testing';
+import { createTestIssuer, migratedTestSchema, scaled, type MigratedTestSchema, type TestIssuer } from '@school/testing';
 import { guestFeedback } from './support/events.js';
 import { deleteRedisKeys, TEST_REDIS_URL } from './support/redis-cleanup.js';
 import { startNotifier, type NotifierInstance } from './support/notifier-instance.js';
@@ -137,6 +137,6 @@ describe('live admin notifications (SSE, Redis fan-out across replicas)', () => 
     const started = Date.now();
     await extra.close();
     await client.closed();
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeLessThan(scaled(5_000));
   });
 });

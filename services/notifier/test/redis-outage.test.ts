@@ -35,7 +35,7 @@ describe('notifier during a Redis outage (Redis behind a TCP proxy)', () => {
     process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
       rawOutput.push(String(chunk));
       return (stderrWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
-    }) as typeof process.stderr.write;
+    });
     restore.push(() => (process.stderr.write = stderrWrite));
     for (const method of ['error', 'warn', 'log', 'info'] as const) {
       const spy = jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {

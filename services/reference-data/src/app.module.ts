@@ -1,9 +1,10 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { GEOGRAPHY_CHECK } from '@school/messaging';
-import { MessagingModule, RpcModule } from '@school/messaging/nest';
+import { GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE } from '@school/messaging';
+import { EventTransportModule, MessagingModule, RpcModule } from '@school/messaging/nest';
 import { OpenApiModule } from '@school/openapi/nest';
 import { ServiceCoreModule, type ServiceCoreOptions } from '@school/service';
 import { AcademicSessionsModule } from './academic-sessions/academic-sessions.module.js';
+import { ADDRESS_EVENTS, AddressUsagesModule } from './address-usages/address-usages.module.js';
 import type { ReferenceDataConfig } from './config.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { GeographyModule } from './geography/geography.module.js';
@@ -19,8 +20,10 @@ export class AppModule {
       imports: [
         ServiceCoreModule.forRoot('reference-data', config, PrismaClient, options),
         MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'reference-data', namePrefix: config.AMQP_NAME_PREFIX }),
-        // Serves GEOGRAPHY_CHECK to identity; asks identity ADDRESS_REFERENCES.
-        RpcModule.forRoot({ serves: [GEOGRAPHY_CHECK] }),
+        // Serves GEOGRAPHY_CHECK and GEOGRAPHY_RELEASE to identity, and learns the committed addresses from identity's events.
+        RpcModule.forRoot({ serves: [GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE] }),
+        EventTransportModule.forRoot({ ...ADDRESS_EVENTS, prefetch: config.AMQP_PREFETCH }),
+        AddressUsagesModule,
         ListCacheModule,
         AcademicSessionsModule,
         GeographyModule,

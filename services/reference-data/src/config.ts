@@ -1,7 +1,12 @@
 import { amqpEnv, SERVICES, serviceEnv } from '@school/config';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { listCacheEnv } from './list-cache/list-cache.config.js';
 
-export const referenceDataEnv = serviceEnv(SERVICES['reference-data'].port, { ...amqpEnv, ...listCacheEnv });
+export const referenceDataEnv = serviceEnv(SERVICES['reference-data'].port, {
+  ...amqpEnv,
+  ...listCacheEnv,
+  /** Unacknowledged event messages (identity's address events) this replica holds at once. */
+  AMQP_PREFETCH: z.coerce.number().int().min(1).max(1000).default(10),
+});
 
 export type ReferenceDataConfig = z.infer<z.ZodObject<typeof referenceDataEnv>>;

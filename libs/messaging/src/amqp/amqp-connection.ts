@@ -54,8 +54,8 @@ export class AmqpConnection {
     this.manager.on('connectFailed', ({ err }: { err?: Error }) => {
       this.failures += 1;
       if (this.closing.signal.aborted) return;
-      const log = this.failures === 1 || this.failures % 10 === 0 ? logger.warn : logger.debug;
-      log.call(logger, { broker, connection: options.name, attempt: this.failures, err: err?.message }, 'AMQP connect failed; retrying with backoff');
+      const level = this.failures === 1 || this.failures % 10 === 0 ? 'warn' : 'debug';
+      logger[level]({ broker, connection: options.name, attempt: this.failures, err: err?.message }, 'AMQP connect failed; retrying with backoff');
     });
     this.manager.on('blocked', ({ reason }: { reason: string }) => logger.warn({ broker, reason }, 'AMQP connection blocked by the broker'));
     this.manager.on('unblocked', () => logger.info({ broker }, 'AMQP connection unblocked'));

@@ -4,6 +4,7 @@ import type { MessagingLogger } from '../logger.js';
 import { retryQueueFor, type ConsumerTopology } from '../topology.js';
 import { contextFromHeaders, inSpan, SpanKind } from '../tracing.js';
 import type { AmqpConnection } from './amqp-connection.js';
+import { copyProperties } from './message-copy.js';
 import { declareConsumerTopology } from './topology-setup.js';
 
 /** A delivery as handlers see it. */
@@ -185,23 +186,13 @@ function retryCount(headers: Record<string, unknown>): number {
 
 /** The retry copy: same body and properties, the broker's headers dropped, the retry headers set. */
 function retryProperties(raw: ConsumeMessage, message: IncomingMessage, retries: number, error: unknown): Options.Publish {
-  const { properties } = raw;
   const headers = Object.fromEntries(Object.entries(message.headers).filter(([name]) => !BROKER_HEADERS.test(name)));
-  return {
-    persistent: true,
-    ...(properties.contentType && { contentType: properties.contentType as string }),
-    ...(properties.contentEncoding && { contentEncoding: properties.contentEncoding as string }),
-    ...(properties.messageId && { messageId: properties.messageId as string }),
-    ...(properties.correlationId && { correlationId: properties.correlationId as string }),
-    ...(properties.type && { type: properties.type as string }),
-    ...(properties.timestamp && { timestamp: properties.timestamp as number }),
-    headers: {
-      ...headers,
-      [RETRY_HEADERS.count]: retries,
-      [RETRY_HEADERS.routingKey]: message.routingKey,
-      [RETRY_HEADERS.lastError]: (error instanceof Error ? error.message : String(error)).slice(0, LAST_ERROR_MAX_LENGTH),
-    },
-  };
+  return copyProperties(raw.properties, {
+    ...headers,
+    [RETRY_HEADERS.count]: retries,
+    [RETRY_HEADERS.routingKey]: message.routingKey,
+    [RETRY_HEADERS.lastError]: (error instanceof Error ? error.message : String(error)).slice(0, LAST_ERROR_MAX_LENGTH),
+  });
 }
 
 /** Publishes through the default exchange straight into `queue` and waits for the broker's confirm. */

@@ -63,7 +63,7 @@ export class DeadLetterQueues {
       const replayed: DeadLetter[] = [];
       const { exchange } = brokerNames(this.options.prefix);
       // One copy in flight at a time, and the broker returns an unroutable copy before confirming it.
-      let returned = false;
+      let returned: boolean;
       channel.on('return', () => {
         returned = true;
       });

@@ -1,5 +1,6 @@
 import type { Message, Options } from 'amqplib';
 import { BROKER_HEADERS, RETRY_HEADERS } from '../amqp/event-consumer.js';
+import { copyProperties } from '../amqp/message-copy.js';
 
 /** What an operator needs to know about one parked message. */
 export interface DeadLetter {
@@ -63,24 +64,13 @@ export function originalRoutingKey(message: Message): string {
 
 /** The replayed copy: same body and identity, as if published afresh (no broker or retry history). */
 export function replayProperties(message: Message): Options.Publish {
-  const { properties } = message;
   const retryHeaders = new Set<string>(Object.values(RETRY_HEADERS));
   const headers = Object.fromEntries(Object.entries(headersOf(message)).filter(([name]) => !BROKER_HEADERS.test(name) && !retryHeaders.has(name)));
-  return {
-    persistent: true,
-    mandatory: true,
-    ...(properties.contentType && { contentType: properties.contentType as string }),
-    ...(properties.contentEncoding && { contentEncoding: properties.contentEncoding as string }),
-    ...(properties.messageId && { messageId: properties.messageId as string }),
-    ...(properties.correlationId && { correlationId: properties.correlationId as string }),
-    ...(properties.type && { type: properties.type as string }),
-    ...(properties.timestamp && { timestamp: properties.timestamp as number }),
-    headers,
-  };
+  return { ...copyProperties(message.properties, headers), mandatory: true };
 }
 
 function headersOf(message: Message): Record<string, unknown> {
-  return (message.properties.headers ?? {}) as Record<string, unknown>;
+  return message.properties.headers ?? {};
 }
 
 /** The broker keeps x-death most recent first. */

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { EVENT_TYPES, type EventType } from './event-types.js';
 
 /**
- * Payload of each event: what its email or SMS needs and nothing more. Producers validate before
- * writing the outbox row; the notifier validates what it consumes with the same schema. One-time
+ * Payload of each event: what its email, SMS or consumer needs and nothing more. Producers validate
+ * before writing the outbox row; consumers validate what they consume with the same schema. One-time
  * codes and link tokens travel only in the events whose message carries them.
  */
 
@@ -71,6 +71,23 @@ export const emailVerificationRequestedPayload = z
 
 export const phoneVerificationRequestedPayload = z.object({ userId, phone, otp, expiresAt: timestamp }).strict();
 
+const geographyId = z.number().int().positive().max(2_147_483_647);
+
+/**
+ * A user's address as committed (null: removed), for reference-data's record of which geography
+ * rows are used. `version` grows with every address write of the user, so a consumer keeps the
+ * highest it saw whatever the order of delivery; `claimId` is the GEOGRAPHY_CHECK claim the write
+ * relied on (null when the address was removed), which the committed value now replaces.
+ */
+export const userAddressChangedPayload = z
+  .object({
+    userId,
+    address: z.object({ provinceId: geographyId, districtId: geographyId, municipalityId: geographyId }).strict().nullable(),
+    version: z.number().int().positive().max(2_147_483_647),
+    claimId: z.uuid().nullable(),
+  })
+  .strict();
+
 export const EVENT_SCHEMAS = {
   [EVENT_TYPES.feedbackSubmitted]: feedbackSubmittedPayload,
   [EVENT_TYPES.invitationCreated]: invitationCreatedPayload,
@@ -79,9 +96,10 @@ export const EVENT_SCHEMAS = {
   [EVENT_TYPES.newDeviceSignedIn]: newDeviceSignedInPayload,
   [EVENT_TYPES.emailVerificationRequested]: emailVerificationRequestedPayload,
   [EVENT_TYPES.phoneVerificationRequested]: phoneVerificationRequestedPayload,
+  [EVENT_TYPES.userAddressChanged]: userAddressChangedPayload,
 } as const satisfies Record<EventType, z.ZodType>;
 
 export type EventPayload<Type extends EventType> = z.output<(typeof EVENT_SCHEMAS)[Type]>;
 
-/** An event as the notifier sees it once validated: a discriminated union on `type`. */
+/** An event as a consumer sees it once validated: a discriminated union on `type`. */
 export type DomainEvent = { [Type in EventType]: { type: Type; payload: EventPayload<Type> } }[EventType];

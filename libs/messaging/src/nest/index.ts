@@ -9,3 +9,4 @@ export * from './nest-logger.js';
 export * from './outbox.module.js';
 export * from './rpc-handler.decorator.js';
 export * from './rpc.module.js';
+export * from './start-event-transport.js';

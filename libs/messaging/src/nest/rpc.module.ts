@@ -4,7 +4,7 @@ import { ReadinessRegistry } from '@school/service';
 import { AmqpConnection } from '../amqp/amqp-connection.js';
 import { RpcClient } from '../rpc/rpc-client.js';
 import type { RpcContract } from '../rpc/rpc-contract.js';
-import { RpcServer, type RpcRoute } from '../rpc/rpc-server.js';
+import { RpcServer, type RpcRequestHandler, type RpcRoute } from '../rpc/rpc-server.js';
 import type { BrokerNames } from '../topology.js';
 import { BROKER_NAMES } from './messaging.module.js';
 import { nestMessagingLogger } from './nest-logger.js';
@@ -73,13 +73,13 @@ class RpcLifecycle implements OnModuleInit, OnApplicationBootstrap, OnModuleDest
     for (const wrapper of [...this.discovery.getProviders(), ...this.discovery.getControllers()]) {
       const instance = wrapper.instance as Record<string, unknown> | undefined;
       if (!instance || typeof instance !== 'object' || !wrapper.isDependencyTreeStatic()) continue;
-      for (const method of this.scanner.getAllMethodNames(Object.getPrototypeOf(instance))) {
+      for (const method of this.scanner.getAllMethodNames(Object.getPrototypeOf(instance) as object | null)) {
         const handler = instance[method];
         if (typeof handler !== 'function') continue;
         const contract = this.reflector.get<RpcContract | undefined>(RPC_HANDLER_METADATA, handler);
         if (!contract) continue;
         const routes = found.get(contract.name) ?? [];
-        routes.push({ contract, handler: (request) => handler.call(instance, request) });
+        routes.push({ contract, handler: (handler as RpcRequestHandler).bind(instance) });
         found.set(contract.name, routes);
       }
     }

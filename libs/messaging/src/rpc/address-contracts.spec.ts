@@ -1,5 +1,5 @@
 import { SERVICE_NAMES } from '@school/config';
-import { ADDRESS_REFERENCES, GEOGRAPHY_CHECK, RPC_CONTRACTS } from './address-contracts.js';
+import { GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE, RPC_CONTRACTS } from './address-contracts.js';
 
 describe('the address contracts between identity and reference-data', () => {
   it('geography check: three positive integer ids, nothing else', () => {
@@ -15,20 +15,19 @@ describe('the address contracts between identity and reference-data', () => {
     }
   });
 
-  it('geography check: valid, or invalid with one of the reasons', () => {
-    expect(GEOGRAPHY_CHECK.answer.safeParse({ valid: true }).success).toBe(true);
+  it('geography check: valid with its claim, or invalid with one of the reasons', () => {
+    expect(GEOGRAPHY_CHECK.answer.safeParse({ valid: true, claimId: '0190b6a4-0000-7000-8000-000000000000' }).success).toBe(true);
+    expect(GEOGRAPHY_CHECK.answer.safeParse({ valid: true }).success).toBe(false);
     expect(GEOGRAPHY_CHECK.answer.safeParse({ valid: false, reason: 'municipality_not_in_district' }).success).toBe(true);
     expect(GEOGRAPHY_CHECK.answer.safeParse({ valid: false }).success).toBe(false);
     expect(GEOGRAPHY_CHECK.answer.safeParse({ valid: false, reason: 'looks_wrong' }).success).toBe(false);
-    expect(GEOGRAPHY_CHECK.answer.safeParse({ valid: true, reason: 'province_not_found' }).success).toBe(false);
+    expect(GEOGRAPHY_CHECK.answer.safeParse({ valid: true, claimId: '0190b6a4-0000-7000-8000-000000000000', reason: 'province_not_found' }).success).toBe(false);
   });
 
-  it('address references: a level and an id; answered referenced or not', () => {
-    expect(ADDRESS_REFERENCES.request.safeParse({ level: 'district', id: 7 }).success).toBe(true);
-    expect(ADDRESS_REFERENCES.request.safeParse({ level: 'ward', id: 7 }).success).toBe(false);
-    expect(ADDRESS_REFERENCES.request.safeParse({ level: 'province', id: -1 }).success).toBe(false);
-    expect(ADDRESS_REFERENCES.answer.safeParse({ referenced: false }).success).toBe(true);
-    expect(ADDRESS_REFERENCES.answer.safeParse({}).success).toBe(false);
+  it('geography release: one claim id; answered released or not', () => {
+    expect(GEOGRAPHY_RELEASE.request.safeParse({ claimId: '0190b6a4-0000-7000-8000-000000000000' }).success).toBe(true);
+    expect(GEOGRAPHY_RELEASE.request.safeParse({ claimId: 'nope' }).success).toBe(false);
+    expect(GEOGRAPHY_RELEASE.answer.safeParse({ released: false }).success).toBe(true);
   });
 
   it('each is named after a service of the topology, the one that serves it', () => {

@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { defineRpc } from './rpc-contract.js';
 
 /**
- * The two questions reference-data and identity ask each other about addresses (a user's address
- * and the school profile hold a province, a district and a municipality of reference-data).
+ * What identity asks reference-data about addresses (a user's address names a province, a district
+ * and a municipality of reference-data). Reference-data never asks identity: it learns the
+ * committed addresses from identity's `identity.user_address_changed` events.
  */
 
 const geographyId = z.number().int().positive().max(2_147_483_647);
@@ -20,36 +21,37 @@ export type GeographyCheckReason = (typeof GEOGRAPHY_CHECK_REASONS)[number];
 
 /**
  * Asked by identity, answered by reference-data: do these three ids exist and nest? A valid answer
- * also claims them for ADDRESS_CLAIM_SECONDS: until then none of the three is deleted or renamed
- * (contract §9), so identity may commit the address it checked.
+ * also claims them (`claimId`): until the `identity.user_address_changed` event naming the claim is
+ * consumed, or ADDRESS_CLAIM_SECONDS pass, none of the three is deleted or renamed (contract §9).
  */
 export const GEOGRAPHY_CHECK = defineRpc({
   name: 'reference-data.geography.check',
   request: z.object({ provinceId: geographyId, districtId: geographyId, municipalityId: geographyId }).strict(),
   answer: z.discriminatedUnion('valid', [
-    z.object({ valid: z.literal(true) }).strict(),
+    z.object({ valid: z.literal(true), claimId: z.uuid() }).strict(),
     z.object({ valid: z.literal(false), reason: z.enum(GEOGRAPHY_CHECK_REASONS) }).strict(),
   ]),
 });
 
 /**
- * How long a valid GEOGRAPHY_CHECK holds its rows. Identity commits the checked address within half
- * of it, measured from before it asked, or answers 503 and writes nothing.
+ * Asked by identity, answered by reference-data, after a write that relied on a claim was refused
+ * and rolled back: the claim holds nothing any more. Best effort; a claim never released expires.
  */
-export const ADDRESS_CLAIM_SECONDS = 30;
-
-export const GEOGRAPHY_LEVELS = ['province', 'district', 'municipality'] as const;
-export type GeographyLevel = (typeof GEOGRAPHY_LEVELS)[number];
-
-/**
- * Asked by reference-data, answered by identity: does any user's address (soft-deleted users
- * included) name this province / district / municipality?
- */
-export const ADDRESS_REFERENCES = defineRpc({
-  name: 'identity.address.references',
-  request: z.object({ level: z.enum(GEOGRAPHY_LEVELS), id: geographyId }).strict(),
-  answer: z.object({ referenced: z.boolean() }).strict(),
+export const GEOGRAPHY_RELEASE = defineRpc({
+  name: 'reference-data.geography.release',
+  request: z.object({ claimId: z.uuid() }).strict(),
+  answer: z.object({ released: z.boolean() }).strict(),
 });
 
+/**
+ * How long a claim no event confirms holds its rows: the write that asked failed without a refusal
+ * (identity lost, a crash) or its event is still on its way (outbox relay, broker, consumer),
+ * which it must outlive.
+ */
+export const ADDRESS_CLAIM_SECONDS = 600;
+
+/** Identity commits a checked address within this many seconds of asking, or answers 503 and writes nothing. */
+export const ADDRESS_COMMIT_SECONDS = 15;
+
 /** Every contract of the product (test clean-up deletes their queues). */
-export const RPC_CONTRACTS = Object.freeze([GEOGRAPHY_CHECK, ADDRESS_REFERENCES]);
+export const RPC_CONTRACTS = Object.freeze([GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE]);

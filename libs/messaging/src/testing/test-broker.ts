@@ -131,4 +131,9 @@ export class TestBroker {
     for (const exchange of [names.exchange, names.deadLetterExchange]) await this.channel.deleteExchange(exchange).catch(() => undefined);
     await this.connection.close().catch(() => undefined);
   }
+
+  /** Closes the connection and deletes nothing (another party of the test owns the names). */
+  async close(): Promise<void> {
+    await this.connection.close().catch(() => undefined);
+  }
 }

@@ -1,15 +1,3 @@
-import { scaled } from '@school/testing';
-
-/** Polls `probe` until it returns a truthy value or the time (stretched by the time scale) is up. */
-export async function waitFor<T>(probe: () => Promise<T> | T, { timeoutMs = 10_000, intervalMs = 25, what = 'condition' } = {}): Promise<NonNullable<T>> {
-  const deadline = Date.now() + scaled(timeoutMs);
-  let last: T;
-  do {
-    last = await probe();
-    if (last) return last as NonNullable<T>;
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  } while (Date.now() < deadline);
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
-}
+export { waitFor } from '@school/testing';
 
 export const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

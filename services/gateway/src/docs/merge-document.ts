@@ -1,5 +1,6 @@
 import type { ServiceName } from '@school/config';
-import { addErrors, type HttpMethod, OPENAPI_VERSION, openApiPath, type OpenApiDocument, type Operation, type RouteError } from '@school/openapi';
+import { MAX_URL_LENGTH } from '@school/http';
+import { addErrors, type HttpMethod, OPENAPI_VERSION, openApiPath, type OpenApiDocument, type Operation, type RouteError, tagDescription } from '@school/openapi';
 import type { GatewayRoute } from '../routes/route-table.js';
 
 export type ServiceParts = Partial<Record<ServiceName, OpenApiDocument>>;
@@ -11,8 +12,27 @@ const INFO = {
   version: '1',
   description:
     'Every operation the gateway answers. Bodies use the envelope `{ message, data, errorCode }`; ' +
-    'errors carry an `errorCode` from the catalogue, listed per operation in `x-error-codes`.',
+    'errors carry an `errorCode` from the catalogue, listed per operation in `x-error-codes`. ' +
+    'Any request may be refused by the gateway before its route: 400 VALIDATION_FAILED when malformed ' +
+    '(HTTP, percent-encoding, JSON, content type, Host), 408 REQUEST_TIMEOUT when not received in time, ' +
+    `414 URI_TOO_LONG above ${MAX_URL_LENGTH} bytes of path and query, 431 HEADERS_TOO_LARGE.`,
 };
+
+/** Relative: the document describes the gateway that serves it, wherever it is reached. */
+const SERVERS = [{ url: '/', description: 'The gateway serving this document, in any environment (local, staging, production)', 'x-internal': false }];
+
+/** Contract §4 access tokens; the verifier follows RFC8725 (JWT best current practices). */
+const BEARER = {
+  type: 'http',
+  scheme: 'bearer',
+  bearerFormat: 'JWT',
+  description:
+    'An access token from a login or refresh of the route’s surface (contract §4): a JWT signed with EdDSA or ES256, 15 minutes. ' +
+    'Verified as RFC8725 recommends: asymmetric algorithms only (none and HMAC never verify), issuer, audience and expiry checked; a revoked session is refused at once.',
+};
+
+/** What the gateway answers on any route, before the route's own checks (contract §3). */
+const REQUEST_ERRORS: readonly RouteError[] = ['VALIDATION_FAILED', 'REQUEST_TIMEOUT', 'URI_TOO_LONG', 'HEADERS_TOO_LARGE'];
 
 /** `POST /api/users/{publicId}` -> `postApiUsersByPublicId`: unique because method and path are. */
 export function operationId(method: string, path: string): string {
@@ -44,6 +64,7 @@ function placeholder(route: GatewayRoute, path: string): Operation {
 /** The errors the gateway answers itself before or instead of the service. */
 function gatewayErrors(route: GatewayRoute): RouteError[] {
   return [
+    ...REQUEST_ERRORS,
     ...(route.auth === 'jwt' ? (['AUTH_UNAUTHENTICATED'] as const) : []),
     ...(route.throttles?.length ? (['RATE_LIMITED'] as const) : []),
     ...(route.body.kind === 'json' ? (['PAYLOAD_TOO_LARGE'] as const) : []),
@@ -75,8 +96,9 @@ export function mergeDocument(routes: readonly GatewayRoute[], parts: ServicePar
   const document: OpenApiDocument = {
     openapi: OPENAPI_VERSION,
     info: INFO,
+    servers: SERVERS,
     paths: {},
-    components: { securitySchemes: { [BEARER_SCHEME]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    components: { securitySchemes: { [BEARER_SCHEME]: BEARER } },
   };
   const tags = new Set<string>();
   for (const route of routes) {
@@ -85,6 +107,6 @@ export function mergeDocument(routes: readonly GatewayRoute[], parts: ServicePar
     const item = (document.paths[openApiPath(route.path)] ??= {});
     item[route.method.toLowerCase() as HttpMethod] = operation;
   }
-  document.tags = [...tags].map((name) => ({ name }));
+  document.tags = [...tags].map((name) => ({ name, description: tagDescription(name) }));
   return document;
 }

@@ -1,8 +1,7 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, toErrorResponse, validationFailed } from '@school/http';
-import { REQUEST_ID_HEADER } from '../request/request-id.js';
+import { AppError, REQUEST_ID_HEADER, toErrorResponse, validationFailed } from '@school/http';
 import { MAX_URL_LENGTH } from './request-limits.js';
 import { SECURITY_HEADERS } from './response-headers.js';
 
@@ -36,7 +35,7 @@ function clientErrorOf(error: ConnectionError): AppError {
       return new AppError('REQUEST_TIMEOUT');
     case 'HPE_HEADER_OVERFLOW':
       // Typed as a serialised buffer by Fastify; Node hands over the chunk the parser failed on.
-      return new AppError(requestLineTooLong(error.rawPacket as unknown) ? 'URI_TOO_LONG' : 'HEADERS_TOO_LARGE');
+      return new AppError(requestLineTooLong(error.rawPacket) ? 'URI_TOO_LONG' : 'HEADERS_TOO_LARGE');
     default:
       return validationFailed([{ field: 'request', message: 'Malformed HTTP request' }]);
   }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { REQUEST_ID_HEADER } from '../request/request-id.js';
+import { REQUEST_ID_HEADER } from '@school/http';
 
 /** On every response the gateway sends, its own and proxied ones (contract §3). */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {

@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { propagation } from '@opentelemetry/api';
 import type { FastifyRequest } from 'fastify';
+import { REQUEST_ID_HEADER } from '@school/http';
 import { clientAddress, firstListEntry } from '../request/client-ip.js';
-import { REQUEST_ID_HEADER } from '../request/request-id.js';
 import { injectTraceContext } from '../tracing/request-span.js';
 
 /**

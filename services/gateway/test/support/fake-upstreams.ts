@@ -12,7 +12,7 @@ export interface ReceivedRequest {
 }
 
 /** Overrides a fake's answer to one path; return nothing to fall back to the echo. */
-export type Behaviour = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
+export type Behaviour = (request: FastifyRequest, reply: FastifyReply) => unknown;
 
 export interface FakeUpstream {
   name: ServiceName;

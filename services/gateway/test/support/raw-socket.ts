@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { scaled } from '@school/testing';
 
 export interface SocketExchange {
   /** Everything the server wrote, as text. */
@@ -16,7 +17,8 @@ export interface ParsedResponse {
 
 /**
  * A raw TCP client: writes `head` at once, then each of `drip` (if any) every `dripEveryMs`, and
- * collects what the server answers until it closes the connection (or `giveUpMs` passes).
+ * collects what the server answers until it closes the connection (or `giveUpMs`, stretched by the
+ * time scale, passes).
  */
 export async function exchange(url: string, head: string | Buffer, options: { drip?: Array<string | Buffer>; dripEveryMs?: number; giveUpMs?: number } = {}): Promise<SocketExchange> {
   const { hostname, port } = new URL(url);
@@ -38,7 +40,7 @@ export async function exchange(url: string, head: string | Buffer, options: { dr
     }
   })();
   const stopWaiting = new AbortController();
-  const giveUp = sleep(options.giveUpMs ?? 10_000, 'timeout' as const, { signal: stopWaiting.signal }).catch(() => 'closed' as const);
+  const giveUp = sleep(scaled(options.giveUpMs ?? 10_000), 'timeout' as const, { signal: stopWaiting.signal }).catch(() => 'closed' as const);
   const outcome = await Promise.race([closed, giveUp]);
   stopWaiting.abort();
   const closedAfterMs = outcome === 'timeout' ? Number.POSITIVE_INFINITY : Date.now() - started;

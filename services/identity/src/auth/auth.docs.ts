@@ -1,5 +1,5 @@
 import { PERMISSION_NAMES, ROLES } from '@school/auth';
-import { nullEnvelope, type RouteDoc, successEnvelope, timestamp } from '@school/openapi';
+import { type ApiTag, nullEnvelope, type RouteDoc, successEnvelope, timestamp } from '@school/openapi';
 import { z } from 'zod';
 import { endedSessionsSchema, ownSessionSchema } from '../sessions/session-docs.js';
 import { profileSchema } from '../users/users.docs.js';
@@ -25,7 +25,7 @@ const loginExample = {
 };
 
 /** The routes both surfaces serve (spec §4.1, §4.2) under `prefix`, tagged with the surface. */
-export function surfaceAuthRoutes(prefix: string, tag: string, who: string): RouteDoc[] {
+export function surfaceAuthRoutes(prefix: string, tag: ApiTag, who: string): RouteDoc[] {
   return [
     {
       method: 'POST',
@@ -57,7 +57,9 @@ export function surfaceAuthRoutes(prefix: string, tag: string, who: string): Rou
       path: `${prefix}/password/set`,
       tag,
       summary: 'Set or change the caller’s password (5 per 15 minutes)',
-      description: 'currentPassword is required when the account already has a password.',
+      description:
+        'currentPassword is required when the account already has a password. Setting it ends every other session of ' +
+        'the caller (contract §4): their access tokens are refused at once and their refresh tokens no longer refresh; the calling session stays, and the holder is told by email.',
       body: { json: setPasswordBody, example: { currentPassword: 'Admin123!', newPassword: 'N3w-Passw0rd!' } },
       response: { status: 200, description: 'Password set', schema: nullEnvelope },
       errors: ['AUTH_CURRENT_PASSWORD_REQUIRED', 'AUTH_INVALID_CREDENTIALS'],

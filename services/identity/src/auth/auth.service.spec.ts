@@ -109,7 +109,7 @@ describe('AuthService (spec §4.1, §4.2, contract §4)', () => {
 
   describe('set password', () => {
     function principalOf(publicId: string): Principal {
-      return { userId: publicId, sessionId: 'this-session', role: 'customer', surface: 'mobile', expiresAt: new Date() } as Principal;
+      return { userId: publicId, sessionId: 'this-session', role: 'customer', surface: 'mobile', expiresAt: new Date() };
     }
 
     it('needs the current password when one exists, and refuses a wrong one', async () => {

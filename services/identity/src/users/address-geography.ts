@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { AppError, type FieldError, validationFailed } from '@school/http';
-import { ADDRESS_CLAIM_SECONDS, GEOGRAPHY_CHECK, type GeographyCheckReason, RpcClient } from '@school/messaging';
+import { ADDRESS_COMMIT_SECONDS, GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE, type GeographyCheckReason, RpcClient } from '@school/messaging';
 import type { AddressBody } from './dto/address.dto.js';
 
 /** The address field each refusal of reference-data names, and why. */
@@ -14,18 +14,22 @@ const REFUSALS: Record<GeographyCheckReason, FieldError> = {
 };
 
 /**
- * An address reference-data confirmed, and holds against delete and rename for ADDRESS_CLAIM_SECONDS
- * from its answer. The clock starts before the question, so the hold is never overestimated.
+ * An address reference-data confirmed, and holds against delete and rename under `claimId` until the
+ * address's event names the claim (or the claim expires). The clock starts before the question, so
+ * the time left is never overestimated.
  */
 export class CheckedAddress {
-  constructor(private readonly askedAt: number) {}
+  constructor(
+    readonly claimId: string,
+    private readonly askedAt: number,
+  ) {}
 
   /**
-   * Called last in the transaction that writes the address: past half the claim, its rows may be
-   * deleted before the commit, so nothing is written (503; the client may retry).
+   * Called last in the transaction that writes the address: past ADDRESS_COMMIT_SECONDS the claim
+   * may not outlive the event's way to reference-data, so nothing is written (503; the client may retry).
    */
   assertStillClaimed(): void {
-    if (performance.now() - this.askedAt > (ADDRESS_CLAIM_SECONDS * 1000) / 2) throw new AppError('SERVICE_UNAVAILABLE', undefined, { headers: { 'retry-after': '1' } });
+    if (performance.now() - this.askedAt > ADDRESS_COMMIT_SECONDS * 1000) throw new AppError('SERVICE_UNAVAILABLE', undefined, { headers: { 'retry-after': '1' } });
   }
 }
 
@@ -33,10 +37,13 @@ export class CheckedAddress {
  * Contract §6: an address's province, district and municipality must exist and nest, which only
  * reference-data knows (GEOGRAPHY_CHECK over RabbitMQ). Asked before any transaction opens: with no
  * answer in time the call rejects with RpcUnavailableError (503 SERVICE_UNAVAILABLE) and nothing
- * has been written. A valid answer claims the rows until the address is committed (contract §9).
+ * has been written. A valid answer claims the rows until reference-data has the committed address
+ * from its event (contract §9; AddressEvents).
  */
 @Injectable()
 export class AddressGeography {
+  private readonly logger = new Logger('AddressGeography');
+
   constructor(private readonly rpc: RpcClient) {}
 
   /** Throws 400 VALIDATION_FAILED naming the field reference-data refused. */
@@ -45,6 +52,18 @@ export class AddressGeography {
     const askedAt = performance.now();
     const answer = await this.rpc.call(GEOGRAPHY_CHECK, { provinceId, districtId, municipalityId });
     if (!answer.valid) throw validationFailed([REFUSALS[answer.reason]]);
-    return new CheckedAddress(askedAt);
+    return new CheckedAddress(answer.claimId, askedAt);
+  }
+
+  /**
+   * The write that relied on `checked` was refused, so its transaction rolled back: the rows are
+   * freed now rather than when the claim expires. Best effort: a failure is logged, never thrown.
+   */
+  async release(checked: CheckedAddress): Promise<void> {
+    try {
+      await this.rpc.call(GEOGRAPHY_RELEASE, { claimId: checked.claimId });
+    } catch (error) {
+      this.logger.warn({ err: error, claimId: checked.claimId, msg: 'address claim not released; it expires on its own' });
+    }
   }
 }

@@ -2,11 +2,13 @@ import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestj
 import { PERMISSIONS, type Principal } from '@school/auth';
 import { CurrentPrincipal, RequirePermissions } from '@school/auth/nest';
 import { paginated, success } from '@school/http';
-import { ZodPipe } from '@school/http/nest';
+import { PublicIdPipe, ZodPipe } from '@school/http/nest';
 import { type CreateUserBody, createUserBody, type UpdateUserBody, updateUserBody } from './dto/user-body.dto.js';
 import { type ListUsersQuery, listUsersQuery } from './dto/list-users.query.js';
 import { UserSessionsService } from './user-sessions.service.js';
 import { UsersService } from './users.service.js';
+
+const USER_ID = new PublicIdPipe('USER_NOT_FOUND');
 
 /** Contract §6 users admin. A publicId that is not a UUID names no user: 404 USER_NOT_FOUND. */
 @Controller('api/users')
@@ -31,32 +33,32 @@ export class UsersController {
 
   @Get(':publicId')
   @RequirePermissions(PERMISSIONS.Users_READ)
-  async get(@Param('publicId') publicId: string) {
+  async get(@Param('publicId', USER_ID) publicId: string) {
     return success('User', await this.users.get(publicId));
   }
 
   @Patch(':publicId')
   @RequirePermissions(PERMISSIONS.Users_UPDATE)
-  async update(@CurrentPrincipal() actor: Principal, @Param('publicId') publicId: string, @Body(new ZodPipe(updateUserBody)) body: UpdateUserBody) {
+  async update(@CurrentPrincipal() actor: Principal, @Param('publicId', USER_ID) publicId: string, @Body(new ZodPipe(updateUserBody)) body: UpdateUserBody) {
     return success('User updated', await this.users.update(actor, publicId, body));
   }
 
   @Delete(':publicId')
   @RequirePermissions(PERMISSIONS.Users_DELETE)
-  async remove(@CurrentPrincipal() actor: Principal, @Param('publicId') publicId: string) {
+  async remove(@CurrentPrincipal() actor: Principal, @Param('publicId', USER_ID) publicId: string) {
     await this.users.remove(actor, publicId);
     return success('User deleted', null);
   }
 
   @Get(':publicId/sessions')
   @RequirePermissions(PERMISSIONS.Users_READ)
-  async sessions(@Param('publicId') publicId: string) {
+  async sessions(@Param('publicId', USER_ID) publicId: string) {
     return success('Sessions', await this.userSessions.list(publicId));
   }
 
   @Delete(':publicId/sessions')
   @RequirePermissions(PERMISSIONS.Users_UPDATE)
-  async endSessions(@Param('publicId') publicId: string) {
+  async endSessions(@Param('publicId', USER_ID) publicId: string) {
     return success('Sessions ended', await this.userSessions.endAll(publicId));
   }
 }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { Role } from '@school/auth';
-import type { GeographyLevel } from '@school/messaging';
 import { escapeLike, isUniqueViolation } from '@school/prisma';
 import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
 import { normalizeEmail } from '@school/http';
@@ -76,8 +75,6 @@ const WITH_PASSWORD = {
 
 type UserWithAccounts = Prisma.UserGetPayload<{ include: typeof WITH_PASSWORD }>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Users; "live" means not soft-deleted. The only place that touches the users table. */
 @Injectable()
 export class UsersRepository {
@@ -109,9 +106,8 @@ export class UsersRepository {
     return users.length === 1 ? users[0]! : null;
   }
 
-  /** A malformed publicId names nobody (and must not reach Postgres, which would refuse the uuid cast). */
+  /** `publicId`: a UUID (PublicIdPipe at the edge, or the subject of a token identity signed). */
   async findLiveByPublicId(publicId: string, tx?: Transaction): Promise<User | null> {
-    if (!UUID.test(publicId)) return null;
     return this.db(tx).user.findFirst({ where: { publicId: publicId.toLowerCase(), deletedAt: null } });
   }
 
@@ -162,7 +158,6 @@ export class UsersRepository {
   }
 
   async findLiveAccountByPublicId(publicId: string, tx?: Transaction): Promise<UserAccount | null> {
-    if (!UUID.test(publicId)) return null;
     const row = await this.db(tx).user.findFirst({ where: { publicId: publicId.toLowerCase(), deletedAt: null }, include: WITH_PASSWORD });
     return row && toAccount(row);
   }
@@ -202,24 +197,15 @@ export class UsersRepository {
         name: user.name,
         role: user.role,
         phone: user.phone ?? null,
-        ...(user.address !== undefined && addressColumns(user.address)),
+        ...(user.address != null && { ...addressColumns(user.address), addressVersion: 1 }),
       },
     });
   }
 
   update(id: number, changes: UserChanges, tx?: Transaction): Promise<User> {
     const { address, ...columns } = changes;
-    return this.db(tx).user.update({ where: { id }, data: { ...columns, ...(address !== undefined && addressColumns(address)) } });
-  }
-
-  /** Whether any user's address, soft-deleted users included, names this province, district or municipality. */
-  async isAddressReferenced(level: GeographyLevel, id: number): Promise<boolean> {
-    const where: Record<GeographyLevel, Prisma.UserWhereInput> = {
-      province: { addressProvinceId: id },
-      district: { addressDistrictId: id },
-      municipality: { addressMunicipalityId: id },
-    };
-    return (await this.prisma.user.findFirst({ where: where[level], select: { id: true } })) !== null;
+    const addressChange = address !== undefined && { ...addressColumns(address), addressVersion: { increment: 1 } };
+    return this.db(tx).user.update({ where: { id }, data: { ...columns, ...addressChange } });
   }
 
   async softDelete(id: number, tx?: Transaction): Promise<void> {

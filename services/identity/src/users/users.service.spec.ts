@@ -7,12 +7,12 @@ import {
   fakeUsersRepository,
   InMemoryDatabase,
 } from '../../test/fakes/in-memory.js';
-import type { Clock } from '../credentials/clock.js';
 import { CredentialsService } from '../credentials/credentials.service.js';
 import { InvitationsService } from '../credentials/invitations.service.js';
 import type { User } from '../generated/prisma/client.js';
 import type { SigningKeyService } from '../keys/signing-key.service.js';
 import { SessionsService } from '../sessions/sessions.service.js';
+import { AddressEvents } from './address-events.js';
 import type { AddressGeography } from './address-geography.js';
 import { UsersService } from './users.service.js';
 
@@ -39,11 +39,11 @@ describe('UsersService (contract §6)', () => {
     db = new InMemoryDatabase();
     revocations = fakeRevocations();
     const users = fakeUsersRepository(db);
-    const credentials = new CredentialsService(fakeCredentialsRepository(db), users, { now: () => new Date() } as Clock, db.unitOfWork, OPTIONS);
+    const credentials = new CredentialsService(fakeCredentialsRepository(db), users, { now: () => new Date() }, db.unitOfWork, OPTIONS);
     const sessions = new SessionsService(fakeSessionsRepository(db), {} as SigningKeyService, revocations, { REFRESH_REUSE_GRACE_SECONDS: 0 });
-    service = new UsersService(users, sessions, new InvitationsService(credentials, db.outbox, OPTIONS), credentials, db.unitOfWork, noAddresses);
+    service = new UsersService(users, sessions, new InvitationsService(credentials, db.outbox, OPTIONS), credentials, db.unitOfWork, noAddresses, new AddressEvents(db.outbox));
     admin = db.addUser({ email: 'admin@example.com', role: 'admin' });
-    actor = { userId: admin.publicId, sessionId: 'admin-session', role: 'admin', surface: 'admin', expiresAt: new Date() } as Principal;
+    actor = { userId: admin.publicId, sessionId: 'admin-session', role: 'admin', surface: 'admin', expiresAt: new Date() };
   });
 
   const sessionOf = (user: User, id: string) => db.sessions.push({ id, userId: user.id, revokedAt: null, revokedReason: null } as (typeof db.sessions)[number]);
@@ -68,8 +68,8 @@ describe('UsersService (contract §6)', () => {
     users.create = async () => {
       throw Object.assign(new Error('duplicate'), { code: '23505', constraint: 'users_phone_live_key' });
     };
-    const credentials = new CredentialsService(fakeCredentialsRepository(db), users, { now: () => new Date() } as Clock, db.unitOfWork, OPTIONS);
-    const racing = new UsersService(users, {} as SessionsService, new InvitationsService(credentials, db.outbox, OPTIONS), credentials, db.unitOfWork, noAddresses);
+    const credentials = new CredentialsService(fakeCredentialsRepository(db), users, { now: () => new Date() }, db.unitOfWork, OPTIONS);
+    const racing = new UsersService(users, {} as SessionsService, new InvitationsService(credentials, db.outbox, OPTIONS), credentials, db.unitOfWork, noAddresses, new AddressEvents(db.outbox));
     await expect(racing.create({ email: 'race@example.com', name: 'X', role: 'customer', phone: '+9779800000004' })).rejects.toMatchObject({ code: 'USER_PHONE_TAKEN' });
   });
 

@@ -8,7 +8,8 @@ import { InvitationsService } from '../credentials/invitations.service.js';
 import type { User } from '../generated/prisma/client.js';
 import { SESSION_REVOKE_REASONS } from '../sessions/session-revoke-reason.js';
 import { SessionsService } from '../sessions/sessions.service.js';
-import { AddressGeography } from './address-geography.js';
+import { AddressEvents } from './address-events.js';
+import { AddressGeography, type CheckedAddress } from './address-geography.js';
 import { type AccountControl, isSelfAction, mayRemoveActiveAdmin, removesActiveAdmin } from './account-rules.js';
 import type { CreateUserBody, UpdateUserBody } from './dto/user-body.dto.js';
 import type { ListUsersQuery } from './dto/list-users.query.js';
@@ -39,22 +40,25 @@ export class UsersService {
     private readonly credentials: CredentialsService,
     private readonly unitOfWork: UnitOfWork,
     private readonly geography: AddressGeography,
+    private readonly addressEvents: AddressEvents,
   ) {}
 
   /**
    * A new account without a password, and its invitation (an account_invite link, emailed through
    * the outbox) in the same transaction. The email (compared case-insensitively) and the phone must
    * be free among live accounts; a concurrent create of either loses on its unique index. An
-   * address is checked with reference-data first, before anything is written.
+   * address is checked with reference-data first, before anything is written, and its event
+   * recorded with the account.
    */
   async create(body: CreateUserBody): Promise<Profile> {
     const checked = body.address ? await this.geography.requireValid(body.address) : undefined;
-    const user = await this.mappingTaken(() =>
+    const user = await this.releasingOnRefusal(checked, () =>
       this.unitOfWork.run(async (tx) => {
         if (await this.users.findLiveByEmail(body.email, tx)) throw emailTaken();
         if (body.phone !== undefined && (await this.users.findLiveByPhone(body.phone, tx))) throw phoneTaken();
         const created = await this.users.create({ publicId: uuidv7(), email: body.email, name: body.name, role: body.role, phone: body.phone ?? null, address: body.address ?? null }, tx);
         await this.invitations.issue(tx, created);
+        if (body.address) await this.addressEvents.changed(tx, created, checked);
         checked?.assertStillClaimed();
         return created;
       }),
@@ -78,13 +82,14 @@ export class UsersService {
    * credentials. A role change ends the sessions too: access tokens carry the role, and a session
    * may belong to a surface the new role may not use. A new phone number is not verified yet, and
    * must not be another live account's. A new address is checked with reference-data before the
-   * transaction opens; `address: null` removes it.
+   * transaction opens; `address: null` removes it. Either way the committed address is told to
+   * reference-data through the outbox.
    */
   async update(actor: Principal, publicId: string, body: UpdateUserBody): Promise<Profile> {
     const control: AccountControl = { banned: body.banned, role: body.role };
     if (isSelfAction(actor.userId, publicId, control)) throw new AppError('USER_SELF_ACTION');
     const checked = body.address ? await this.geography.requireValid(body.address) : undefined;
-    return this.mappingTaken(() =>
+    return this.releasingOnRefusal(checked, () =>
       this.unitOfWork.run(async (tx) => {
         if (mayRemoveActiveAdmin(control)) await this.users.lockActiveAdmins(tx);
         const account = await this.users.findLiveAccountByPublicId(publicId, tx);
@@ -104,6 +109,7 @@ export class UsersService {
           ...(body.address !== undefined && { address: body.address }),
         };
         const updated = await this.users.update(user.id, changes, tx);
+        if (body.address !== undefined) await this.addressEvents.changed(tx, updated, checked);
         if (body.banned === true) {
           await this.sessions.revokeAllForUser(tx, user.id, SESSION_REVOKE_REASONS.ban);
         } else if (body.role !== undefined && body.role !== user.role) {
@@ -138,11 +144,17 @@ export class UsersService {
     if (removesActiveAdmin(user, control) && (await this.users.countActiveAdmins(tx)) <= 1) throw new AppError('USER_LAST_ADMIN');
   }
 
-  private async mappingTaken<T>(write: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a write (a lost unique race answered as its pre-check would have). A refusal (an AppError)
+   * rolled the transaction back, so the claim the write relied on is released, without waiting.
+   */
+  private async releasingOnRefusal<T>(checked: CheckedAddress | undefined, write: () => Promise<T>): Promise<T> {
     try {
       return await write();
-    } catch (error) {
-      throw takenError(error) ?? error;
+    } catch (caught) {
+      const error = takenError(caught) ?? caught;
+      if (checked && error instanceof AppError) void this.geography.release(checked);
+      throw error;
     }
   }
 }

@@ -75,6 +75,7 @@ export class InMemoryDatabase {
       addressMunicipalityId: null,
       addressWard: null,
       addressStreet: null,
+      addressVersion: 0,
       deletedAt: null,
       trustsNextLogin: false,
       createdAt: new Date('2024-01-01T00:00:00Z'),
@@ -142,7 +143,7 @@ export function fakeProviderAccountsRepository(db: InMemoryDatabase): ProviderAc
       db.passwords.set(userId, passwordHash);
     },
   };
-  return fake as unknown as ProviderAccountsRepository;
+  return fake;
 }
 
 export function fakeSessionsRepository(db: InMemoryDatabase): SessionsRepository {
@@ -183,7 +184,7 @@ export function fakeKnownDevicesRepository(db: InMemoryDatabase): KnownDevicesRe
       return isNew;
     },
   };
-  return fake as unknown as KnownDevicesRepository;
+  return fake;
 }
 
 export function fakeCredentialsRepository(db: InMemoryDatabase): CredentialsRepository {

@@ -37,7 +37,7 @@ export interface IdentityUnderTest {
 const unclosed = new Set<Promise<IdentityUnderTest>>();
 afterAll(async () => {
   const apps = await Promise.allSettled([...unclosed]);
-  await Promise.all(apps.map((app) => (app.status === 'fulfilled' ? app.value.close() : undefined)));
+  await Promise.all(apps.flatMap((app) => (app.status === 'fulfilled' ? [app.value.close()] : [])));
 });
 
 export function startIdentity(env: Record<string, string> = {}): Promise<IdentityUnderTest> {

@@ -47,7 +47,7 @@ export class S3Storage implements Storage {
   async stat(key: string): Promise<ObjectInfo | null> {
     try {
       const stored = await this.client.statObject(this.bucket, key);
-      const contentType = stored.metaData['content-type'];
+      const contentType: unknown = stored.metaData['content-type'];
       return { size: stored.size, contentType: typeof contentType === 'string' ? contentType : 'application/octet-stream' };
     } catch (error) {
       if (isNotFound(error)) return null;

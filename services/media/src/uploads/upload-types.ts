@@ -19,7 +19,7 @@ export interface Format {
   name: string;
   extensions: readonly string[];
   mimeTypes: readonly string[];
-  signature: string | 'text';
+  signature: string;
   /** Re-encoded to WebP when optimize is on. */
   image: boolean;
   /** Documents and archives are only ever offered as downloads, never shown in place. */
@@ -58,3 +58,16 @@ export const ALLOWLISTS: Record<UploadType, readonly Format[]> = {
   file: [PDF, DOCX, XLSX, CSV, TXT, ZIP],
   video: [MP4, WEBM, MOV],
 };
+
+/** The media types a file of these upload types may claim on upload (contract §8). */
+export function claimedTypes(types: readonly UploadType[]): string[] {
+  return [...new Set(types.flatMap((type) => ALLOWLISTS[type].flatMap((format) => format.mimeTypes)))];
+}
+
+/** The media type a file of this format is stored and served with. */
+export function storedType(format: Format): string {
+  return format.mimeTypes[0] ?? 'application/octet-stream';
+}
+
+/** The media types stored files are served with (optimised images are WebP, one of them). */
+export const SERVED_TYPES: readonly string[] = [...new Set(Object.values(ALLOWLISTS).flatMap((formats) => formats.map(storedType)))];

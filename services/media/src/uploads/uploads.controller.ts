@@ -7,7 +7,7 @@ import { DeliveryWatch } from './delivery-watch.js';
 import { parseUploadQuery } from './dto/upload.query.js';
 import { FILES_FIELD, multipartFiles } from './multipart-file.js';
 import { UPLOAD_LIMITS, type UploadLimits } from './upload-limits.js';
-import { UPLOAD_MESSAGE, UploadRoutes } from './upload-routes.js';
+import { UploadRoutes } from './upload-routes.js';
 import { UploadsService } from './uploads.service.js';
 
 /** Spec §4.4: uploads of the administrator surface (admin-surface tokens only, contract §4). */

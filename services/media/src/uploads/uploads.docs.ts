@@ -5,6 +5,10 @@ import { signedUrlsBody } from './dto/signed-urls.body.js';
 import { uploadQuerySchema } from './dto/upload.query.js';
 import { FILE_FIELD, FILES_FIELD, MAX_FILES_PER_BATCH } from './multipart-file.js';
 import type { UploadLimits } from './upload-limits.js';
+import { CUSTOMER_UPLOAD_TYPES, claimedTypes, SERVED_TYPES, UPLOAD_TYPES } from './upload-types.js';
+
+/** Each surface's upload types (spec §2.6): the media types a file part may claim. */
+const CLAIMABLE = { admin: claimedTypes(UPLOAD_TYPES), mobile: claimedTypes(CUSTOMER_UPLOAD_TYPES) };
 
 /** Spec §2.6 UploadResultDto. */
 const uploadResult = z.object({
@@ -18,10 +22,20 @@ const uploadResult = z.object({
 });
 const fileUrl = z.object({ url: z.string(), expiresAt: z.number().int().nullable() });
 
-/** A stored relativePath; it may hold slashes (`uploads/image/<userId>/<file>`). */
-const keyParams = z.object({ key: z.string().min(1).describe('stored relativePath, e.g. uploads/image/<userId>/<filename> or public/avatar/<filename>') });
+/** A stored relativePath: the rest of the path, slashes included. */
+const keyParams = z.object({
+  key: z
+    .string()
+    .min(1)
+    .describe(
+      'The stored relativePath, which contains slashes (uploads/image/<userId>/<filename>, public/avatar/<filename>): ' +
+        'everything after the route’s prefix is the key, sent with its slashes as they are or percent-encoded (%2F).',
+    )
+    .meta({ examples: ['public/avatar/3f2a9c.webp', 'uploads/image/0199a1b2-7c3d-7e4f-8a5b-6c7d8e9f0a1b/5b1e07.webp'] }),
+});
 
-const fileStream = { contentType: 'application/octet-stream', schema: { type: 'string', format: 'binary' } };
+/** A stored file is served with the type it was stored under (contract §8). */
+const fileStream = { contentTypes: SERVED_TYPES, schema: { type: 'string', format: 'binary' } };
 const FILE_DESCRIPTION = 'The stored bytes, `Cache-Control: private, max-age=3600`; a Range header is answered 206.';
 const PARTIAL = [{ status: 206, description: 'The requested byte range (Content-Range)', raw: fileStream }];
 
@@ -44,7 +58,7 @@ function surfaceRoutes(prefix: string, surface: 'admin' | 'mobile', maxFileBytes
       summary: `Upload one file (at most ${maxFileBytes} bytes)`,
       description: 'Extension, claimed MIME type and content must all match the uploadType allowlist; optimize converts images to WebP.',
       query: uploadQuerySchema(surface),
-      body: { multipart: { field: FILE_FIELD, maxFiles: 1, maxFileBytes } },
+      body: { multipart: { field: FILE_FIELD, maxFiles: 1, maxFileBytes, contentTypes: CLAIMABLE[surface] } },
       response: { status: 200, description: 'File uploaded', schema: successEnvelope(uploadResult) },
       errors: [...SURFACE, ...UPLOAD, ...QUOTA[surface]],
     },
@@ -92,7 +106,7 @@ export function uploadRoutes(limits: UploadLimits): RouteDoc[] {
       tag: 'uploads',
       summary: `Upload 1 to ${MAX_FILES_PER_BATCH} files (each at most ${limits.adminMaxFileBytes} bytes)`,
       query: uploadQuerySchema('admin'),
-      body: { multipart: { field: FILES_FIELD, maxFiles: MAX_FILES_PER_BATCH, maxFileBytes: limits.adminMaxFileBytes } },
+      body: { multipart: { field: FILES_FIELD, maxFiles: MAX_FILES_PER_BATCH, maxFileBytes: limits.adminMaxFileBytes, contentTypes: CLAIMABLE.admin } },
       response: { status: 200, description: 'Files uploaded', schema: successEnvelope(z.array(uploadResult)) },
       errors: [...SURFACE, ...UPLOAD],
       tokenSurface: 'admin',

@@ -17,7 +17,7 @@ import { assertFileName } from './file-name.js';
 import { FILE_URLS, type FileUrls } from './file-urls.js';
 import { ImageDecodeError, toWebp } from './image-optimizer.js';
 import { Spool } from './spool.js';
-import { ALLOWLISTS, isPublicType } from './upload-types.js';
+import { ALLOWLISTS, isPublicType, storedType } from './upload-types.js';
 import { type UploadRecord, UploadsRepository } from './uploads.repository.js';
 
 /**
@@ -158,7 +158,7 @@ export class UploadsService {
     if ((await stat(received)).size > maxBytes) throw new AppError('UPLOAD_TOO_LARGE');
     await assertContentMatches(received, format);
     if (!(format.image && query.optimize)) {
-      return { path: received, originalName: file.filename, extension: format.extensions[0] ?? format.name, mimeType: format.mimeTypes[0] ?? 'application/octet-stream' };
+      return { path: received, originalName: file.filename, extension: format.extensions[0] ?? format.name, mimeType: storedType(format) };
     }
     const converted = spool.path('.webp');
     await this.conversions.run(() => toWebp(received, converted)).catch((error: unknown) => {

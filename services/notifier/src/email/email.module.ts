@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG } from '@school/service';
 import type { NotifierConfig } from '../config.js';
-import { JobMetricsModule } from '../jobs/job-metrics.js';
+import { NotificationChannelsModule } from '../jobs/notification-channel.js';
 import { EmailQueue } from './email.queue.js';
 import { EmailWorker } from './email.worker.js';
 import { FileMailer, MAILER, SmtpMailer } from './mailer.js';
 
 @Module({
-  imports: [JobMetricsModule],
+  imports: [NotificationChannelsModule],
   providers: [
     {
       provide: MAILER,

@@ -1,13 +1,10 @@
-import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { JOB_QUEUES } from '@school/messaging';
-import { APP_CONFIG, ReadinessRegistry } from '@school/service';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { APP_CONFIG } from '@school/service';
+import { UnrecoverableError, type Job, type Worker } from 'bullmq';
 import type { NotifierConfig } from '../config.js';
-import { JobMetrics } from '../jobs/job-metrics.js';
-import { inJobSpan, type Traced } from '../jobs/traced-job.js';
-import { RedisLinkLog } from '../redis/redis-link-log.js';
-import { REDIS, REDIS_NAMES, type RedisNames } from '../redis/redis.module.js';
+import { NotificationChannels } from '../jobs/notification-channel.js';
+import type { Traced } from '../jobs/traced-job.js';
 import type { EmailJob } from './email-job.js';
 import { EMAIL_JOB_LOCK_MS, MAILER, type Mailer } from './mailer.js';
 import { isPermanentSmtpFailure, smtpReplyCode } from './smtp-errors.js';
@@ -16,35 +13,25 @@ import { renderEmail } from './templates/index.js';
 /**
  * Consumes `notification.send_email`: renders the template and sends it. An SMTP 5xx fails the
  * job at once (UnrecoverableError); anything else is retried with the queue's exponential
- * backoff. A job out of attempts stays in the failed set and is logged at error level.
+ * backoff (NotificationChannels).
  */
 @Injectable()
 export class EmailWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger('EmailWorker');
   private worker: Worker<Traced<EmailJob>> | undefined;
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
-    @Inject(REDIS_NAMES) private readonly names: RedisNames,
+    private readonly channels: NotificationChannels,
     @Inject(APP_CONFIG) private readonly config: NotifierConfig,
     @Inject(MAILER) private readonly mailer: Mailer,
-    private readonly readiness: ReadinessRegistry,
-    private readonly link: RedisLinkLog,
-    private readonly metrics: JobMetrics,
   ) {}
 
   onApplicationBootstrap(): void {
-    const worker = new Worker<Traced<EmailJob>>(JOB_QUEUES.sendEmail, (job) => inJobSpan(JOB_QUEUES.sendEmail, job, () => this.send(job)), {
-      connection: this.redis,
-      prefix: this.names.bullPrefix,
+    this.worker = this.channels.worker<EmailJob>({
+      channel: 'email',
+      queue: JOB_QUEUES.sendEmail,
       concurrency: this.config.EMAIL_CONCURRENCY,
-      lockDuration: EMAIL_JOB_LOCK_MS,
-    });
-    worker.on('failed', (job, error) => this.onFailed(job, error));
-    this.link.track('email-worker', worker);
-    this.worker = worker;
-    this.readiness.register('email-worker', async () => {
-      if (!worker.isRunning()) throw new Error('email worker is not running');
+      lockDurationMs: EMAIL_JOB_LOCK_MS,
+      deliver: (job) => this.send(job),
     });
   }
 
@@ -64,13 +51,5 @@ export class EmailWorker implements OnApplicationBootstrap, BeforeApplicationShu
       }
       throw error;
     }
-  }
-
-  private onFailed(job: Job<Traced<EmailJob>> | undefined, error: Error): void {
-    const fields = { jobId: job?.id, template: job?.data.template, attempts: job?.attemptsMade, reason: error.message };
-    const final = error instanceof UnrecoverableError || error.name === 'UnrecoverableError' || (job?.attemptsMade ?? 0) >= (job?.opts.attempts ?? 1);
-    this.metrics.failed(JOB_QUEUES.sendEmail, final);
-    if (final) this.logger.error({ ...fields, msg: 'email not delivered; job kept in the failed set' });
-    else this.logger.warn({ ...fields, msg: 'email attempt failed; retrying with backoff' });
   }
 }

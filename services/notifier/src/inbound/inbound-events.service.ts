@@ -1,7 +1,6 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { withDeadline } from '@school/async';
-import type { EventType } from '@school/messaging';
-import { decodeEvent } from './event-decoder.js';
+import { decodeEvent, type EventType } from '@school/messaging';
 import { InboxRepository } from './inbox.repository.js';
 import { NotificationDispatcher } from './notification-dispatcher.js';
 

@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_TYPES } from '@school/messaging';
+import { EVENT_TYPES, type ReceivedEvent } from '@school/messaging';
 import { APP_CONFIG } from '@school/service';
 import type { NotifierConfig } from '../config.js';
 import { EmailQueue } from '../email/email.queue.js';
 import { feedbackNotification } from '../live/live-notification.js';
 import { LiveNotificationHub } from '../live/live-notification.hub.js';
 import { SmsQueue } from '../sms/sms.queue.js';
-import type { ReceivedEvent } from './event-decoder.js';
 
 /**
  * What each event causes. Job ids derive from the message id, so enqueueing one event twice

@@ -41,6 +41,6 @@ async function countJobs(queue: Queue) {
   return JOB_STATES.map((state) => ({ labels: { queue: queue.name, state }, value: counts[state] ?? 0 }));
 }
 
-/** Imported by the email and SMS modules: one JobMetrics for both. */
+/** One JobMetrics for every notification channel (NotificationChannelsModule). */
 @Module({ providers: [JobMetrics], exports: [JobMetrics] })
 export class JobMetricsModule {}

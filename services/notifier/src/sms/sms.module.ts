@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG } from '@school/service';
 import type { NotifierConfig } from '../config.js';
-import { JobMetricsModule } from '../jobs/job-metrics.js';
+import { NotificationChannelsModule } from '../jobs/notification-channel.js';
 import { LogSmsDriver } from './log-sms.driver.js';
 import { SMS_DRIVER } from './sms-driver.js';
 import { SmsQueue } from './sms.queue.js';
 import { SmsWorker } from './sms.worker.js';
 
 @Module({
-  imports: [JobMetricsModule],
+  imports: [NotificationChannelsModule],
   providers: [
     {
       provide: SMS_DRIVER,

@@ -1,14 +1,8 @@
-import { type BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { JOB_QUEUES } from '@school/messaging';
-import { APP_CONFIG } from '@school/service';
-import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
-import type { NotifierConfig } from '../config.js';
-import { notificationJobOptions } from '../email/job-options.js';
-import { JobMetrics } from '../jobs/job-metrics.js';
+import type { Queue } from 'bullmq';
+import { NotificationChannels } from '../jobs/notification-channel.js';
 import { traced, type Traced } from '../jobs/traced-job.js';
-import { RedisLinkLog } from '../redis/redis-link-log.js';
-import { REDIS, REDIS_NAMES, type RedisNames } from '../redis/redis.module.js';
 import type { SmsJob } from './sms-job.js';
 
 /** The producer side of the BullMQ queue `notification.send_sms`. */
@@ -16,18 +10,11 @@ import type { SmsJob } from './sms-job.js';
 export class SmsQueue implements BeforeApplicationShutdown {
   readonly queue: Queue<Traced<SmsJob>>;
 
-  constructor(
-    @Inject(REDIS) redis: Redis,
-    @Inject(REDIS_NAMES) names: RedisNames,
-    @Inject(APP_CONFIG) config: NotifierConfig,
-    link: RedisLinkLog,
-    metrics: JobMetrics,
-  ) {
-    this.queue = new Queue<Traced<SmsJob>>(JOB_QUEUES.sendSms, { connection: redis, prefix: names.bullPrefix, defaultJobOptions: notificationJobOptions(config) });
-    link.track('sms-queue', this.queue);
-    metrics.watch(this.queue);
+  constructor(channels: NotificationChannels) {
+    this.queue = channels.queue<SmsJob>({ channel: 'sms', queue: JOB_QUEUES.sendSms });
   }
 
+  /** Adding a job whose id already exists is a no-op (BullMQ), so one notification is one SMS. */
   async enqueue(jobId: string, job: SmsJob): Promise<void> {
     await this.queue.add(job.template, traced(job), { jobId });
   }

@@ -1,11 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { parseConfig } from '@school/config';
+import { startEventTransport } from '@school/messaging/nest';
 import { createServiceApp } from '@school/service';
 import { createLogger } from '@school/telemetry';
 import { AppModule } from '../../src/app.module.js';
 import { notifierEnv, type NotifierConfig } from '../../src/config.js';
-import { startInboundEvents } from '../../src/inbound/start-inbound-events.js';
 
 export interface NotifierInstance {
   app: NestFastifyApplication;
@@ -28,7 +28,7 @@ export async function startNotifier(databaseSchema: string, variables: Record<st
     ? createLogger({ service: 'notifier', level: log.level }, log.destination)
     : createLogger({ service: 'notifier', level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const app = await createServiceApp(AppModule.forRoot(config, { databaseSchema }), { logger });
-  await startInboundEvents(app);
+  await startEventTransport(app);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.getHttpServer().address() as AddressInfo;
   let closed = false;

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { PERMISSIONS } from '@school/auth';
 import { RequirePermissions } from '@school/auth/nest';
 import { paginated, success } from '@school/http';
-import { ZodPipe } from '@school/http/nest';
+import { PublicIdPipe, ZodPipe } from '@school/http/nest';
 import { AcademicSessionsService } from './academic-sessions.service.js';
 import {
   type CreateAcademicSessionBody,
@@ -11,6 +11,8 @@ import {
   updateAcademicSessionBody,
 } from './dto/academic-session-body.dto.js';
 import { type ListAcademicSessionsQuery, listAcademicSessionsQuery } from './dto/list-academic-sessions.query.js';
+
+const SESSION_ID = new PublicIdPipe('ACADEMIC_SESSION_NOT_FOUND');
 
 /** Spec §4.6: the four academic-session routes, each behind its permission. */
 @Controller('api/academic-sessions')
@@ -33,13 +35,13 @@ export class AcademicSessionsController {
 
   @Patch(':publicId')
   @RequirePermissions(PERMISSIONS.AcademicSessions_UPDATE)
-  async update(@Param('publicId') publicId: string, @Body(new ZodPipe(updateAcademicSessionBody)) body: UpdateAcademicSessionBody) {
+  async update(@Param('publicId', SESSION_ID) publicId: string, @Body(new ZodPipe(updateAcademicSessionBody)) body: UpdateAcademicSessionBody) {
     return success('Academic session updated', await this.sessions.update(publicId, body));
   }
 
   @Delete(':publicId')
   @RequirePermissions(PERMISSIONS.AcademicSessions_DELETE)
-  async remove(@Param('publicId') publicId: string) {
+  async remove(@Param('publicId', SESSION_ID) publicId: string) {
     await this.sessions.remove(publicId);
     return success('Academic session deleted', null);
   }

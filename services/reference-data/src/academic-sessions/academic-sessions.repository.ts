@@ -41,8 +41,6 @@ export const ACADEMIC_SESSION_INDEXES = {
 } as const;
 const DATES_CHECK = 'academic_sessions_dates_check';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Academic sessions (spec §2.7): the only place that touches their table. */
 @Injectable()
 export class AcademicSessionsRepository {
@@ -57,13 +55,12 @@ export class AcademicSessionsRepository {
 
   /**
    * The row, locked until the transaction ends, so that a handover, a delete and the rules read
-   * in between see one state. A malformed publicId names no row and never reaches Postgres.
+   * in between see one state. The publicId is a UUID (PublicIdPipe).
    */
   async lockByPublicId(publicId: string, tx: Transaction): Promise<AcademicSession | null> {
-    if (!UUID.test(publicId)) return null;
     const db = this.db(tx);
     const [row] = await db.$queryRaw<{ id: number }[]>`
-      SELECT id FROM ${this.schema}.academic_sessions WHERE public_id = ${publicId.toLowerCase()}::uuid FOR UPDATE`;
+      SELECT id FROM ${this.schema}.academic_sessions WHERE public_id = ${publicId}::uuid FOR UPDATE`;
     return row ? db.academicSession.findUnique({ where: { id: row.id } }) : null;
   }
 

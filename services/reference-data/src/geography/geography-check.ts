@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { ADDRESS_CLAIM_SECONDS, GEOGRAPHY_CHECK, type RpcAnswer, type RpcRequest } from '@school/messaging';
+import { ADDRESS_CLAIM_SECONDS, GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE, type RpcAnswer, type RpcRequest } from '@school/messaging';
 import { RpcHandler } from '@school/messaging/nest';
 import { type Transaction, UnitOfWork } from '@school/service';
 import { GeographyRepository } from './geography.repository.js';
 
 export type GeographyTriple = RpcRequest<typeof GEOGRAPHY_CHECK>;
 export type GeographyVerdict = RpcAnswer<typeof GEOGRAPHY_CHECK>;
+/** The verdict on a triple, before any claim: the school profile's check. */
+export type GeographyCheckVerdict = { valid: true } | Extract<GeographyVerdict, { valid: false }>;
 
 /**
  * "Do these ids exist and nest?" for an address (identity's users, over GEOGRAPHY_CHECK) and the
@@ -22,7 +24,8 @@ export class GeographyCheck {
   /**
    * Identity's question for an address. The rows are read under share locks, and a valid triple is
    * claimed in the same transaction: a delete or rename that locked a row first has committed when
-   * the check reads it, and one that comes after finds the claim (contract §9).
+   * the check reads it, and one that comes after finds the claim (contract §9). Identity's event for
+   * the committed address names the claim, which its usage then replaces (GeographyUsages).
    */
   @RpcHandler(GEOGRAPHY_CHECK)
   answer(request: GeographyTriple): Promise<GeographyVerdict> {
@@ -31,12 +34,18 @@ export class GeographyCheck {
       await this.repository.share('district', request.districtId, tx);
       await this.repository.share('municipality', request.municipalityId, tx);
       const verdict = await this.check(request, tx);
-      if (verdict.valid) await this.repository.claimAddress(request, ADDRESS_CLAIM_SECONDS, tx);
-      return verdict;
+      if (!verdict.valid) return verdict;
+      return { valid: true, claimId: await this.repository.claimAddress(request, ADDRESS_CLAIM_SECONDS, tx) };
     });
   }
 
-  async check(triple: GeographyTriple, tx?: Transaction): Promise<GeographyVerdict> {
+  /** Identity's write that relied on the claim was refused and rolled back: its rows are free of it. */
+  @RpcHandler(GEOGRAPHY_RELEASE)
+  async release(request: RpcRequest<typeof GEOGRAPHY_RELEASE>): Promise<RpcAnswer<typeof GEOGRAPHY_RELEASE>> {
+    return { released: await this.repository.releaseClaim(request.claimId) };
+  }
+
+  async check(triple: GeographyTriple, tx?: Transaction): Promise<GeographyCheckVerdict> {
     // One after the other: a transaction's connection runs one statement at a time.
     const province = await this.repository.findProvinceById(triple.provinceId, tx);
     const district = await this.repository.findDistrictById(triple.districtId, tx);

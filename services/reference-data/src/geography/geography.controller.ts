@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestj
 import { PERMISSIONS } from '@school/auth';
 import { RequirePermissions } from '@school/auth/nest';
 import { paginated, success } from '@school/http';
-import { ZodPipe } from '@school/http/nest';
+import { PublicIdPipe, ZodPipe } from '@school/http/nest';
 import { type CreateDistrictBody, createDistrictBody, type ListDistrictsQuery, listDistrictsQuery, type UpdateDistrictBody, updateDistrictBody } from './dto/district.dto.js';
 import {
   type CreateMunicipalityBody,
@@ -14,6 +14,10 @@ import {
 } from './dto/municipality.dto.js';
 import { type CreateProvinceBody, createProvinceBody, type ListProvincesQuery, listProvincesQuery, type UpdateProvinceBody, updateProvinceBody } from './dto/province.dto.js';
 import { GeographyService } from './geography.service.js';
+
+const PROVINCE_ID = new PublicIdPipe('PROVINCE_NOT_FOUND');
+const DISTRICT_ID = new PublicIdPipe('DISTRICT_NOT_FOUND');
+const MUNICIPALITY_ID = new PublicIdPipe('MUNICIPALITY_NOT_FOUND');
 
 /**
  * The twelve routes of spec §4.7. A publicId that is not a UUID names no row: 404 of its level.
@@ -37,13 +41,13 @@ export class GeographyController {
 
   @Patch('provinces/:publicId')
   @RequirePermissions(PERMISSIONS.Geography_UPDATE)
-  async updateProvince(@Param('publicId') publicId: string, @Body(new ZodPipe(updateProvinceBody)) body: UpdateProvinceBody) {
+  async updateProvince(@Param('publicId', PROVINCE_ID) publicId: string, @Body(new ZodPipe(updateProvinceBody)) body: UpdateProvinceBody) {
     return success('Province updated', await this.geography.updateProvince(publicId, body));
   }
 
   @Delete('provinces/:publicId')
   @RequirePermissions(PERMISSIONS.Geography_DELETE)
-  async deleteProvince(@Param('publicId') publicId: string) {
+  async deleteProvince(@Param('publicId', PROVINCE_ID) publicId: string) {
     await this.geography.deleteProvince(publicId);
     return success('Province deleted', null);
   }
@@ -62,13 +66,13 @@ export class GeographyController {
 
   @Patch('districts/:publicId')
   @RequirePermissions(PERMISSIONS.Geography_UPDATE)
-  async updateDistrict(@Param('publicId') publicId: string, @Body(new ZodPipe(updateDistrictBody)) body: UpdateDistrictBody) {
+  async updateDistrict(@Param('publicId', DISTRICT_ID) publicId: string, @Body(new ZodPipe(updateDistrictBody)) body: UpdateDistrictBody) {
     return success('District updated', await this.geography.updateDistrict(publicId, body));
   }
 
   @Delete('districts/:publicId')
   @RequirePermissions(PERMISSIONS.Geography_DELETE)
-  async deleteDistrict(@Param('publicId') publicId: string) {
+  async deleteDistrict(@Param('publicId', DISTRICT_ID) publicId: string) {
     await this.geography.deleteDistrict(publicId);
     return success('District deleted', null);
   }
@@ -88,13 +92,13 @@ export class GeographyController {
 
   @Patch('municipalities/:publicId')
   @RequirePermissions(PERMISSIONS.Geography_UPDATE)
-  async updateMunicipality(@Param('publicId') publicId: string, @Body(new ZodPipe(updateMunicipalityBody)) body: UpdateMunicipalityBody) {
+  async updateMunicipality(@Param('publicId', MUNICIPALITY_ID) publicId: string, @Body(new ZodPipe(updateMunicipalityBody)) body: UpdateMunicipalityBody) {
     return success('Municipality updated', await this.geography.updateMunicipality(publicId, body));
   }
 
   @Delete('municipalities/:publicId')
   @RequirePermissions(PERMISSIONS.Geography_DELETE)
-  async deleteMunicipality(@Param('publicId') publicId: string) {
+  async deleteMunicipality(@Param('publicId', MUNICIPALITY_ID) publicId: string) {
     await this.geography.deleteMunicipality(publicId);
     return success('Municipality deleted', null);
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isForeignKeyViolation, isUniqueViolation } from '@school/prisma';
+import { uuidv7 } from '@school/messaging';
 import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
 import { Prisma, PrismaClient, type District, type Municipality, type MunicipalityType, type Province } from '../generated/prisma/client.js';
 
@@ -30,7 +31,6 @@ export interface ListFilter {
   parentId?: number | undefined;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BY_NAME = [{ name: 'asc' }, { id: 'asc' }] as const satisfies Prisma.ProvinceOrderByWithRelationInput[];
 const WITH_PROVINCE = { province: { select: { name: true } } } as const satisfies Prisma.DistrictInclude;
 const WITH_DISTRICT = { district: { select: { name: true } } } as const satisfies Prisma.MunicipalityInclude;
@@ -48,9 +48,9 @@ async function refusing<T>(level: keyof typeof NAME_INDEXES, write: () => Promis
 }
 
 /**
- * Provinces, districts and municipalities: the only place that touches their tables. It also reads
- * (never writes) the school profile's geography columns, because a profile naming a row is a
- * reference of spec §3.3.
+ * Provinces, districts and municipalities: the only place that touches their tables, and the
+ * address claims. It also reads (never writes) the school profile's geography columns and the
+ * users' geography usages, because a profile or an address naming a row is a reference of spec §3.3.
  */
 @Injectable()
 export class GeographyRepository {
@@ -66,7 +66,7 @@ export class GeographyRepository {
   // Provinces
 
   findProvince(publicId: string, tx?: Transaction): Promise<Province | null> {
-    return UUID.test(publicId) ? this.db(tx).province.findUnique({ where: { publicId } }) : Promise.resolve(null);
+    return this.db(tx).province.findUnique({ where: { publicId } });
   }
 
   findProvinceById(id: number, tx?: Transaction): Promise<Province | null> {
@@ -88,7 +88,7 @@ export class GeographyRepository {
   // Districts
 
   findDistrict(publicId: string, tx?: Transaction): Promise<DistrictRow | null> {
-    return UUID.test(publicId) ? this.db(tx).district.findUnique({ where: { publicId }, include: WITH_PROVINCE }) : Promise.resolve(null);
+    return this.db(tx).district.findUnique({ where: { publicId }, include: WITH_PROVINCE });
   }
 
   findDistrictById(id: number, tx?: Transaction): Promise<District | null> {
@@ -114,7 +114,7 @@ export class GeographyRepository {
   // Municipalities
 
   findMunicipality(publicId: string, tx?: Transaction): Promise<MunicipalityRow | null> {
-    return UUID.test(publicId) ? this.db(tx).municipality.findUnique({ where: { publicId }, include: WITH_DISTRICT }) : Promise.resolve(null);
+    return this.db(tx).municipality.findUnique({ where: { publicId }, include: WITH_DISTRICT });
   }
 
   findMunicipalityById(id: number, tx?: Transaction): Promise<Municipality | null> {
@@ -160,7 +160,11 @@ export class GeographyRepository {
     await this.db(tx).$queryRawUnsafe(`SELECT id FROM ${this.schema}."${LOCKABLE[level]}" WHERE id = $1 FOR SHARE`, id);
   }
 
-  /** A row of the level below, the school profile or a live address claim names this row (spec §4.7 rules 5-6, contract §9). */
+  /**
+   * A row of the level below, the school profile, a user's committed address or a live address
+   * claim names this row (spec §4.7 rules 5-6, contract §9). Usages and claims are read in one
+   * statement, one snapshot: an event that turns a claim into a usage commits both at once.
+   */
   async hasLocalReferences(level: keyof typeof LOCKABLE, id: number, tx?: Transaction): Promise<boolean> {
     const db = this.db(tx);
     const child =
@@ -170,26 +174,35 @@ export class GeographyRepository {
           ? await db.municipality.findFirst({ where: { districtId: id }, select: { id: true } })
           : null;
     if (child) return true;
-    const profile = await db.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM ${this.schema}."school_profile" WHERE "${PROFILE_COLUMN[level]}" = $1 LIMIT 1`, id);
-    if (profile.length > 0) return true;
-    const claim = await db.$queryRawUnsafe<unknown[]>(
-      `SELECT 1 FROM ${this.schema}."address_claims" WHERE "${PROFILE_COLUMN[level]}" = $1 AND expires_at > now() LIMIT 1`,
+    const column = PROFILE_COLUMN[level];
+    const [{ used }] = await db.$queryRawUnsafe<[{ used: boolean }]>(
+      `SELECT EXISTS (SELECT 1 FROM ${this.schema}."school_profile" WHERE "${column}" = $1)
+           OR EXISTS (SELECT 1 FROM ${this.schema}."geography_usages" WHERE "${column}" = $1)
+           OR EXISTS (SELECT 1 FROM ${this.schema}."address_claims" WHERE "${column}" = $1 AND expires_at > now()) AS used`,
       id,
     );
-    return claim.length > 0;
+    return used;
   }
 
-  /** Holds a valid address triple for `seconds` (see AddressClaim), and forgets claims long expired. */
-  async claimAddress(triple: { provinceId: number; districtId: number; municipalityId: number }, seconds: number, tx: Transaction): Promise<void> {
+  /** Holds a valid address triple for `seconds` under a new claim id (see AddressClaim), and forgets claims long expired. */
+  async claimAddress(triple: { provinceId: number; districtId: number; municipalityId: number }, seconds: number, tx: Transaction): Promise<string> {
     const db = this.db(tx);
+    const claimId = uuidv7();
     await db.$executeRawUnsafe(`DELETE FROM ${this.schema}."address_claims" WHERE expires_at < now() - interval '1 hour'`);
     await db.$executeRawUnsafe(
-      `INSERT INTO ${this.schema}."address_claims" (province_id, district_id, municipality_id, expires_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4))`,
+      `INSERT INTO ${this.schema}."address_claims" (id, province_id, district_id, municipality_id, expires_at) VALUES ($1::uuid, $2, $3, $4, now() + make_interval(secs => $5))`,
+      claimId,
       triple.provinceId,
       triple.districtId,
       triple.municipalityId,
       seconds,
     );
+    return claimId;
+  }
+
+  /** Forgets a claim: the write it held the rows for committed (its usage replaces it) or was rolled back. False when there was none. */
+  async releaseClaim(claimId: string, tx?: Transaction): Promise<boolean> {
+    return (await this.db(tx).$executeRawUnsafe(`DELETE FROM ${this.schema}."address_claims" WHERE id = $1::uuid`, claimId)) > 0;
   }
 
   /** Deletes the row; false when a foreign key still names it (a reference that came meanwhile). */

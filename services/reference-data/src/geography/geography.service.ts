@@ -1,11 +1,12 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { AppError, type ErrorCode, pageInfo, type PageInfo, pageWindow } from '@school/http';
-import { type GeographyLevel, uuidv7 } from '@school/messaging';
+import { uuidv7 } from '@school/messaging';
 import { type Transaction, UnitOfWork } from '@school/service';
 import type { CreateDistrictBody, ListDistrictsQuery, UpdateDistrictBody } from './dto/district.dto.js';
 import type { CreateMunicipalityBody, ListMunicipalitiesQuery, UpdateMunicipalityBody } from './dto/municipality.dto.js';
 import type { CreateProvinceBody, ListProvincesQuery, UpdateProvinceBody } from './dto/province.dto.js';
 import { districtDto, type DistrictDto, municipalityDto, type MunicipalityDto, provinceDto, type ProvinceDto } from './geography.dto.js';
+import type { GeographyLevel } from './geography-level.js';
 import { GeographyReferences } from './geography-references.js';
 import { GeographyRepository, type WriteRefusal } from './geography.repository.js';
 import type { ListCache } from '../list-cache/list-cache.js';

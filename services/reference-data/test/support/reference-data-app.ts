@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { parseConfig } from '@school/config';
 import { AmqpConnection, RpcClient, RpcServer, silentLogger, type RpcRoute } from '@school/messaging';
+import { startEventTransport } from '@school/messaging/nest';
 import { TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { applyMigrations, createPrismaClient } from '@school/prisma';
 import { createServiceApp } from '@school/service';
@@ -43,7 +44,7 @@ export async function referenceDataSuite(prefix: string): Promise<ReferenceDataS
   const issuer = await createTestIssuer();
   const prisma = createPrismaClient(PrismaClient, { databaseUrl: db.databaseUrl, schema: db.schema, maxConnections: 2 });
   const cachePrefix = `test:${randomBytes(6).toString('hex')}:`;
-  // The app serves GEOGRAPHY_CHECK: its queue gets this suite's broker prefix, deleted at close.
+  // The app serves GEOGRAPHY_CHECK and consumes events: its queues get this suite's broker prefix, deleted at close.
   const brokerPrefix = uniqueBrokerPrefix('reference-data-test');
   const instances: ReferenceDataInstance[] = [];
 
@@ -67,6 +68,7 @@ export async function referenceDataSuite(prefix: string): Promise<ReferenceDataS
       const app = await createServiceApp(AppModule.forRoot(config, { schema: db.schema }), {
         logger: createLogger({ service: 'reference-data', level: 'silent' }),
       });
+      await startEventTransport(app);
       await app.listen({ host: '127.0.0.1', port: 0 });
       const address = app.getHttpServer().address();
       const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -100,20 +102,20 @@ export interface ReferenceDataUnderTest {
   request(method: string, path: string, body?: unknown, accessToken?: string | null): Promise<HttpAnswer>;
   /** Applies the migrations again, as a restart or a second replica does. */
   migrate(): Promise<string[]>;
-  /** A stand-in for another service on the suite's broker prefix: RPC servers and a client. */
-  broker: { serve(routes: RpcRoute[]): Promise<RpcServer>; client(): RpcClient };
+  /** A stand-in for another service on the suite's broker prefix: RPC servers, a client, and events published as its relay would. */
+  broker: { serve(routes: RpcRoute[]): Promise<RpcServer>; client(): RpcClient; events(): Promise<TestBroker> };
   close(): Promise<void>;
 }
 
-/** One app of a suite of its own, with admin/staff/customer tokens and stand-ins for identity over RabbitMQ. */
-export async function startReferenceData(prefix = 'reference_data'): Promise<ReferenceDataUnderTest> {
+/** One app of a suite of its own (`env` overrides its configuration), with admin/staff/customer tokens and stand-ins for identity over RabbitMQ. */
+export async function startReferenceData(prefix = 'reference_data', env: Record<string, string> = {}): Promise<ReferenceDataUnderTest> {
   const suite = await referenceDataSuite(prefix);
   const cleanups: Array<() => Promise<unknown>> = [() => suite.close()];
   const closeAll = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
   };
   try {
-    const app = await suite.start();
+    const app = await suite.start(env);
     const tokens = { admin: await suite.token('admin'), staff: await suite.token('staff'), customer: await suite.token('customer') };
     const connection = new AmqpConnection({ url: TEST_AMQP_URL, name: 'identity-stand-in', logger: silentLogger });
     cleanups.push(() => connection.close());
@@ -139,6 +141,11 @@ export async function startReferenceData(prefix = 'reference_data'): Promise<Ref
           const client = new RpcClient(connection, { prefix: suite.brokerPrefix, logger: silentLogger });
           cleanups.push(() => client.close());
           return client;
+        },
+        async events() {
+          const broker = await TestBroker.connect(suite.brokerPrefix);
+          cleanups.push(() => broker.close());
+          return broker;
         },
       },
       request: (method, path, body, accessToken = tokens.admin) => app.request(method, path, body, accessToken ?? undefined),

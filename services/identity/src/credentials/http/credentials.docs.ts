@@ -1,5 +1,5 @@
 import { e164Phone, emailAddress } from '@school/http';
-import { nullEnvelope, type RouteDoc } from '@school/openapi';
+import { type ApiTag, nullEnvelope, type RouteDoc } from '@school/openapi';
 import { z } from 'zod';
 import { newPassword } from '../../passwords/password-policy.js';
 import { presentedLinkToken, sixDigitOtp } from '../dto/credential-fields.js';
@@ -31,7 +31,7 @@ const RESET_RULES =
   'upper-case letter, a digit and a symbol.';
 
 /** The public credential routes both surfaces serve identically (spec §4.1, §4.2). */
-export function publicCredentialRoutes(prefix: string, tag: string): RouteDoc[] {
+export function publicCredentialRoutes(prefix: string, tag: ApiTag): RouteDoc[] {
   return [
     {
       method: 'POST',

@@ -13,7 +13,6 @@ import {
 import type { User } from '../../generated/prisma/client.js';
 import type { SigningKeyService } from '../../keys/signing-key.service.js';
 import { SessionsService } from '../../sessions/sessions.service.js';
-import type { Clock } from '../clock.js';
 import type { CredentialsOptions } from '../credentials.config.js';
 import type { ResetPasswordCommand } from '../dto/reset-password.dto.js';
 import { CredentialsService } from '../credentials.service.js';
@@ -42,7 +41,7 @@ describe('PasswordResetService (spec §4.2 rules 1-7, contract §4)', () => {
     now = new Date('2024-05-01T10:00:00Z');
     hashing = { openAtHash: [] };
     revocations = fakeRevocations();
-    const clock = { now: () => now } as Clock;
+    const clock = { now: () => now };
     const users = fakeUsersRepository(db);
     const repository = fakeCredentialsRepository(db);
     const hasher = fakePasswordHasher(hashing);

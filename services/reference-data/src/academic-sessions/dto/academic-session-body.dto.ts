@@ -5,8 +5,8 @@ import { isCalendarDate } from '../calendar-date.js';
 /** Spec §8: an academic session name is 1-64 characters (after trimming; single-line, contract §3). */
 const name = singleLine(1, 64);
 
-/** Spec §2.7: an ISO date `YYYY-MM-DD` that exists in the calendar (2025-02-30 does not). */
-const isoDate = z.string().refine(isCalendarDate, 'must be a date YYYY-MM-DD');
+/** Spec §2.7: an ISO date `YYYY-MM-DD` that exists in the calendar (2025-02-30 does not), RFC 3339's full-date. */
+const isoDate = z.string().refine(isCalendarDate, 'must be a date YYYY-MM-DD').meta({ format: 'date' });
 
 /** CreateAcademicSessionDto (spec §2.7). */
 export const createAcademicSessionBody = z.strictObject({

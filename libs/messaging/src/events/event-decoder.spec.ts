@@ -1,4 +1,4 @@
-import { DeadLetterError } from '@school/messaging';
+import { DeadLetterError } from '../amqp/event-consumer.js';
 import { decodeEvent } from './event-decoder.js';
 
 const TYPE = 'identity.phone_verification_requested';

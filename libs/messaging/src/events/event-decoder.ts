@@ -1,5 +1,7 @@
 import { AppError, validate } from '@school/http';
-import { DeadLetterError, EVENT_SCHEMAS, type DomainEvent, type EventType } from '@school/messaging';
+import { DeadLetterError } from '../amqp/event-consumer.js';
+import { EVENT_SCHEMAS, type DomainEvent } from './event-payloads.js';
+import type { EventType } from './event-types.js';
 
 export interface ReceivedEvent {
   messageId: string;

@@ -1,0 +1,113 @@
+// ESLint for every Nx project (`npx nx run-many -t lint`, `npm run lint`): typescript-eslint's
+// type-checked rules, no import cycles, and the Nx module boundaries between services, platform libs,
+// contracts, testing helpers and the end-to-end suite (tags in each package.json's `nx.tags`).
+// Formatting is Prettier's (`npm run format`): eslint-config-prettier turns the style rules off.
+import js from '@eslint/js';
+import nx from '@nx/eslint-plugin';
+import prettier from 'eslint-config-prettier';
+import { importX } from 'eslint-plugin-import-x';
+import tseslint from 'typescript-eslint';
+
+const TS = ['**/*.ts'];
+const JS = ['**/*.js', '**/*.mjs', '**/*.cjs'];
+const PROJECT_CODE = ['**/src/**', '**/test/**'];
+const TESTS = ['**/test/**', '**/src/testing/**', 'e2e/src/**'];
+
+// Who may import whom. Services never import each other: they talk over HTTP and RabbitMQ.
+// Libs never import services. Contracts are pure schemas. Test helpers stay out of production code.
+const productionConstraints = [
+  { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts'] },
+  { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts'] },
+  { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts', 'type:testing'] },
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:service', 'type:platform', 'type:contracts', 'type:testing'] },
+  { sourceTag: 'type:tools', onlyDependOnLibsWithTags: [] },
+];
+// Tests (and a lib's own testing entry) may also use @school/testing.
+const testConstraints = productionConstraints.map((constraint) =>
+  constraint.sourceTag === 'type:service' || constraint.sourceTag === 'type:platform'
+    ? { ...constraint, onlyDependOnLibsWithTags: [...constraint.onlyDependOnLibsWithTags, 'type:testing'] }
+    : constraint,
+);
+// Tests import their own lib by its package name, as its users do: allowCircularSelfDependency.
+const boundaries = (depConstraints, allow = []) => ['error', { allow, allowCircularSelfDependency: true, enforceBuildableLibDependency: false, depConstraints }];
+
+export default tseslint.config(
+  {
+    // e2e/fixtures: copied beside a generated schema and compiled there by its own test.
+    ignores: ['**/node_modules/**', '**/dist/**', '**/coverage/**', '**/src/generated/**', '.nx/**', 'e2e/fixtures/**'],
+  },
+  js.configs.recommended,
+  { plugins: { '@nx': nx } },
+  {
+    files: TS,
+    extends: [tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: {
+        projectService: true,
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+  },
+  {
+    files: [...TS, ...JS],
+    plugins: { 'import-x': importX },
+    settings: {
+      // Sources import each other as `./x.js` (nodenext): resolve that to the `.ts` file.
+      'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.js', '.mjs'], extensionAlias: { '.js': ['.ts', '.js'] } })],
+      'import-x/extensions': ['.ts', '.js', '.mjs'],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  // Boundaries hold between the projects' own code; config files (jest.config.js) reach the root presets.
+  {
+    files: PROJECT_CODE,
+    rules: { '@nx/enforce-module-boundaries': boundaries(productionConstraints) },
+  },
+  { files: TESTS, rules: { '@nx/enforce-module-boundaries': boundaries(testConstraints) } },
+  {
+    // The end-to-end suite checks the repo's own artefacts white-box (route table, migrations,
+    // deploy manifests, scripts) by importing them where they live.
+    files: ['e2e/src/**', 'e2e/test/**'],
+    rules: { '@nx/enforce-module-boundaries': boundaries(testConstraints, ['^(\\.\\./)+(services|libs|scripts|deploy)/']) },
+  },
+  {
+    // One time-scale rule shared with jest's config, which is plain JavaScript outside any project.
+    files: ['libs/testing/src/**', 'libs/testing/test/**'],
+    rules: { '@nx/enforce-module-boundaries': boundaries(testConstraints, ['^(\\.\\./)+scripts/jest/']) },
+  },
+  {
+    files: TS,
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      // `async` without `await` is how a method keeps its interface's Promise contract and turns a
+      // throw into a rejection; dropping it would make such throws synchronous.
+      '@typescript-eslint/require-await': 'off',
+      // A leading underscore names a value left out on purpose (`const { _port, ...rest } = ...`).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      // Passing on a caught value as it came (`reject(error)` in a catch) invents no non-Error.
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
+      // `let x; listen(() => x?.release()); x = await ...`: a const there would be read before it exists.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+    },
+  },
+  {
+    // Jest's asymmetric matchers (expect.any, objectContaining) are typed `any`, and tests read
+    // untyped JSON on purpose: the assertion is what checks its shape.
+    files: [...TESTS, '**/*.spec.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+    },
+  },
+  {
+    // Prisma's CLI configs belong to no project's tsconfig (the root one checks them).
+    files: [...JS, 'services/*/prisma.config.ts'],
+    extends: [tseslint.configs.recommended, tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } },
+  },
+  prettier,
+);

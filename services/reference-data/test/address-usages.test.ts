@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { EVENT_TYPES, GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE, type EventPayload, type RpcClient, uuidv7 } from '@school/messaging';
+import type { TestBroker } from '@school/messaging/testing';
+import { waitFor } from '@school/testing';
+import { ADDRESS_EVENTS } from '../src/address-usages/address-usages.module.js';
+import { type HttpAnswer, type ReferenceDataUnderTest, startReferenceData } from './support/reference-data-app.js';
+
+interface Row {
+  id: number;
+  publicId: string;
+}
+
+type AddressChange = EventPayload<'identity.user_address_changed'>;
+
+const MUNICIPALITIES = '/api/lookups/municipalities';
+
+/**
+ * Reference-data keeps which geography rows users' addresses name from identity's
+ * `identity.user_address_changed` events (inbox, version), and refuses deletes and renames from that
+ * record and the live claims of GEOGRAPHY_CHECK alone: identity is never asked (contract §9).
+ */
+describe('geography usages from identity address events, real Postgres and RabbitMQ', () => {
+  let rd: ReferenceDataUnderTest;
+  let broker: TestBroker;
+  let rpc: RpcClient;
+  let suffix = 0;
+
+  beforeAll(async () => {
+    // One message at a time, in order: a message processed means every one published before it was.
+    rd = await startReferenceData('reference_data_usages', { AMQP_PREFETCH: '1' });
+    broker = await rd.broker.events();
+    rpc = rd.broker.client();
+    // Ready means subscribed: the queue and its binding exist, so no event published below is unroutable.
+    await waitFor(async () => (await rd.request('GET', '/health/ready', undefined, null)).status === 200, { what: 'reference-data ready' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await rd?.close();
+  });
+
+  const created = async (path: string, body: object): Promise<Row> => {
+    const answer = await rd.request('POST', path, { name: `Row ${++suffix}`, ...body });
+    expect(answer.status).toBe(201);
+    return answer.body.data as Row;
+  };
+  async function chain() {
+    const p = await created('/api/lookups/provinces', {});
+    const d = await created('/api/lookups/districts', { provinceId: p.id });
+    const m = await created(MUNICIPALITIES, { districtId: d.id, type: 'municipality' });
+    return { p, d, m, address: { provinceId: p.id, districtId: d.id, municipalityId: m.id } };
+  }
+  const expectStatus = (answer: HttpAnswer, status: number, errorCode: string | null = null) =>
+    expect({ status: answer.status, errorCode: answer.body.errorCode }).toEqual({ status, errorCode });
+  const rename = (m: Row) => rd.request('PATCH', `${MUNICIPALITIES}/${m.publicId}`, { name: `Renamed ${++suffix}` });
+  const remove = (m: Row) => rd.request('DELETE', `${MUNICIPALITIES}/${m.publicId}`);
+
+  /** Publishes as identity's relay does (message id = outbox row id) and waits until the inbox has it. */
+  async function delivered(change: AddressChange, messageId: string = uuidv7()): Promise<string> {
+    await broker.publish(EVENT_TYPES.userAddressChanged, JSON.stringify(change), { messageId });
+    await waitFor(() => rd.prisma.processedMessage.findUnique({ where: { messageId } }), { what: `message ${messageId} processed` });
+    return messageId;
+  }
+  const usageOf = (userId: string) => rd.prisma.geographyUsage.findUnique({ where: { userId } });
+
+  it('an address event records the usage: the rows are refused delete and rename; a later removal frees them', async () => {
+    const { m, address } = await chain();
+    const userId = randomUUID();
+    await delivered({ userId, address, version: 1, claimId: null });
+    expect(await usageOf(userId)).toMatchObject({ ...address, version: 1 });
+    expectStatus(await remove(m), 409, 'GEOGRAPHY_IN_USE');
+    expectStatus(await rename(m), 409, 'GEOGRAPHY_RENAME_REFERENCED');
+    expect(await rd.prisma.municipality.findUnique({ where: { id: m.id } })).not.toBeNull();
+
+    await delivered({ userId, address: null, version: 2, claimId: null });
+    expect(await usageOf(userId)).toMatchObject({ provinceId: null, districtId: null, municipalityId: null, version: 2 });
+    expectStatus(await remove(m), 200);
+  });
+
+  it('a duplicate message changes nothing, and an older version delivered late does not write its address back', async () => {
+    const first = await chain();
+    const second = await chain();
+    const userId = randomUUID();
+    const v1 = { userId, address: first.address, version: 1, claimId: null };
+    const v2 = { userId, address: second.address, version: 2, claimId: null };
+
+    await delivered(v2);
+    const late = await delivered(v1);
+    expect(await usageOf(userId)).toMatchObject({ ...second.address, version: 2 });
+    expectStatus(await remove(first.m), 200);
+    expectStatus(await remove(second.m), 409, 'GEOGRAPHY_IN_USE');
+
+    // The same message id again (a redelivery) is skipped by the inbox, whatever it carries; the
+    // message after it is processed only once it was (prefetch 1).
+    const moved = await chain();
+    await broker.publish(EVENT_TYPES.userAddressChanged, JSON.stringify({ ...v1, address: moved.address, version: 3 }), { messageId: late });
+    await delivered({ userId: randomUUID(), address: null, version: 1, claimId: null });
+    expect(await usageOf(userId)).toMatchObject({ ...second.address, version: 2 });
+    expectStatus(await remove(moved.m), 200);
+  });
+
+  it('a claim of GEOGRAPHY_CHECK refuses the delete; the event naming it replaces it with the usage, and then the address alone decides', async () => {
+    const { m, address } = await chain();
+    const other = await chain();
+    const answer = await rpc.call(GEOGRAPHY_CHECK, address);
+    if (!answer.valid) throw new Error('the chain should be a valid address');
+    expectStatus(await remove(m), 409, 'GEOGRAPHY_IN_USE');
+
+    const userId = randomUUID();
+    await delivered({ userId, address, version: 1, claimId: answer.claimId });
+    expect(await rd.prisma.addressClaim.findUnique({ where: { id: answer.claimId } })).toBeNull();
+    expectStatus(await remove(m), 409, 'GEOGRAPHY_IN_USE');
+
+    await delivered({ userId, address: other.address, version: 2, claimId: null });
+    expectStatus(await remove(m), 200);
+  });
+
+  it('a claim no event confirms holds until it expires', async () => {
+    const { m, address } = await chain();
+    const answer = await rpc.call(GEOGRAPHY_CHECK, address);
+    if (!answer.valid) throw new Error('the chain should be a valid address');
+    expectStatus(await rename(m), 409, 'GEOGRAPHY_RENAME_REFERENCED');
+    await rd.prisma.addressClaim.update({ where: { id: answer.claimId }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+    expectStatus(await rename(m), 200);
+    expectStatus(await remove(m), 200);
+  });
+
+  it('a claim identity releases (the write that relied on it was refused) frees the rows at once', async () => {
+    const { m, address } = await chain();
+    const answer = await rpc.call(GEOGRAPHY_CHECK, address);
+    if (!answer.valid) throw new Error('the chain should be a valid address');
+    expectStatus(await remove(m), 409, 'GEOGRAPHY_IN_USE');
+    expect(await rpc.call(GEOGRAPHY_RELEASE, { claimId: answer.claimId })).toEqual({ released: true });
+    expect(await rpc.call(GEOGRAPHY_RELEASE, { claimId: answer.claimId })).toEqual({ released: false });
+    expectStatus(await remove(m), 200);
+  });
+
+  it('an event that breaks its schema goes to the dead-letter queue and changes nothing', async () => {
+    const userId = randomUUID();
+    const dlq = broker.consumer(ADDRESS_EVENTS.consumer).deadLetterQueue;
+    await broker.publish(EVENT_TYPES.userAddressChanged, JSON.stringify({ userId, address: null, version: 0, claimId: null }), { messageId: uuidv7() });
+    await waitFor(async () => ((await broker.messageCount(dlq)) ?? 0) > 0, { what: 'the poison message dead-lettered' });
+    expect(await usageOf(userId)).toBeNull();
+  });
+});
