@@ -19,7 +19,16 @@ export const SHARED_SYSTEM_ENV = { TRUST_PROXY: '1' } as const;
 const STATE_VARIABLE = 'SHARED_SYSTEM_FILE';
 
 type State =
-  | { ready: true; gatewayUrl: string; gatewayMetricsUrl: string; brokerPrefix: string; mailDir: string; internalHosts: string[]; serviceUrls: Record<ServiceName, string>; logDir: string }
+  | {
+      ready: true;
+      gatewayUrl: string;
+      gatewayMetricsUrl: string;
+      brokerPrefix: string;
+      mailDir: string;
+      internalHosts: string[];
+      serviceUrls: Record<ServiceName, string>;
+      logDir: string;
+    }
   | { ready: false; error: string };
 
 export interface SharedSystemHost {

@@ -62,7 +62,7 @@ export async function isolatedResources(label = 'e2e'): Promise<IsolatedResource
   };
   try {
     const database = await freshDatabase(run.replace(/-/g, '_'));
-    releases.push(database.drop);
+    releases.push(() => database.drop());
     // The services have fixed Redis key names: a claimed database of its own, never another run's.
     const redis = await claimRedisDatabase(process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379');
     releases.push(() => redis.release());
@@ -70,7 +70,10 @@ export async function isolatedResources(label = 'e2e'): Promise<IsolatedResource
     releases.push(async () => (await TestBroker.connect(amqpNamePrefix)).destroy());
     const mailDir = await mkdtemp(join(tmpdir(), `${run}-mail-`));
     const storageDir = await mkdtemp(join(tmpdir(), `${run}-storage-`));
-    releases.push(() => rm(mailDir, { recursive: true, force: true }), () => rm(storageDir, { recursive: true, force: true }));
+    releases.push(
+      () => rm(mailDir, { recursive: true, force: true }),
+      () => rm(storageDir, { recursive: true, force: true }),
+    );
     return {
       run,
       env: { DATABASE_URL: database.url, REDIS_URL: redis.url, AMQP_NAME_PREFIX: amqpNamePrefix, MAIL_OUTBOX_DIR: mailDir, STORAGE_DIR: storageDir },

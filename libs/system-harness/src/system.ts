@@ -173,10 +173,18 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
 
   /** Waits until `url` is ready while `names` start; throws what it waited for, with their last output. */
   const awaitReady = async (url: string, names: readonly ProcessName[], boundMs?: number) => {
-    const failure = await untilReady(url, {
-      exited: () => names.map((name) => exits.get(name)).find(Boolean)?.concat(' during start-up'),
-      lastOutputAt: () => Math.max(...names.map((name) => outputs.get(name)?.lastOutputAt ?? 0)),
-    }, boundMs);
+    const failure = await untilReady(
+      url,
+      {
+        exited: () =>
+          names
+            .map((name) => exits.get(name))
+            .find(Boolean)
+            ?.concat(' during start-up'),
+        lastOutputAt: () => Math.max(...names.map((name) => outputs.get(name)?.lastOutputAt ?? 0)),
+      },
+      boundMs,
+    );
     if (failure === undefined) return;
     const report = names.map((name) => `--- ${name}\n${system.logs(name).slice(-2000)}`).join('\n');
     throw new Error(`the system did not become ready: ${failure}\n${report}`);
