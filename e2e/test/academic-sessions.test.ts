@@ -1,9 +1,10 @@
 import { BOOTSTRAP_ADMIN, invitedPerson, signIn } from './support/people.js';
-import { type RunningSystem, startSystem } from './support/system.js';
+import { sharedSystem } from './support/shared-system.js';
+import type { SystemView } from '@school/system-harness';
 
 /** Issue 11, academic sessions (spec §4.6, table §3.2) through the gateway, as a client sees them. */
 
-let system: RunningSystem;
+let system: SystemView;
 let adminToken: string;
 
 interface Answer {
@@ -25,13 +26,9 @@ async function call(method: string, path: string, options: { body?: unknown; tok
 const refusal = (errorCode: string) => ({ data: null, errorCode });
 
 beforeAll(async () => {
-  system = await startSystem();
+  system = await sharedSystem();
   adminToken = (await signIn(system, 'admin', BOOTSTRAP_ADMIN.email, BOOTSTRAP_ADMIN.password)).accessToken;
 }, 90_000);
-
-afterAll(async () => {
-  await system?.shutdown();
-});
 
 describe('academic sessions through the gateway', () => {
   it('lets the admin create, list, hand over, retire and delete sessions', async () => {

@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { type RunningSystem, startSystem } from './support/system.js';
+import { clientAddress } from './support/people.js';
+import { sharedSystem } from './support/shared-system.js';
+import type { SystemView } from '@school/system-harness';
 
 /**
  * Issues 11 and 22 across services, through the gateway: identity asks reference-data
  * (GEOGRAPHY_CHECK, which claims the rows) and tells it the committed address through its outbox
- * (identity.user_address_changed); reference-data decides deletes and renames alone. With
- * reference-data stopped, an address write answers 503 and writes nothing, never a guess.
+ * (identity.user_address_changed); reference-data decides deletes and renames alone.
+ * stopped-services.test.ts stops either of them.
  */
 
-let system: RunningSystem;
+let system: SystemView;
 let admin: string;
 
 interface Answer {
@@ -48,18 +50,14 @@ const addressOf = ({ province, district, municipality }: Awaited<ReturnType<type
 });
 
 beforeAll(async () => {
-  system = await startSystem();
+  system = await sharedSystem();
   const login = await fetch(`${system.gatewayUrl}/api/auth/login/email`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': clientAddress() },
     body: JSON.stringify({ email: 'admin@example.com', password: 'Admin123!' }),
   });
   admin = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
 }, 90_000);
-
-afterAll(async () => {
-  await system?.shutdown();
-});
 
 describe('addresses between identity and reference-data', () => {
   it('stores a user address reference-data confirms, and refuses one that does not nest', async () => {
@@ -110,47 +108,4 @@ describe('addresses between identity and reference-data', () => {
       if (created.status === 201) expect(exists).toBe(true);
     }
   });
-
-  it('with identity stopped, addresses it committed still refuse a delete, and an unreferenced row is deleted: reference-data asks no one', async () => {
-    const used = await chain();
-    const free = await chain();
-    expect((await call('POST', '/api/users', { email: email(), name: 'Committed', role: 'customer', address: addressOf(used) })).status).toBe(201);
-    await system.stop('identity');
-    expect(await call('DELETE', `/api/lookups/municipalities/${used.municipality.publicId}`)).toMatchObject({ status: 409, body: { errorCode: 'GEOGRAPHY_IN_USE' } });
-    expect((await call('DELETE', `/api/lookups/municipalities/${free.municipality.publicId}`)).status).toBe(200);
-    const left = await call('GET', `/api/lookups/municipalities?districtId=${free.district.id}&includeInactive=true`);
-    expect(left.body.data).toEqual([]);
-  });
-});
-
-describe('with reference-data stopped', () => {
-  it('creating a user with an address answers 503 and creates nothing', async () => {
-    // identity is stopped by the test above; this suite needs it back, so it runs on its own system.
-    const own = await startSystem();
-    try {
-      const login = await fetch(`${own.gatewayUrl}/api/auth/login/email`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'admin@example.com', password: 'Admin123!' }),
-      });
-      const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
-      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-      await own.stop('reference-data');
-      const address = email();
-      const created = await fetch(`${own.gatewayUrl}/api/users`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ email: address, name: 'No Geography', role: 'customer', address: { provinceId: 1, districtId: 1, municipalityId: 1 } }),
-      });
-      expect(created.status).toBe(503);
-      expect(((await created.json()) as { errorCode: string }).errorCode).toBe('SERVICE_UNAVAILABLE');
-      const list = await fetch(`${own.gatewayUrl}/api/users?search=${encodeURIComponent(address)}`, { headers });
-      expect(((await list.json()) as { data: unknown[] }).data).toEqual([]);
-      // Without an address identity does not need reference-data.
-      const plain = await fetch(`${own.gatewayUrl}/api/users`, { method: 'POST', headers, body: JSON.stringify({ email: email(), name: 'Plain', role: 'customer' }) });
-      expect(plain.status).toBe(201);
-    } finally {
-      await own.shutdown();
-    }
-  }, 90_000);
 });

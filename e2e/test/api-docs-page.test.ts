@@ -1,21 +1,21 @@
 import { ROUTE_TABLE } from '../../services/gateway/src/routes/route-table.js';
 import { operationId } from '../../services/gateway/src/docs/merge-document.js';
 import { type HeadlessBrowser, launchChromium } from './support/browser.js';
-import { type RunningSystem, startSystem } from './support/system.js';
+import { sharedSystem } from './support/shared-system.js';
+import type { SystemView } from '@school/system-harness';
 import { scaled } from '@school/testing';
 
 /** Contract §2: `GET /api/docs`, the interactive page, in a real browser with nothing but the gateway to talk to. */
 describe('the API documentation page in headless Chromium', () => {
-  let system: RunningSystem;
+  let system: SystemView;
   let chromium: HeadlessBrowser;
 
   beforeAll(async () => {
-    system = await startSystem();
+    system = await sharedSystem();
     chromium = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await chromium?.close();
-    await system?.shutdown();
   });
 
   it('lists every route and executes GET /.well-known/jwks.json from the page', async () => {

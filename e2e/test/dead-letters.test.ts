@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { EVENT_TYPES, NOTIFICATION_EVENT_TYPES, type ConsumerTopology, type DeadLetter } from '@school/messaging';
 import { TestBroker } from '@school/messaging/testing';
 import { mailsTo } from './support/mail.js';
-import { startSystem, type RunningSystem } from './support/system.js';
+import { startSystem, type RunningSystem } from '@school/system-harness';
 import { scaled } from '@school/testing';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

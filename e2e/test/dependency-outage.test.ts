@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TcpProxy } from '@school/messaging/testing';
-import { type RunningSystem, startSystem } from './support/system.js';
+import { type RunningSystem, startSystem } from '@school/system-harness';
 import { scaled } from '@school/testing';
 
 /** The whole system reaches PostgreSQL through a proxy this suite cuts while requests flow. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { fuzz } from '../src/fuzz/fuzzer.js';
 import { formatReport } from '../src/fuzz/report.js';
-import { type RunningSystem, startSystem } from './support/system.js';
+import { type RunningSystem, startSystem } from '@school/system-harness';
 
 /** CI's share of `npm run fuzz`: a fixed seed and a small count, every operation of the document covered. */
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);

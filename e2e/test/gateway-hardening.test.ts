@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type RunningSystem, startSystem } from './support/system.js';
+import { type RunningSystem, startSystem } from '@school/system-harness';
 import { scaled } from '@school/testing';
 
 /** Short enough to test, long enough for any honest client on loopback. */

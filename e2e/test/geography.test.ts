@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type RunningSystem, startSystem } from './support/system.js';
+import { type RunningSystem, startSystem } from '@school/system-harness';
 
 /**
  * Issue 11, geography and the school profile through the gateway: the seeds, lists, create and

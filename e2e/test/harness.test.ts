@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readRepoFile } from './support/deployment.js';
 import { repositoryRoot } from './support/repository-root.js';
-import { startSystem } from './support/system.js';
+import { startSystem } from '@school/system-harness';
 
 describe('the test harness', () => {
   it('supports Node >= 22.12 and tests and builds on Node 24: CI puts it first on PATH, the images start from it', () => {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { quoteIdent, testDatabaseUrl, withConnection } from '@school/testing';
 import { linkToken as mailedLinkToken } from './support/mail.js';
-import { type RunningSystem, startSystem } from './support/system.js';
+import { type RunningSystem, startSystem } from '@school/system-harness';
 import { scaled } from '@school/testing';
 
 /**

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type RunningSystem, startSystem } from './support/system.js';
+import { sharedSystem } from './support/shared-system.js';
+import type { SystemView } from '@school/system-harness';
 import { scaled } from '@school/testing';
 
 /**
@@ -12,20 +13,16 @@ import { scaled } from '@school/testing';
  * per-ip throttles never answer first: what is tested is identity's own rule, which holds whatever
  * the ip.
  */
-let system: RunningSystem;
+let system: SystemView;
 let adminToken: string;
 let client = 0;
 
 beforeAll(async () => {
-  system = await startSystem({ env: { TRUST_PROXY: '1' } });
+  system = await sharedSystem();
   const login = await post('/api/auth/login/email', { email: 'admin@example.com', password: 'Admin123!' });
   expect(login.status).toBe(200);
   adminToken = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
 }, 90_000);
-
-afterAll(async () => {
-  await system?.shutdown();
-});
 
 const STRONG_PASSWORD = 'N3w!passw0rd';
 const SUBJECTS = { reset: 'Reset your password', verify: 'Verify your email address', invitation: 'You have been invited to School Commerce' };

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BOOTSTRAP_ADMIN, signIn } from './support/people.js';
-import { startSystem, type RunningSystem } from './support/system.js';
+import { startSystem, type RunningSystem } from '@school/system-harness';
 import { scaled } from '@school/testing';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { SERVICE_NAMES } from '@school/config';
 import { JOB_QUEUES } from '@school/messaging';
 import { scrapeMetrics } from '@school/testing';
-import { startSystem, type RunningSystem } from './support/system.js';
+import { startSystem, type RunningSystem } from '@school/system-harness';
 
 let system: RunningSystem;
 

@@ -8,7 +8,7 @@ import { MIGRATIONS as IDENTITY } from '../../services/identity/src/migrations.j
 import { MIGRATIONS as MEDIA } from '../../services/media/src/migrations.js';
 import { MIGRATIONS as NOTIFIER } from '../../services/notifier/src/migrations.js';
 import { MIGRATIONS as REFERENCE_DATA } from '../../services/reference-data/src/migrations.js';
-import { withAdmin, withDatabase } from './support/system.js';
+import { withAdmin, withDatabase } from '@school/system-harness';
 
 /** The migration job (compose's `migrate`, the Kubernetes Job): scripts/migrate.mjs over the built services. */
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { SERVICE_NAMES } from '@school/config';
 import { parse } from 'yaml';
 import { readRepoFile, root } from './support/deployment.js';
-import { startSystem, type RunningSystem } from './support/system.js';
+import { sharedSystem } from './support/shared-system.js';
+import type { SystemView } from '@school/system-harness';
 
 /** The alert rules (deploy/helm/school-commerce/files/alerts.yaml) and the Grafana dashboard (deploy/monitoring/grafana-dashboard.json). */
 const RULES = 'deploy/helm/school-commerce/files/alerts.yaml';
@@ -59,19 +60,15 @@ describe('alert rules', () => {
 });
 
 describe(`${DASHBOARD} against /metrics of a running system`, () => {
-  let system: RunningSystem;
+  let system: SystemView;
   let served: Set<string>;
 
   beforeAll(async () => {
-    system = await startSystem();
+    system = await sharedSystem();
     const urls = [system.gatewayMetricsUrl, ...SERVICE_NAMES.map((name) => `${system.serviceUrl(name)}/metrics`)];
     const texts = await Promise.all(urls.map(async (url) => (await fetch(url)).text()));
     served = new Set(texts.flatMap((text) => text.split('\n')).filter((line) => line !== '' && !line.startsWith('#')).map((line) => /^[a-zA-Z_:][\w:]*/.exec(line)?.[0] ?? ''));
   }, 120_000);
-
-  afterAll(async () => {
-    await system?.shutdown();
-  });
 
   it('has a query on every graph panel, each reading series some process serves (or Prometheus itself: up)', () => {
     const graphs = dashboard.panels.filter((panel) => panel.type !== 'row');

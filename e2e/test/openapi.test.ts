@@ -10,7 +10,7 @@ import { undocumented } from './support/documented-responses.js';
 import { type GeneratedClient, generateClient } from './support/generated-client.js';
 import { type Linter, redoclyLint, spectralLint } from './support/openapi-lint.js';
 import { BOOTSTRAP_ADMIN, type SignedIn, signIn } from './support/people.js';
-import { type RunningSystem, startSystem } from './support/system.js';
+import { type RunningSystem, startSystem } from '@school/system-harness';
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);

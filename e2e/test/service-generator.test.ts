@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, scaled } from '@school/testing';
-import { withAdmin } from './support/system.js';
+import { withAdmin } from '@school/system-harness';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const baseDatabaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';

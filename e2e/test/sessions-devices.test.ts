@@ -5,7 +5,7 @@ import { freePort } from '@school/testing';
 import { linkToken, type Mail, mailsTo } from './support/mail.js';
 import { AUTH_PREFIX, BOOTSTRAP_ADMIN, invitedPerson, type SignedIn, type Surface } from './support/people.js';
 import { repositoryRoot } from './support/repository-root.js';
-import { startSystem, type RunningSystem } from './support/system.js';
+import { startSystem, type RunningSystem } from '@school/system-harness';
 
 /** Contract §10 through the gateway: people and administrators see and end sessions; a new device is announced by email. */
 

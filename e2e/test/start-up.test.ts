@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { SERVICE_NAMES, servicePortVariable } from '@school/config';
 import { freePort, scaled } from '@school/testing';
 import { runSupervisor } from './support/supervisor.js';
-import { isolatedResources, type IsolatedResources, withDatabase } from './support/system.js';
+import { isolatedResources, type IsolatedResources, withDatabase } from '@school/system-harness';
 
 /** Every failure of start-up must be answered within this (issue 8), on a quiet machine. */
 const FAILURE_DEADLINE_MS = scaled(10_000);

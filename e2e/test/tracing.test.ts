@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { EVENT_TYPES, JOB_QUEUES } from '@school/messaging';
 import { SmtpSink, type ReceivedMail } from '../../services/notifier/test/support/smtp-sink.js';
 import { ancestry, describeSpans, OtlpReceiver, SPAN_KIND, type ReceivedSpan } from './support/otlp-receiver.js';
-import { startSystem, type RunningSystem } from './support/system.js';
+import { startSystem, type RunningSystem } from '@school/system-harness';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { scaled } from '@school/testing';
 

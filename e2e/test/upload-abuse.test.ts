@@ -8,7 +8,7 @@ import { SERVICE_NAMES } from '@school/config';
 import { openUpload, type OpenUpload } from '@school/testing';
 import { linkToken } from './support/mail.js';
 import { BOOTSTRAP_ADMIN, type SignedIn, signIn } from './support/people.js';
-import { type RunningSystem, startSystem } from './support/system.js';
+import { type RunningSystem, startSystem } from '@school/system-harness';
 
 /**
  * Issue 20, defects 0 and 1 (contract §9): no client behaviour ends or wedges a process, and slow

@@ -1,15 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chunkedUploadHead, multipartPrefix, sendOversized, uploadHead, writeThenRead } from '@school/testing';
 import { BOOTSTRAP_ADMIN, invitedPerson, type SignedIn, signIn } from './support/people.js';
-import { type RunningSystem, startSystem } from './support/system.js';
+import { sharedSystem } from './support/shared-system.js';
+import type { SystemView } from '@school/system-harness';
 
 /** Issue 13, uploads (spec §4.4, §4.5, contract §8) through the gateway, as clients see them. */
 
-let system: RunningSystem;
-let storageDir: string;
+let system: SystemView;
 let admin: SignedIn;
 let customer: SignedIn;
 
@@ -42,17 +39,12 @@ const MIB = 1024 * 1024;
 const randomIp = () => `10.${randomBytes(3).join('.')}`;
 
 beforeAll(async () => {
-  storageDir = await mkdtemp(join(tmpdir(), 'e2e-storage-'));
-  // One trusted proxy: the throttle tests speak from addresses of their own (X-Forwarded-For).
-  system = await startSystem({ env: { STORAGE_DIR: storageDir, TRUST_PROXY: '1' } });
+  // The shared system has one trusted proxy: the throttle tests speak from addresses of their own (X-Forwarded-For).
+  system = await sharedSystem();
   admin = await signIn(system, 'admin', BOOTSTRAP_ADMIN.email, BOOTSTRAP_ADMIN.password);
   customer = await invitedPerson(system, admin.accessToken, 'customer', PASSWORD);
 }, 90_000);
 
-afterAll(async () => {
-  await system?.shutdown();
-  if (storageDir) await rm(storageDir, { recursive: true, force: true });
-});
 
 describe('uploads through the gateway', () => {
   it('stores an administrator PNG as WebP under the admin\'s publicId, at /api/upload and at /upload', async () => {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { RunningSystem } from '../../test/support/system.js';
+import type { RunningSystem } from '@school/system-harness';
 import { materialize, type WireRequest } from './materialize.js';
 import { type OpenApiDocument, type Operation, operationsOf, SchemaResolver } from './openapi.js';
 import { judge, type Finding } from './oracle.js';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { startSystem } from '../../test/support/system.js';
+import { startSystem } from '@school/system-harness';
 import { fuzz } from './fuzzer.js';
 import { formatReport } from './report.js';
 

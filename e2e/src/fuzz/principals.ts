@@ -1,5 +1,5 @@
 import { AUTH_PREFIX, BOOTSTRAP_ADMIN, invitedPerson, type Surface } from '../../test/support/people.js';
-import type { RunningSystem } from '../../test/support/system.js';
+import type { RunningSystem } from '@school/system-harness';
 import type { Principal } from './plans.js';
 
 type Role = 'admin' | 'staff' | 'customer';
