@@ -61,7 +61,7 @@ async function startIdentityApp(env: Record<string, string>): Promise<IdentityUn
   const { schema } = template;
   const db = await createTestDatabase(template, 'identity');
   const databaseUrl = new URL(db.databaseUrl);
-  const dropDatabase = db.drop;
+  const dropDatabase = () => db.drop();
 
   let app: NestFastifyApplication | undefined;
   try {
