@@ -31,7 +31,9 @@ function p99(values) {
 }
 
 function peakRssMb(pid) {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((entry) => entry.startsWith('VmHWM:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('VmHWM:'));
   return line ? Number(line.replace(/\D+/g, '')) / 1024 : undefined;
 }
 
@@ -124,7 +126,9 @@ try {
   await Promise.all(bombers);
   const peak = peakRssMb(media.pid);
 
-  console.log(`bench/abuse: under attack (${TRICKLES} trickles, ${BOMBS} bomb lanes) p99 signed URL ${attacked.signed.toFixed(1)} ms, small upload ${attacked.upload.toFixed(1)} ms; media /health/ready ${ready.status}`);
+  console.log(
+    `bench/abuse: under attack (${TRICKLES} trickles, ${BOMBS} bomb lanes) p99 signed URL ${attacked.signed.toFixed(1)} ms, small upload ${attacked.upload.toFixed(1)} ms; media /health/ready ${ready.status}`,
+  );
   console.log(`  bombs answered: ${[...bombAnswers].map(([answer, count]) => `${count} x ${answer}`).join(', ')}; media peak RSS ${peak?.toFixed(0)} MB`);
   const note = `idle p99 vs p99 with ${TRICKLES} trickling uploads and ${BOMBS} bomb lanes in flight`;
   reportResult({ figure: 'signed-URL p99 under upload abuse', product: attacked.signed, ceiling: idle.signed, unit: 'ms', target: { op: '<=', value: 3 }, note });

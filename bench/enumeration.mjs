@@ -103,7 +103,7 @@ async function measure(base, label, path, existing, absent, expectedStatus, name
   const absentMedian = median(results.filter((result) => !result.exists).map((result) => result.ms));
   const threshold = median(results.map((result) => result.ms));
   const slowerMeansExists = existingMedian >= absentMedian;
-  const correct = results.filter((result) => (result.ms > threshold) === (slowerMeansExists ? result.exists : !result.exists)).length;
+  const correct = results.filter((result) => result.ms > threshold === (slowerMeansExists ? result.exists : !result.exists)).length;
   const accuracy = correct / results.length;
   console.log(
     `${label.padEnd(44)} ${names[0]} ${existingMedian.toFixed(2).padStart(6)} ms  ${names[1]} ${absentMedian.toFixed(2).padStart(6)} ms  ratio ${(existingMedian / absentMedian).toFixed(3)}  classifier ${(accuracy * 100).toFixed(1).padStart(5)}%  ${accuracy <= 0.55 ? 'ok' : 'ABOVE TARGET'}`,
@@ -163,7 +163,9 @@ async function main() {
   const via = withGateway
     ? 'through the gateway (TRUST_PROXY=1, a distinct X-Forwarded-For per request: every request is a first for the per-ip throttles)'
     : 'identity directly (services/gateway/dist is missing: no gateway in the path)';
-  console.log(`bench/enumeration: ${cores} cores, load average ${loadBefore.map((value) => value.toFixed(2)).join(' ')} before the run; ${requestsPerOperation} requests per line, one at a time, ${via}`);
+  console.log(
+    `bench/enumeration: ${cores} cores, load average ${loadBefore.map((value) => value.toFixed(2)).join(' ')} before the run; ${requestsPerOperation} requests per line, one at a time, ${via}`,
+  );
 
   // Warm-up, not counted: first requests compile code paths and open the database pool.
   for (let index = 0; index < warmup; index += 1) {
@@ -178,10 +180,24 @@ async function main() {
   const accuracies = [];
   const absent = (label) => Array.from({ length: half }, (_, index) => ({ email: nobody(label, index) }));
   accuracies.push(
-    await measure(base, 'POST /api/mobile/auth/password/forgot', '/api/mobile/auth/password/forgot', forgotAccounts.map((email) => ({ email })), absent('forgot'), 200),
+    await measure(
+      base,
+      'POST /api/mobile/auth/password/forgot',
+      '/api/mobile/auth/password/forgot',
+      forgotAccounts.map((email) => ({ email })),
+      absent('forgot'),
+      200,
+    ),
   );
   accuracies.push(
-    await measure(base, 'POST /api/mobile/auth/email/verify/resend', '/api/mobile/auth/email/verify/resend', resendAccounts.map((email) => ({ email })), absent('resend'), 200),
+    await measure(
+      base,
+      'POST /api/mobile/auth/email/verify/resend',
+      '/api/mobile/auth/email/verify/resend',
+      resendAccounts.map((email) => ({ email })),
+      absent('resend'),
+      200,
+    ),
   );
   // A wrong code: a six-digit code none of the live resets holds is not knowable in advance, so
   // each is drawn and, in the unlikely case it is right, the run stops (the answer would be 200).
@@ -199,10 +215,20 @@ async function main() {
   // One account asked for again and again: capped after its fifth message of the hour.
   const capped = forgotAccounts[0];
   accuracies.push(
-    await measure(base, 'forgot, one account (capped after 5 an hour)', '/api/mobile/auth/password/forgot', Array.from({ length: half }, () => ({ email: capped })), absent('capped'), 200),
+    await measure(
+      base,
+      'forgot, one account (capped after 5 an hour)',
+      '/api/mobile/auth/password/forgot',
+      Array.from({ length: half }, () => ({ email: capped })),
+      absent('capped'),
+      200,
+    ),
   );
   // Control: both halves name nobody, so any accuracy above 50% here is this machine's noise.
-  const control = await measure(base, 'control: forgot, nobody in both halves', '/api/mobile/auth/password/forgot', absent('control-a'), absent('control-b'), 200, ['half 1', 'half 2']);
+  const control = await measure(base, 'control: forgot, nobody in both halves', '/api/mobile/auth/password/forgot', absent('control-a'), absent('control-b'), 200, [
+    'half 1',
+    'half 2',
+  ]);
   const [{ n: cappedMessages }] = await sql(
     databaseUrl.href,
     `SELECT count(*)::int AS n FROM identity.verification_credentials c JOIN identity.users u ON u.id = c.user_id WHERE u.email = $1`,
@@ -214,8 +240,18 @@ async function main() {
     `worst classifier accuracy = ${(Math.max(...accuracies) * 100).toFixed(1)}%  (target <= 55%; 50% is a coin; the control, with no difference at all, reached ${(control * 100).toFixed(1)}%)`,
   );
   console.log(`messages to the capped account: ${cappedMessages} of ${half + 1} requests (cap: 5 an hour)`);
-  reportResult({ figure: 'account enumeration: worst timing-classifier accuracy', product: Math.max(...accuracies), unit: 'accuracy', target: { op: '<=', value: 0.55 }, note: `control (no difference) ${(control * 100).toFixed(1)}%, ${requestsPerOperation} requests per line` });
-  console.log(`load average ${loadavg().map((value) => value.toFixed(2)).join(' ')} after the run (${cores} cores; other processes on the machine add noise to both halves alike)`);
+  reportResult({
+    figure: 'account enumeration: worst timing-classifier accuracy',
+    product: Math.max(...accuracies),
+    unit: 'accuracy',
+    target: { op: '<=', value: 0.55 },
+    note: `control (no difference) ${(control * 100).toFixed(1)}%, ${requestsPerOperation} requests per line`,
+  });
+  console.log(
+    `load average ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')} after the run (${cores} cores; other processes on the machine add noise to both halves alike)`,
+  );
 }
 
 async function stop() {

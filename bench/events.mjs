@@ -217,8 +217,12 @@ try {
   const cpuShare = (cpu.user + cpu.system) / 1e6 / ((performance.now() - e2eStart) / 1000);
 
   // Where the time goes: when the last row was published, and when the last event was handled.
-  const { rows: [relayed] } = await pool.query(`SELECT extract(epoch FROM max(sent_at) - min(created_at)) AS s FROM "${producerSchema}".outbox_events`);
-  const { rows: [handled] } = await pool.query(
+  const {
+    rows: [relayed],
+  } = await pool.query(`SELECT extract(epoch FROM max(sent_at) - min(created_at)) AS s FROM "${producerSchema}".outbox_events`);
+  const {
+    rows: [handled],
+  } = await pool.query(
     `SELECT extract(epoch FROM max(p.processed_at) - (SELECT min(created_at) FROM "${producerSchema}".outbox_events)) AS s FROM "${notifierSchema}".processed_messages p`,
   );
 
@@ -241,8 +245,12 @@ try {
   console.log(`end to end (email accepted): ${e2eRate.toFixed(0)} events/s (${e2eSeconds.toFixed(2)} s)`);
   console.log(`ratio end-to-end / raw     : ${(e2eRate / rawRate).toFixed(3)}`);
   console.log(`bench process CPU during e2e: ${(cpuShare * 100).toFixed(0)}% of one core`);
-  console.log(`delivery lag, burst above  : p50 ${percentile(burstLags, 50).toFixed(0)} ms, p99 ${percentile(burstLags, 99).toFixed(0)} ms, max ${burstLags.at(-1).toFixed(0)} ms (commit -> SMTP accept, includes the backlog)`);
-  console.log(`delivery lag at ${pacedRate}/s     : p50 ${percentile(pacedLags, 50).toFixed(0)} ms, p99 ${percentile(pacedLags, 99).toFixed(0)} ms, max ${pacedLags.at(-1).toFixed(0)} ms (${pacedCount} events at a fixed rate)`);
+  console.log(
+    `delivery lag, burst above  : p50 ${percentile(burstLags, 50).toFixed(0)} ms, p99 ${percentile(burstLags, 99).toFixed(0)} ms, max ${burstLags.at(-1).toFixed(0)} ms (commit -> SMTP accept, includes the backlog)`,
+  );
+  console.log(
+    `delivery lag at ${pacedRate}/s     : p50 ${percentile(pacedLags, 50).toFixed(0)} ms, p99 ${percentile(pacedLags, 99).toFixed(0)} ms, max ${pacedLags.at(-1).toFixed(0)} ms (${pacedCount} events at a fixed rate)`,
+  );
   reportResult({ figure: 'events end to end (outbox -> SMTP) vs raw publish with confirms', product: e2eRate, ceiling: rawRate, unit: 'events/s' });
   reportResult({ figure: `event delivery lag p99 at ${pacedRate}/s (commit -> SMTP accept)`, product: percentile(pacedLags, 99), unit: 'ms' });
 } finally {

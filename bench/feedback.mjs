@@ -80,10 +80,22 @@ async function startSystem() {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const answers = await Promise.all(
-      PROCESSES.filter((name) => name !== 'gateway').map((name) => fetch(`http://127.0.0.1:${ports[name]}/health/ready`).then((response) => response.ok, () => false)),
+      PROCESSES.filter((name) => name !== 'gateway').map((name) =>
+        fetch(`http://127.0.0.1:${ports[name]}/health/ready`).then(
+          (response) => response.ok,
+          () => false,
+        ),
+      ),
     );
     const gateway = `http://127.0.0.1:${ports.gateway}`;
-    if (answers.every(Boolean) && (await fetch(`${gateway}/health/live`).then((response) => response.ok, () => false))) return gateway;
+    if (
+      answers.every(Boolean) &&
+      (await fetch(`${gateway}/health/live`).then(
+        (response) => response.ok,
+        () => false,
+      ))
+    )
+      return gateway;
     if (Date.now() > deadline) throw new Error('the processes did not become ready within 60 s');
     await sleep(300);
   }
@@ -197,7 +209,13 @@ try {
   console.log(`support emails within ${DELIVERY_WINDOW_MS / 1000} s of the end of the load: ${delivered.count} (${delivered.distinct} distinct submissions)`);
   console.log(`not in the mailbox: ${missing} (target 0: ${missing === 0 ? 'met' : 'NOT met'})`);
   if (delivered.count > delivered.distinct) console.log(`duplicates: ${delivered.count - delivered.distinct} emails sent twice`);
-  reportResult({ figure: `feedback mails missing ${DELIVERY_WINDOW_MS / 1000} s after the load`, product: missing, unit: 'mails', target: { op: '<=', value: 0 }, note: `of ${stored} stored; ${delivered.count - delivered.distinct} duplicates` });
+  reportResult({
+    figure: `feedback mails missing ${DELIVERY_WINDOW_MS / 1000} s after the load`,
+    product: missing,
+    unit: 'mails',
+    target: { op: '<=', value: 0 },
+    note: `of ${stored} stored; ${delivered.count - delivered.distinct} duplicates`,
+  });
 } finally {
   await stopAll();
   await database?.drop();

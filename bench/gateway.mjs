@@ -96,7 +96,9 @@ try {
   ];
   console.log(
     `bench/gateway: GET ${PATH}; ${rounds} alternating rounds of ${seconds} s at ${connections} connections; ` +
-      `${availableParallelism()} CPUs, node ${process.version}, ${nginx.version}, LOG_LEVEL=${logLevel}; load average ${loadavg().map((value) => value.toFixed(2)).join(' ')}\n`,
+      `${availableParallelism()} CPUs, node ${process.version}, ${nginx.version}, LOG_LEVEL=${logLevel}; load average ${loadavg()
+        .map((value) => value.toFixed(2))
+        .join(' ')}\n`,
   );
   for (const target of targets) await load(target.url, { duration: 2 }); // warm-up
   for (let round = 1; round <= rounds; round += 1) {
@@ -110,7 +112,9 @@ try {
     target.latency = await atFixedRate({ url: target.url, connections, duration: seconds }, rate);
     console.log(`${target.name.padEnd(22)} p50 ${target.latency.p50} ms  p99 ${target.latency.p99} ms  achieved ${target.latency.achieved.toFixed(0)} req/s`);
   }
-  console.log(`\nmeans: nginx ${mean(viaNginx.rates).toFixed(0)}, gateway ${mean(viaGateway.rates).toFixed(0)}, identity alone ${mean(alone.rates).toFixed(0)} req/s; nginx access log ${nginx.accessLogBytes()} bytes`);
+  console.log(
+    `\nmeans: nginx ${mean(viaNginx.rates).toFixed(0)}, gateway ${mean(viaGateway.rates).toFixed(0)}, identity alone ${mean(alone.rates).toFixed(0)} req/s; nginx access log ${nginx.accessLogBytes()} bytes`,
+  );
   reportResult({
     figure: 'gateway proxied GET /.well-known/jwks.json vs nginx proxying the same route',
     product: mean(viaGateway.rates),
@@ -119,7 +123,14 @@ try {
     target: { op: '>=', value: 0.8 },
     note: `${rounds} alternating rounds of ${seconds} s, ${connections} connections, LOG_LEVEL=${logLevel}, load average ${loadavg()[0].toFixed(2)}`,
   });
-  reportLatency({ route: `proxied GET ${PATH}`, rate, product: viaGateway.latency, ceiling: viaNginx.latency, ceilingName: 'nginx proxying the same route', note: `identity alone: p99 ${alone.latency.p99} ms` });
+  reportLatency({
+    route: `proxied GET ${PATH}`,
+    rate,
+    product: viaGateway.latency,
+    ceiling: viaNginx.latency,
+    ceilingName: 'nginx proxying the same route',
+    note: `identity alone: p99 ${alone.latency.p99} ms`,
+  });
 } finally {
   await nginx?.stop();
   await stopAll();

@@ -150,18 +150,28 @@ async function main() {
   const identityPort = await freePort();
   const identityUrl = `http://127.0.0.1:${identityPort}`;
   const jwksUrl = `${identityUrl}/.well-known/jwks.json`;
-  startProcess('identity', identityMain, {
-    DATABASE_URL: databaseUrl.href,
-    PORT: String(identityPort),
-    JWKS_URL: jwksUrl,
-    UV_THREADPOOL_SIZE: String(Math.max(4, cores + 1)),
-  }, { nodeOptions: profiling });
+  startProcess(
+    'identity',
+    identityMain,
+    {
+      DATABASE_URL: databaseUrl.href,
+      PORT: String(identityPort),
+      JWKS_URL: jwksUrl,
+      UV_THREADPOOL_SIZE: String(Math.max(4, cores + 1)),
+    },
+    { nodeOptions: profiling },
+  );
   await waitFor(`${identityUrl}/health/ready`);
 
   let base = identityUrl;
   if (withGateway) {
     const gatewayPort = await freePort();
-    startProcess('gateway', gatewayMain, { PORT: String(gatewayPort), HOST: '127.0.0.1', IDENTITY_URL: identityUrl, JWKS_URL: jwksUrl, TRUST_PROXY: 'true' }, { nodeOptions: profiling });
+    startProcess(
+      'gateway',
+      gatewayMain,
+      { PORT: String(gatewayPort), HOST: '127.0.0.1', IDENTITY_URL: identityUrl, JWKS_URL: jwksUrl, TRUST_PROXY: 'true' },
+      { nodeOptions: profiling },
+    );
     base = `http://127.0.0.1:${gatewayPort}`;
     await waitFor(`${base}/health/live`);
   }
@@ -197,7 +207,9 @@ async function main() {
   for (let round = 1; round <= rounds; round += 1) {
     const argon2Rate = rawArgon2Rate();
     argon2Rates.push(argon2Rate);
-    console.log(`${`raw argon2id verify (${cores} at once)`.padEnd(38)} ${argon2Rate.toFixed(0).padStart(7)} verifications/s  (round ${round} of ${rounds}; m=19456 KiB, t=2, p=1)`);
+    console.log(
+      `${`raw argon2id verify (${cores} at once)`.padEnd(38)} ${argon2Rate.toFixed(0).padStart(7)} verifications/s  (round ${round} of ${rounds}; m=19456 KiB, t=2, p=1)`,
+    );
     loginRates.push(await run(`POST /api/mobile/auth/login/email (${2 * cores})`, { url: base, connections: 2 * cores, requests: [loginRequest] }));
   }
   const argon2Rate = mean(argon2Rates);
@@ -273,11 +285,20 @@ async function main() {
   const loginLatency = await atFixedRate({ url: base, connections: 2 * cores, duration: seconds, requests: [loginRequest] }, loginRate);
   const argon2Latency = rawArgon2Latency(loginRate);
   console.log(`login at ${loginRate.toFixed(0)}/s: p99 ${loginLatency.p99} ms (p50 ${loginLatency.p50}); raw argon2id p99 ${argon2Latency.p99} ms (p50 ${argon2Latency.p50})`);
-  reportLatency({ route: 'login', rate: loginRate, product: loginLatency, ceiling: argon2Latency, ceilingName: 'raw argon2id verifications (arrivals at that rate, no HTTP)', note: `${2 * cores} connections` });
+  reportLatency({
+    route: 'login',
+    rate: loginRate,
+    product: loginLatency,
+    ceiling: argon2Latency,
+    ceilingName: 'raw argon2id verifications (arrivals at that rate, no HTTP)',
+    note: `${2 * cores} connections`,
+  });
   const refreshRate = refreshCeiling / 2;
   const refreshLatency = await atFixedRate({ ...(await productRefresh()), duration: seconds }, refreshRate);
   const ceilingLatency = await atFixedRate({ ...(await ceilingRefresh()), duration: seconds }, refreshRate);
-  console.log(`refresh at ${refreshRate.toFixed(0)}/s: p99 ${refreshLatency.p99} ms (p50 ${refreshLatency.p50}); write ceiling p99 ${ceilingLatency.p99} ms (p50 ${ceilingLatency.p50})`);
+  console.log(
+    `refresh at ${refreshRate.toFixed(0)}/s: p99 ${refreshLatency.p99} ms (p50 ${refreshLatency.p50}); write ceiling p99 ${ceilingLatency.p99} ms (p50 ${ceilingLatency.p50})`,
+  );
   reportLatency({ route: 'refresh', rate: refreshRate, product: refreshLatency, ceiling: ceilingLatency, ceilingName: 'the write ceiling', note: `${connections} connections` });
 }
 

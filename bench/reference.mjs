@@ -75,9 +75,21 @@ async function startSystem() {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     const answers = await Promise.all(
-      [ports.identity, ports['reference-data'], ports.media].map((port) => fetch(`http://127.0.0.1:${port}/health/ready`).then((response) => response.ok, () => false)),
+      [ports.identity, ports['reference-data'], ports.media].map((port) =>
+        fetch(`http://127.0.0.1:${port}/health/ready`).then(
+          (response) => response.ok,
+          () => false,
+        ),
+      ),
     );
-    if (answers.every(Boolean) && (await fetch(`${gateway}/health/live`).then((response) => response.ok, () => false))) break;
+    if (
+      answers.every(Boolean) &&
+      (await fetch(`${gateway}/health/live`).then(
+        (response) => response.ok,
+        () => false,
+      ))
+    )
+      break;
     await sleep(300);
   }
   return { gateway, jwksUrl: config.resolveTopology(operatorEnv).jwksUrl };
@@ -147,7 +159,11 @@ try {
   }
   const bare = await bareServer(jwksUrl, bodies);
 
-  console.log(`bench/reference: ${rounds} alternating rounds of ${seconds} s at ${connections} connections per route; load average ${loadavg().map((value) => value.toFixed(2)).join(' ')}\n`);
+  console.log(
+    `bench/reference: ${rounds} alternating rounds of ${seconds} s at ${connections} connections per route; load average ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}\n`,
+  );
   for (const path of Object.keys(bodies)) {
     const through = [];
     const ceiling = [];
@@ -155,7 +171,9 @@ try {
     for (let round = 0; round < rounds; round += 1) {
       const before = cpuTimes();
       const viaGateway = await load(`${gateway}${path}`, headers);
-      console.log(`  ${shown(path)} round ${round + 1}: ${viaGateway.requests.average.toFixed(0)} req/s through the gateway; ${cpuPerRequest(before, cpuTimes(), viaGateway.requests.total)}`);
+      console.log(
+        `  ${shown(path)} round ${round + 1}: ${viaGateway.requests.average.toFixed(0)} req/s through the gateway; ${cpuPerRequest(before, cpuTimes(), viaGateway.requests.total)}`,
+      );
       const viaBare = await load(`${bare.url}${path}`, headers);
       if (viaGateway.non2xx > 0 || viaBare.non2xx > 0) throw new Error(`${path}: non-2xx answers (${viaGateway.non2xx} / ${viaBare.non2xx})`);
       through.push(viaGateway.requests.average);
@@ -178,7 +196,9 @@ try {
       target: { op: '>=', value: TARGET },
       note: `${rounds} alternating rounds of ${seconds} s, ${connections} connections, load average ${loadavg()[0].toFixed(2)}`,
     });
-    console.log(`  at ${rate.toFixed(0)} req/s (half the ceiling's): p99 ${gatewayLatency.p99} ms through the gateway (p50 ${gatewayLatency.p50}), ${bareLatency.p99} ms bare (p50 ${bareLatency.p50})\n`);
+    console.log(
+      `  at ${rate.toFixed(0)} req/s (half the ceiling's): p99 ${gatewayLatency.p99} ms through the gateway (p50 ${gatewayLatency.p50}), ${bareLatency.p99} ms bare (p50 ${bareLatency.p50})\n`,
+    );
     reportLatency({ route: names[path], rate, product: gatewayLatency, ceiling: bareLatency, ceilingName: 'the bare jose + Fastify server', note: `${connections} connections` });
   }
   await bare.app.close();

@@ -65,7 +65,11 @@ export function cpuTimes(commands = ['postgres', 'redis-server']) {
     const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     const name = names.get(Number(entry)) ?? (commands.includes(command) ? command : undefined);
     if (!name) continue;
-    const [utime, stime] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 13).map(Number);
+    const [utime, stime] = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .slice(11, 13)
+      .map(Number);
     times[name] = (times[name] ?? 0) + ((utime + stime) * 1000) / clockTicks;
   }
   return times;

@@ -105,7 +105,9 @@ async function uploadRate(url, token, png) {
 
 function peakRssMb(pid) {
   if (!existsSync(`/proc/${pid}/status`)) return undefined;
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((entry) => entry.startsWith('VmHWM:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('VmHWM:'));
   return line ? Number(line.replace(/\D+/g, '')) / 1024 : undefined;
 }
 
@@ -147,7 +149,9 @@ try {
     console.log(`  round ${round}: raw sharp ${raw.at(-1).toFixed(2)} conversions/s, through the gateway ${through.at(-1).toFixed(2)} uploads/s`);
   }
   const ratio = mean(through) / mean(raw);
-  console.log(`WebP uploads/s through the gateway ${mean(through).toFixed(2)} vs raw sharp ${mean(raw).toFixed(2)}/s: ratio ${ratio.toFixed(2)} (target >= 0.7) ${ratio >= 0.7 ? 'OK' : 'BELOW TARGET'}`);
+  console.log(
+    `WebP uploads/s through the gateway ${mean(through).toFixed(2)} vs raw sharp ${mean(raw).toFixed(2)}/s: ratio ${ratio.toFixed(2)} (target >= 0.7) ${ratio >= 0.7 ? 'OK' : 'BELOW TARGET'}`,
+  );
   reportResult({ figure: 'WebP uploads through the gateway vs raw sharp', product: mean(through), ceiling: mean(raw), unit: '/s', target: { op: '>=', value: 0.7 } });
 
   // A fresh media process, so that its peak is the one of the 50 MiB uploads, not of the conversions above.
@@ -159,7 +163,10 @@ try {
   const big = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(50 * MIB - 1024, 0x20)]);
   await writeFile(join(workDir, 'big.pdf'), big);
   await Promise.all(Array.from({ length: 3 }, (_, index) => upload(`${gatewayUrl}/api/upload?uploadType=file`, token, big, `big-${index}.pdf`, 'application/pdf')));
-  for (const [name, child] of [['media', media], ['gateway', gateway]]) {
+  for (const [name, child] of [
+    ['media', media],
+    ['gateway', gateway],
+  ]) {
     const peak = peakRssMb(child.pid);
     console.log(
       peak === undefined

@@ -20,8 +20,17 @@ const HELPERS = new Set(['support.mjs', 'nginx.mjs']);
 /** Shorter measurements of every bench script, by the variables each reads. */
 const QUICK_ENV = { BENCH_SECONDS: '3', BENCH_ROUNDS: '1', BENCH_DURATION: '3', BENCH_WARMUP: '1', BENCH_EVENTS: '200', BENCH_REQUESTS: '60' };
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, output: { type: 'string', default: 'bench/RESULTS.md' }, machine: { type: 'string', default: hostname() } } });
-const all = readdirSync(`${root}bench`).filter((name) => name.endsWith('.mjs') && !HELPERS.has(name)).sort();
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    output: { type: 'string', default: 'bench/RESULTS.md' },
+    machine: { type: 'string', default: hostname() },
+  },
+});
+const all = readdirSync(`${root}bench`)
+  .filter((name) => name.endsWith('.mjs') && !HELPERS.has(name))
+  .sort();
 const only = values.only?.split(',').map((name) => (name.endsWith('.mjs') ? name : `${name}.mjs`));
 const scripts = all.filter((name) => !only || only.includes(name));
 const env = { ...process.env, ...(values.quick && QUICK_ENV) };
@@ -44,7 +53,10 @@ function runScript(name) {
 const number = (value) => (value === undefined || value === null ? '' : Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 1 ? value.toFixed(2) : value.toFixed(3));
 const target = (result) => (result.target ? `${result.ceiling === undefined ? '' : 'ratio '}${result.target.op} ${result.target.value}` : '');
 const met = (result) => (result.met === undefined || result.met === null ? '' : result.met ? 'yes' : '**no**');
-const load = () => loadavg().map((value) => value.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
 
 const loadBefore = load();
 const startedAt = new Date();
@@ -70,7 +82,9 @@ const lines = [
   `- Load average (1, 5, 15 min): ${loadBefore} before, ${loadAfter} after`,
   `- Commit: ${commit}`,
   values.quick
-    ? `- **Reduced run** (\`--quick\`: ${Object.entries(QUICK_ENV).map(([key, value]) => `${key}=${value}`).join(', ')}): shorter measurements than the scripts' defaults; figures are indicative only.`
+    ? `- **Reduced run** (\`--quick\`: ${Object.entries(QUICK_ENV)
+        .map(([key, value]) => `${key}=${value}`)
+        .join(', ')}): shorter measurements than the scripts' defaults; figures are indicative only.`
     : '- Full run: every script with its default durations.',
   '',
   '| script | figure | product | ceiling / peer | ratio | target | met | unit | note |',
@@ -78,16 +92,22 @@ const lines = [
 ];
 for (const run of runs) {
   for (const result of run.results) {
-    lines.push(`| ${run.name} | ${result.figure} | ${number(result.product)} | ${number(result.ceiling)} | ${number(result.ratio)} | ${target(result)} | ${met(result)} | ${result.unit ?? ''} | ${result.note ?? ''} |`);
+    lines.push(
+      `| ${run.name} | ${result.figure} | ${number(result.product)} | ${number(result.ceiling)} | ${number(result.ratio)} | ${target(result)} | ${met(result)} | ${result.unit ?? ''} | ${result.note ?? ''} |`,
+    );
   }
 }
 lines.push('', '| script | exit | seconds | figures | load average (1 min) before / after |', '|---|---|---:|---:|---|');
 for (const run of runs) {
-  lines.push(`| ${run.name} | ${run.code === 0 ? 'ok' : `**${run.code}**`} | ${run.seconds.toFixed(0)} | ${run.results.length} | ${run.load.map((value) => value.toFixed(2)).join(' / ')} |`);
+  lines.push(
+    `| ${run.name} | ${run.code === 0 ? 'ok' : `**${run.code}**`} | ${run.seconds.toFixed(0)} | ${run.results.length} | ${run.load.map((value) => value.toFixed(2)).join(' / ')} |`,
+  );
 }
 lines.push('');
 writeFileSync(resolve(root, values.output), lines.join('\n'));
-console.log(`\n[bench] wrote ${values.output}: ${runs.reduce((sum, run) => sum + run.results.length, 0)} figures from ${runs.length} scripts; load average ${loadBefore} before, ${loadAfter} after`);
+console.log(
+  `\n[bench] wrote ${values.output}: ${runs.reduce((sum, run) => sum + run.results.length, 0)} figures from ${runs.length} scripts; load average ${loadBefore} before, ${loadAfter} after`,
+);
 const failed = runs.filter((run) => run.code !== 0);
 if (failed.length > 0) console.error(`[bench] failed: ${failed.map((run) => run.name).join(', ')}`);
 process.exitCode = failed.length > 0 ? 1 : 0;

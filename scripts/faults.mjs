@@ -39,7 +39,9 @@ const options = {
 };
 const selected = SCENARIOS.filter((scenario) => !only || only.includes(scenario.name));
 
-console.log(`[faults] starting the system behind its proxies (${quick ? 'quick' : 'full'} run: bursts of ${options.burst}, outages of ${options.outageMs / 1000} s, SMTP refusing ${options.smtpRefusalMs / 1000} s)`);
+console.log(
+  `[faults] starting the system behind its proxies (${quick ? 'quick' : 'full'} run: bursts of ${options.burst}, outages of ${options.outageMs / 1000} s, SMTP refusing ${options.smtpRefusalMs / 1000} s)`,
+);
 const system = await startProofSystem({
   label: 'faults',
   quiet: !values.verbose,
@@ -58,7 +60,11 @@ try {
       outcome = { counts: {}, checks: [[`ran to the end (${error.message})`, false]] };
     }
     const passed = outcome.checks.every(([, ok]) => ok);
-    console.log(`   counts: ${Object.entries(outcome.counts).map(([key, value]) => `${key}=${value}`).join(' ')}`);
+    console.log(
+      `   counts: ${Object.entries(outcome.counts)
+        .map(([key, value]) => `${key}=${value}`)
+        .join(' ')}`,
+    );
     for (const [check, ok] of outcome.checks) console.log(`   ${ok ? 'ok  ' : 'FAIL'} ${check}`);
     console.log(`   ${passed ? 'PASS' : 'FAIL'} ${scenario.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     results.push({ name: scenario.name, passed });

@@ -32,11 +32,15 @@ try {
   const customers = [];
   for (let n = 0; n < Number(values.customers); n += 1) {
     const email = `soak.customer.${randomBytes(3).toString('hex')}@example.org`;
-    execFileSync(process.execPath, ['services/identity/dist/cli/user-create.js', '--email', email, '--role', 'customer', '--password', CUSTOMER_PASSWORD, '--name', `Soak Customer ${n}`], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: system.databaseUrl, DOTENV_PATH: '/dev/null' },
-      stdio: 'ignore',
-    });
+    execFileSync(
+      process.execPath,
+      ['services/identity/dist/cli/user-create.js', '--email', email, '--role', 'customer', '--password', CUSTOMER_PASSWORD, '--name', `Soak Customer ${n}`],
+      {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: system.databaseUrl, DOTENV_PATH: '/dev/null' },
+        stdio: 'ignore',
+      },
+    );
     customers.push({ email, password: CUSTOMER_PASSWORD });
   }
   const routes = new Map();
@@ -74,8 +78,13 @@ try {
     total += latencies.length;
     const errors = [...statuses].filter(([status]) => status === 0 || status >= 500).reduce((sum, [, count]) => sum + count, 0);
     serverErrors += errors;
-    const shown = [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status || 'no answer'}: ${count}`).join(', ');
-    console.log(`${route.padEnd(44)} ${String(latencies.length).padStart(7)} ${(latencies.length / elapsedS).toFixed(1).padStart(7)} ${percentile(latencies, 50).toFixed(1).padStart(8)} ${percentile(latencies, 99).toFixed(1).padStart(8)}  ${shown}`);
+    const shown = [...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, count]) => `${status || 'no answer'}: ${count}`)
+      .join(', ');
+    console.log(
+      `${route.padEnd(44)} ${String(latencies.length).padStart(7)} ${(latencies.length / elapsedS).toFixed(1).padStart(7)} ${percentile(latencies, 50).toFixed(1).padStart(8)} ${percentile(latencies, 99).toFixed(1).padStart(8)}  ${shown}`,
+    );
   }
   const unexpected = mix.unexpected();
   console.log(`total ${total} requests, ${(total / elapsedS).toFixed(1)} req/s; 5xx or no answer: ${serverErrors}; other unexpected answers: ${unexpected.length}`);
@@ -98,7 +107,9 @@ try {
     const peak = Math.max(...samples.map((sample) => sample.mb));
     // The trend a reader can judge: the sample nearest each minute.
     const perMinute = samples.filter((sample, index) => index === samples.length - 1 || Math.floor(sample.at / 60_000) !== Math.floor((samples[index + 1]?.at ?? 0) / 60_000));
-    console.log(`  ${name.padEnd(16)} ${baseline.toFixed(0).padStart(5)} -> ${end.toFixed(0).padStart(5)} (${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)}%), peak ${peak.toFixed(0)}; by minute ${perMinute.map((sample) => sample.mb.toFixed(0)).join(' ')}`);
+    console.log(
+      `  ${name.padEnd(16)} ${baseline.toFixed(0).padStart(5)} -> ${end.toFixed(0).padStart(5)} (${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)}%), peak ${peak.toFixed(0)}; by minute ${perMinute.map((sample) => sample.mb.toFixed(0)).join(' ')}`,
+    );
     if (growth > RSS_GROWTH_LIMIT) grown.push(name);
   }
   const problems = [
@@ -123,5 +134,7 @@ try {
 process.exitCode = failed ? 1 : 0;
 
 function loadAverage() {
-  return execFileSync('uptime', { encoding: 'utf8' }).trim().replace(/^.*load average: /, '');
+  return execFileSync('uptime', { encoding: 'utf8' })
+    .trim()
+    .replace(/^.*load average: /, '');
 }

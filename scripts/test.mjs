@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: every lane of every project with Nx (lint, typecheck and unit tests first, then the
+// `npm test`: Prettier's check, then every lane of every project with Nx (lint, typecheck and unit tests first, then the
 // integration and end-to-end suites), then one closing line for the whole run.
 // `npm run test:unit` (`--unit`): the unit lane only, the seconds-long loop.
 import { spawnSync } from 'node:child_process';
@@ -23,8 +23,21 @@ rmSync(resultsDir, { recursive: true, force: true });
 
 // Fast lanes first so a typing slip fails in seconds; the suites that need Postgres, Redis and
 // RabbitMQ after. Two at a time: the machines this runs on have two cores.
-const phases = unitOnly ? [['test']] : [['lint', 'typecheck', 'test'], ['test:int', 'e2e']];
+const phases = unitOnly
+  ? [['test']]
+  : [
+      ['lint', 'typecheck', 'test'],
+      ['test:int', 'e2e'],
+    ];
 let status = 0;
+// Formatting is the one check outside Nx's projects (it covers scripts/, bench/ and the root files too).
+if (!unitOnly) {
+  const format = spawnSync('npx', ['prettier', '--check', '--log-level', 'warn', '.'], { cwd: root, stdio: 'inherit' });
+  if (format.status !== 0) {
+    console.error('npm test: files differ from their Prettier layout; `npm run format` rewrites them');
+    status = format.status ?? 1;
+  }
+}
 for (const targets of phases) {
   const run = spawnSync('npx', ['nx', 'run-many', '-t', ...targets, '--parallel=2', '--outputStyle=stream', ...nxArgs], {
     cwd: root,

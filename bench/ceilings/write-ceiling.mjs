@@ -59,7 +59,10 @@ export function copyTables(databaseUrl, { schema, tables }, { copyRows = [] } = 
     for (const { tgname, table, definition } of triggers) {
       // The definition names the product's table, qualified: it is pointed at the copy, and keeps
       // calling the product's function (which names its NOTIFY channel after the table's schema).
-      const exists = await client.query(`SELECT 1 FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname = $1 AND c.relnamespace = $2::regnamespace`, [tgname, CEILING_SCHEMA]);
+      const exists = await client.query(`SELECT 1 FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname = $1 AND c.relnamespace = $2::regnamespace`, [
+        tgname,
+        CEILING_SCHEMA,
+      ]);
       if (exists.rowCount !== 0) continue;
       const onCopy = definition.replace(new RegExp(` ON (?:"?${schema}"?\\.)?"?${table}"? `), ` ON ${CEILING_SCHEMA}.${table} `);
       if (onCopy === definition) throw new Error(`cannot point trigger ${tgname} at the copy: ${definition}`);

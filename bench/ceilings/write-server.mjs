@@ -30,7 +30,9 @@ const SURFACE_ROLES = ['customer'];
 
 const encode = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const privateKey = createPrivateKey(process.env.JWT_PRIVATE_KEY);
-const kid = createHash('sha256').update(JSON.stringify(createPublicKey(privateKey).export({ format: 'jwk' }))).digest('base64url');
+const kid = createHash('sha256')
+  .update(JSON.stringify(createPublicKey(privateKey).export({ format: 'jwk' })))
+  .digest('base64url');
 const encodedHeader = encode({ alg: 'EdDSA', kid, typ: 'JWT' });
 
 function signAccessToken(claims) {
@@ -114,7 +116,9 @@ app.post('/feedback', { schema: { body: guestFeedback } }, async (request) => {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const [{ created_at: createdAt }] = (await client.query(INSERT_SUBMISSION, [id, name, email, phone, category, subject, message, ip, deviceId, request.headers['user-agent'] ?? null])).rows;
+    const [{ created_at: createdAt }] = (
+      await client.query(INSERT_SUBMISSION, [id, name, email, phone, category, subject, message, ip, deviceId, request.headers['user-agent'] ?? null])
+    ).rows;
     const payload = { id, category, subject, message, createdAt: createdAt.toISOString(), from: { type: 'guest', name, email, phone } };
     await client.query(INSERT_OUTBOX, [uuidv7(), 'feedback.submitted', JSON.stringify(payload), null]);
     await client.query('COMMIT');
@@ -127,40 +131,52 @@ app.post('/feedback', { schema: { body: guestFeedback } }, async (request) => {
   return { message: 'Thank you for your feedback', data: { received: true }, errorCode: null };
 });
 
-app.post('/refresh', { schema: { body: { type: 'object', required: ['refreshToken'], properties: { refreshToken: { type: 'string', maxLength: 512 } } } } }, async (request, reply) => {
-  const next = randomBytes(32).toString('base64url');
-  const now = new Date();
-  const expiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000);
-  const [row] = (await pool.query(ROTATE, [hashToken(request.body.refreshToken), hashToken(next), SURFACE, now, SURFACE_ROLES, expiresAt])).rows;
-  if (!row?.rotated) return reply.code(401).send({ message: 'Invalid refresh token', data: null, errorCode: 'AUTH_REFRESH_TOKEN_INVALID' });
-  const access = signAccessToken({ sub: row.public_id, sid: row.session_id, role: row.role, srf: SURFACE });
-  const address =
-    row.address_province_id === null ? null : { provinceId: row.address_province_id, districtId: row.address_district_id, municipalityId: row.address_municipality_id, ward: row.address_ward, street: row.address_street };
-  return {
-    message: 'Token refreshed',
-    data: {
-      accessToken: access.token,
-      refreshToken: next,
-      tokenType: 'Bearer',
-      expiresIn: ACCESS_TOKEN_TTL_SECONDS,
-      accessTokenExpiresAt: access.expiresAt.toISOString(),
-      refreshTokenExpiresAt: expiresAt.toISOString(),
-      user: {
-        publicId: row.public_id,
-        email: row.email,
-        name: row.name,
-        phone: row.phone,
-        role: row.role,
-        emailVerified: row.email_verified_at !== null,
-        phoneVerified: row.phone_verified_at !== null,
-        hasPassword: row.has_password,
-        address,
-        createdAt: row.created_at.toISOString(),
+app.post(
+  '/refresh',
+  { schema: { body: { type: 'object', required: ['refreshToken'], properties: { refreshToken: { type: 'string', maxLength: 512 } } } } },
+  async (request, reply) => {
+    const next = randomBytes(32).toString('base64url');
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000);
+    const [row] = (await pool.query(ROTATE, [hashToken(request.body.refreshToken), hashToken(next), SURFACE, now, SURFACE_ROLES, expiresAt])).rows;
+    if (!row?.rotated) return reply.code(401).send({ message: 'Invalid refresh token', data: null, errorCode: 'AUTH_REFRESH_TOKEN_INVALID' });
+    const access = signAccessToken({ sub: row.public_id, sid: row.session_id, role: row.role, srf: SURFACE });
+    const address =
+      row.address_province_id === null
+        ? null
+        : {
+            provinceId: row.address_province_id,
+            districtId: row.address_district_id,
+            municipalityId: row.address_municipality_id,
+            ward: row.address_ward,
+            street: row.address_street,
+          };
+    return {
+      message: 'Token refreshed',
+      data: {
+        accessToken: access.token,
+        refreshToken: next,
+        tokenType: 'Bearer',
+        expiresIn: ACCESS_TOKEN_TTL_SECONDS,
+        accessTokenExpiresAt: access.expiresAt.toISOString(),
+        refreshTokenExpiresAt: expiresAt.toISOString(),
+        user: {
+          publicId: row.public_id,
+          email: row.email,
+          name: row.name,
+          phone: row.phone,
+          role: row.role,
+          emailVerified: row.email_verified_at !== null,
+          phoneVerified: row.phone_verified_at !== null,
+          hasPassword: row.has_password,
+          address,
+          createdAt: row.created_at.toISOString(),
+        },
       },
-    },
-    errorCode: null,
-  };
-});
+      errorCode: null,
+    };
+  },
+);
 
 app.get('/health', async () => ({ status: 'ok' }));
 

@@ -59,7 +59,9 @@ async function processOf(name) {
     // The gateway is ready when it serves: its /health/ready reports every service, and one service down must not empty it.
     readinessPath: name === 'gateway' ? '/health/live' : '/health/ready',
     waitForMigrations: name !== 'gateway',
-    secretEnv: Object.keys(shape).filter((variable) => variable in SECRET_VARIABLES).map((variable) => ({ name: variable, required: SECRET_VARIABLES[variable] })),
+    secretEnv: Object.keys(shape)
+      .filter((variable) => variable in SECRET_VARIABLES)
+      .map((variable) => ({ name: variable, required: SECRET_VARIABLES[variable] })),
   };
 }
 
@@ -97,7 +99,13 @@ export async function generated() {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const check = process.argv.includes('--check');
-  const read = (path) => { try { return readFileSync(path, 'utf8'); } catch { return ''; } };
+  const read = (path) => {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch {
+      return '';
+    }
+  };
   // One file after the other: the base is rendered from the chart, process list included.
   for (const path of [PROCESSES_FILE, ...Object.keys(RENDERED)]) {
     const fresh = path === PROCESSES_FILE ? await processesFile() : rendered(path);

@@ -48,11 +48,23 @@ describe('academic sessions through the gateway', () => {
     expect(handover).toMatchObject({ status: 200, body: { data: { publicId: secondId, isCurrent: true } } });
     expect((await call('GET', `${PATH}?isCurrent=true`, { token: adminToken })).body.data).toMatchObject([{ publicId: secondId }]);
 
-    expect(await call('PATCH', `${PATH}/${secondId}`, { token: adminToken, body: { isCurrent: false } })).toMatchObject({ status: 409, body: refusal('ACADEMIC_SESSION_CURRENT_REQUIRED') });
+    expect(await call('PATCH', `${PATH}/${secondId}`, { token: adminToken, body: { isCurrent: false } })).toMatchObject({
+      status: 409,
+      body: refusal('ACADEMIC_SESSION_CURRENT_REQUIRED'),
+    });
     expect(await call('DELETE', `${PATH}/${secondId}`, { token: adminToken })).toMatchObject({ status: 409, body: refusal('ACADEMIC_SESSION_IS_CURRENT') });
-    expect(await call('POST', PATH, { token: adminToken, body: { name: '2081/82'.toUpperCase(), startDate: '2030-01-01', endDate: '2031-01-01' } })).toMatchObject({ status: 409, body: refusal('ACADEMIC_SESSION_NAME_TAKEN') });
-    expect(await call('POST', PATH, { token: adminToken, body: { name: 'Term', startDate: '2030-01-01', endDate: '2030-01-01' } })).toMatchObject({ status: 409, body: refusal('ACADEMIC_SESSION_DATES_INVALID') });
-    expect(await call('PATCH', `${PATH}/${firstId}`, { token: adminToken, body: { endDate: '2024-04-13' } })).toMatchObject({ status: 409, body: refusal('ACADEMIC_SESSION_DATES_INVALID') });
+    expect(await call('POST', PATH, { token: adminToken, body: { name: '2081/82'.toUpperCase(), startDate: '2030-01-01', endDate: '2031-01-01' } })).toMatchObject({
+      status: 409,
+      body: refusal('ACADEMIC_SESSION_NAME_TAKEN'),
+    });
+    expect(await call('POST', PATH, { token: adminToken, body: { name: 'Term', startDate: '2030-01-01', endDate: '2030-01-01' } })).toMatchObject({
+      status: 409,
+      body: refusal('ACADEMIC_SESSION_DATES_INVALID'),
+    });
+    expect(await call('PATCH', `${PATH}/${firstId}`, { token: adminToken, body: { endDate: '2024-04-13' } })).toMatchObject({
+      status: 409,
+      body: refusal('ACADEMIC_SESSION_DATES_INVALID'),
+    });
     expect(await call('PATCH', `${PATH}/${firstId}`, { token: adminToken, body: { startDate: '2025-02-30' } })).toMatchObject({ status: 400, body: refusal('VALIDATION_FAILED') });
     expect(await call('GET', `${PATH}?isActive=yes`, { token: adminToken })).toMatchObject({ status: 400, body: refusal('VALIDATION_FAILED') });
 
@@ -78,10 +90,16 @@ describe('academic sessions through the gateway', () => {
   });
 
   it('refuses staff and customers with 403 PERMISSION_INSUFFICIENT and anonymous callers with 401', async () => {
-    const [staff, customer] = [(await invitedPerson(system, adminToken, 'staff', PASSWORD)).accessToken, (await invitedPerson(system, adminToken, 'customer', PASSWORD)).accessToken];
+    const [staff, customer] = [
+      (await invitedPerson(system, adminToken, 'staff', PASSWORD)).accessToken,
+      (await invitedPerson(system, adminToken, 'customer', PASSWORD)).accessToken,
+    ];
     for (const token of [staff, customer]) {
       expect(await call('GET', PATH, { token })).toMatchObject({ status: 403, body: refusal('PERMISSION_INSUFFICIENT') });
-      expect(await call('POST', PATH, { token, body: { name: 'Nope', startDate: '2030-01-01', endDate: '2031-01-01' } })).toMatchObject({ status: 403, body: refusal('PERMISSION_INSUFFICIENT') });
+      expect(await call('POST', PATH, { token, body: { name: 'Nope', startDate: '2030-01-01', endDate: '2031-01-01' } })).toMatchObject({
+        status: 403,
+        body: refusal('PERMISSION_INSUFFICIENT'),
+      });
       expect(await call('PATCH', `${PATH}/01926f4e-0000-7000-8000-000000000000`, { token, body: {} })).toMatchObject({ status: 403, body: refusal('PERMISSION_INSUFFICIENT') });
       expect(await call('DELETE', `${PATH}/01926f4e-0000-7000-8000-000000000000`, { token })).toMatchObject({ status: 403, body: refusal('PERMISSION_INSUFFICIENT') });
     }

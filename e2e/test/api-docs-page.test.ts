@@ -30,7 +30,10 @@ describe('the API documentation page in headless Chromium', () => {
 
     const served = await page.goto(`${system.gatewayUrl}/api/docs`);
     expect(served?.headers()['content-security-policy']).toMatch(/default-src 'none'.*script-src 'self'.*style-src 'self'/);
-    await page.locator('.opblock').first().waitFor({ timeout: scaled(30_000) });
+    await page
+      .locator('.opblock')
+      .first()
+      .waitFor({ timeout: scaled(30_000) });
     expect(await page.locator('.opblock').count()).toBe(ROUTE_TABLE.length);
     await expect(page.locator('.opblock-summary-path', { hasText: '/api/lookups/provinces' }).first().isVisible()).resolves.toBe(true);
 

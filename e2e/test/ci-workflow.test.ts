@@ -13,7 +13,10 @@ const validate = (path: string) => spawnSync(validator, [path], { encoding: 'utf
 
 interface Workflow {
   on: { pull_request?: unknown; push?: { branches?: string[] } };
-  jobs: Record<string, { services?: Record<string, { image: string; ports?: string[]; options?: string }>; steps: { uses?: string; run?: string; with?: Record<string, unknown> }[] }>;
+  jobs: Record<
+    string,
+    { services?: Record<string, { image: string; ports?: string[]; options?: string }>; steps: { uses?: string; run?: string; with?: Record<string, unknown> }[] }
+  >;
 }
 const workflow = parse(readRepoFile(WORKFLOW)) as Workflow;
 const job = Object.values(workflow.jobs)[0];
@@ -39,7 +42,11 @@ describe(WORKFLOW, () => {
   it('starts Postgres, Redis and RabbitMQ where the default URLs point, each awaited by a health check', () => {
     const defaults = parseConfig({ ...databaseEnv, ...redisEnv, ...amqpEnv }, {});
     const services = job?.services ?? {};
-    for (const [name, url] of [['postgres', defaults.DATABASE_URL], ['redis', defaults.REDIS_URL], ['rabbitmq', defaults.AMQP_URL]] as const) {
+    for (const [name, url] of [
+      ['postgres', defaults.DATABASE_URL],
+      ['redis', defaults.REDIS_URL],
+      ['rabbitmq', defaults.AMQP_URL],
+    ] as const) {
       const port = new URL(url).port;
       expect({ name, ports: services[name]?.ports, health: services[name]?.options?.includes('--health-cmd') }).toEqual({ name, ports: [`${port}:${port}`], health: true });
     }

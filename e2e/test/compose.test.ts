@@ -98,9 +98,11 @@ describe('docker-compose.yml', () => {
       expect({ variable, target, exists: target in services }).toEqual({ variable, target, exists: true });
       const expectedPort = (PROCESS_NAMES as readonly string[]).includes(target) ? listenPort(target as ProcessName) : port;
       expect({ variable, port }).toEqual({ variable, port: expectedPort });
-      if (!(PROCESS_NAMES as readonly string[]).includes(target)) expect({ variable, published: publishedPorts(services[target]) }).toEqual({ variable, published: expect.arrayContaining([port]) });
+      if (!(PROCESS_NAMES as readonly string[]).includes(target))
+        expect({ variable, published: publishedPorts(services[target]) }).toEqual({ variable, published: expect.arrayContaining([port]) });
       // The gateway reaches services it waits for; a service's JWKS_URL names identity, which it need not wait for.
-      if (variable !== 'JWKS_URL' || name === 'gateway') expect({ variable, dependsOn: Object.keys(services[name]?.depends_on ?? {}) }).toEqual({ variable, dependsOn: expect.arrayContaining([target]) });
+      if (variable !== 'JWKS_URL' || name === 'gateway')
+        expect({ variable, dependsOn: Object.keys(services[name]?.depends_on ?? {}) }).toEqual({ variable, dependsOn: expect.arrayContaining([target]) });
     }
   });
 

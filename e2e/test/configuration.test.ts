@@ -14,10 +14,7 @@ function documentedTableVariables(): string[] {
 
 describe('configuration documentation', () => {
   const example = documentedVariables(root).map((variable) => variable.name);
-  const read = new Set([
-    ...Object.values(PROCESS_CONFIG).flatMap(({ shape }) => Object.keys(shape)),
-    ...OUTSIDE_SHAPES,
-  ]);
+  const read = new Set([...Object.values(PROCESS_CONFIG).flatMap(({ shape }) => Object.keys(shape)), ...OUTSIDE_SHAPES]);
 
   it('.env.example lists every variable a process reads, once, and nothing else', () => {
     expect(new Set(example).size).toBe(example.length);

@@ -35,8 +35,11 @@ describe('npm run dlq against the running notifier', () => {
   /** The built command, as `npm run dlq` runs it, with this run's AMQP_NAME_PREFIX. */
   function dlq(...argv: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
-      execFile(process.execPath, ['libs/messaging/dist/cli/dlq.js', ...argv], { cwd: root, env: { ...process.env, ...isolated, DOTENV_PATH: '/dev/null' } }, (error, stdout, stderr) =>
-        resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      execFile(
+        process.execPath,
+        ['libs/messaging/dist/cli/dlq.js', ...argv],
+        { cwd: root, env: { ...process.env, ...isolated, DOTENV_PATH: '/dev/null' } },
+        (error, stdout, stderr) => resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
       );
     });
   }

@@ -16,9 +16,7 @@ function documents(): string[] {
 
 /** The markdown outside fenced code blocks and inline code, where a link is a link. */
 function prose(markdown: string): string {
-  return markdown
-    .replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '')
-    .replace(/`[^`\n]*`/g, '');
+  return markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '');
 }
 
 /** GitHub's anchor of a heading: its text lower-cased, punctuation dropped, spaces as hyphens. */

@@ -89,7 +89,11 @@ describe('gateway hardening through the whole system (issue 9)', () => {
     expect(me.headers.get('cache-control')).toBe('no-store');
     expectSecurityHeaders((name) => me.headers.get(name));
 
-    for (const response of [await api('/health/ready'), await api('/api/nothing-here'), await api('/api/academic-sessions', { headers: { authorization: `Bearer ${accessToken}` } })]) {
+    for (const response of [
+      await api('/health/ready'),
+      await api('/api/nothing-here'),
+      await api('/api/academic-sessions', { headers: { authorization: `Bearer ${accessToken}` } }),
+    ]) {
       expectSecurityHeaders((name) => response.headers.get(name));
     }
   });
@@ -114,7 +118,13 @@ describe('gateway hardening through the whole system (issue 9)', () => {
   it('limits email-verify resend to 5 per 15 minutes per ip, both surfaces together', async () => {
     const from = { 'x-forwarded-for': randomIp() };
     const statuses: number[] = [];
-    for (const path of ['/api/auth/email/verify/resend', '/api/mobile/auth/email/verify/resend', '/api/auth/email/verify/resend', '/api/mobile/auth/email/verify/resend', '/api/auth/email/verify/resend']) {
+    for (const path of [
+      '/api/auth/email/verify/resend',
+      '/api/mobile/auth/email/verify/resend',
+      '/api/auth/email/verify/resend',
+      '/api/mobile/auth/email/verify/resend',
+      '/api/auth/email/verify/resend',
+    ]) {
       statuses.push((await post(path, { email: `resend-${unique()}@example.com` }, from)).status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200]);

@@ -125,7 +125,14 @@ describe('school profile through the gateway (contract §6)', () => {
     const b = await chain();
     const ids = { provinceId: a.p.id, districtId: a.d.id, municipalityId: a.m.id };
     expect((await call('PUT', '/api/school-profile', { name: 'E2E School', ...ids, municipalityId: b.m.id })).body).toMatchObject({ errorCode: 'VALIDATION_FAILED' });
-    const saved = await call('PUT', '/api/school-profile', { name: 'E2E School', ...ids, ward: 3, street: 'Ring Road\nGate 2', phone: '+9779800000000', email: 'office@school.example' });
+    const saved = await call('PUT', '/api/school-profile', {
+      name: 'E2E School',
+      ...ids,
+      ward: 3,
+      street: 'Ring Road\nGate 2',
+      phone: '+9779800000000',
+      email: 'office@school.example',
+    });
     expect(saved.status).toBe(200);
     expect(data(await call('GET', '/api/school-profile'))).toEqual(data(saved));
     expect(data(saved)).toMatchObject({ name: 'E2E School', ...ids, ward: 3, street: 'Ring Road\nGate 2' });

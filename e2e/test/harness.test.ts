@@ -14,7 +14,7 @@ describe('the test harness', () => {
     expect(ci).toContain('export PATH="$PWD/$NODE_DIR/bin:$PATH"');
   });
 
-  it('.ci/run installs Debian\'s chromium when it is missing, before npm test', () => {
+  it(".ci/run installs Debian's chromium when it is missing, before npm test", () => {
     const ci = readRepoFile('.ci/run');
     expect(ci).toContain('if [ ! -x /usr/bin/chromium ]; then');
     expect(ci).toContain('apt-get install -y --no-install-recommends chromium');
@@ -37,7 +37,9 @@ describe('the test harness', () => {
       () => undefined,
       (error: Error) => error.message,
     );
-    expect(failure).toMatch(/^the system did not become ready: gateway exited \(code \d+\) during start-up; waited \d+ s for GET http:\/\/127\.0\.0\.1:\d+\/health\/ready to answer 200/);
+    expect(failure).toMatch(
+      /^the system did not become ready: gateway exited \(code \d+\) during start-up; waited \d+ s for GET http:\/\/127\.0\.0\.1:\d+\/health\/ready to answer 200/,
+    );
     expect(failure).toContain('UPSTREAM_TIMEOUT_MS');
   });
 });

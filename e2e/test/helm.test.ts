@@ -43,8 +43,11 @@ describe('deploy/helm/school-commerce', () => {
   it('with existingSecret, makes no Secret of its own and takes every credential from the named one', () => {
     const objects = template('--set', 'existingSecret=school-commerce-credentials');
     expect(find(objects, 'Secret', SECRET)).toBeUndefined();
-    const references = objects.filter((object) => [...PROCESS_NAMES, 'migrate'].includes(object.metadata.labels?.['app.kubernetes.io/name'] ?? ''))
-      .flatMap(containersOf).flatMap((spec) => spec.env ?? []).flatMap((variable) => variable.valueFrom?.secretKeyRef?.name ?? []);
+    const references = objects
+      .filter((object) => [...PROCESS_NAMES, 'migrate'].includes(object.metadata.labels?.['app.kubernetes.io/name'] ?? ''))
+      .flatMap(containersOf)
+      .flatMap((spec) => spec.env ?? [])
+      .flatMap((variable) => variable.valueFrom?.secretKeyRef?.name ?? []);
     expect(references.length).toBeGreaterThan(PROCESS_NAMES.length);
     expect([...new Set(references)]).toEqual(['school-commerce-credentials']);
   });
@@ -57,13 +60,18 @@ describe('deploy/helm/school-commerce', () => {
   });
 
   it('names the migration Job after the release revision, so an upgrade migrates again (one Job named migrate for the Kustomize base)', () => {
-    const jobs = (objects: K8sObject[]) => objects.filter((object) => object.kind === 'Job' && object.metadata.labels?.['app.kubernetes.io/name'] === 'migrate').map((job) => job.metadata.name);
+    const jobs = (objects: K8sObject[]) =>
+      objects.filter((object) => object.kind === 'Job' && object.metadata.labels?.['app.kubernetes.io/name'] === 'migrate').map((job) => job.metadata.name);
     expect(jobs(template())).toEqual(['migrate-1']);
     expect(jobs(template('--set', 'migrate.perRevision=false'))).toEqual(['migrate']);
   });
 
   it('leaves the replica count to the autoscaler when there is one, so an upgrade does not reset it', () => {
-    const replicas = (objects: K8sObject[]) => [...new Set(objects.filter((object) => object.kind === 'Deployment' && PROCESS_NAMES.includes(object.metadata.name as never)).map((object) => object.spec.replicas as unknown))];
+    const replicas = (objects: K8sObject[]) => [
+      ...new Set(
+        objects.filter((object) => object.kind === 'Deployment' && PROCESS_NAMES.includes(object.metadata.name as never)).map((object) => object.spec.replicas as unknown),
+      ),
+    ];
     expect(replicas(template(...valuesOf('prod')))).toEqual([undefined]);
     expect(replicas(template('--set', 'autoscaling.enabled=false', '--set', 'replicas=3'))).toEqual([3]);
     expect(template('--set', 'autoscaling.enabled=false').filter((object) => object.kind === 'HorizontalPodAutoscaler')).toEqual([]);
@@ -75,7 +83,8 @@ describe('deploy/helm/school-commerce', () => {
     expect(rule?.apiVersion).toBe('monitoring.coreos.com/v1');
     expect(rule?.metadata.labels).toEqual(expect.objectContaining({ release: 'prometheus' }));
     expect(rule?.spec).toEqual(rules);
-    for (const { alert, expr, labels } of rules.groups.flatMap((group) => group.rules)) expect({ alert, expr: typeof expr, severity: labels.severity }).toEqual({ alert, expr: 'string', severity: expect.stringMatching(/^(warning|critical)$/) });
+    for (const { alert, expr, labels } of rules.groups.flatMap((group) => group.rules))
+      expect({ alert, expr: typeof expr, severity: labels.severity }).toEqual({ alert, expr: 'string', severity: expect.stringMatching(/^(warning|critical)$/) });
     expect(template().filter((object) => object.kind === 'PrometheusRule')).toEqual([]);
   });
 

@@ -65,7 +65,14 @@ describe('Dockerfile', () => {
       const port = String(await freePort());
       // Free ports for everything it binds, metrics included: `npm start` may hold the defaults.
       const metricsPort = String(await freePort());
-      const env = { PATH: process.env.PATH ?? '', ...imageEnvironment('gateway'), HOST: '127.0.0.1', PORT: port, METRICS_PORT: metricsPort, REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' };
+      const env = {
+        PATH: process.env.PATH ?? '',
+        ...imageEnvironment('gateway'),
+        HOST: '127.0.0.1',
+        PORT: port,
+        METRICS_PORT: metricsPort,
+        REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      };
       const child = spawn(process.execPath, ['--enable-source-maps', 'entrypoint.mjs'], { cwd: target, env, stdio: 'ignore' });
       const exited = once(child, 'exit');
       let healthy = false;
@@ -82,4 +89,3 @@ describe('Dockerfile', () => {
     }, 60_000);
   });
 });
-

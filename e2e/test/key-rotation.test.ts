@@ -85,10 +85,14 @@ describe('signing key rotation through the gateway (npm run keys:rotate)', () =>
     await until(async () => ((await jwksKids()).length === 1 ? true : undefined), 'the old key to leave the JWKS');
     expect(await jwksKids()).toEqual([newKid]);
     // Verifiers drop it once their cached JWKS (1 s here) has expired.
-    const refused = await until(async () => {
-      const response = await me(first.accessToken);
-      return response.status === 401 ? response : undefined;
-    }, 'the old token to be refused', 5_000);
+    const refused = await until(
+      async () => {
+        const response = await me(first.accessToken);
+        return response.status === 401 ? response : undefined;
+      },
+      'the old token to be refused',
+      5_000,
+    );
     expect(await refused.json()).toMatchObject({ data: null, errorCode: 'AUTH_UNAUTHENTICATED' });
     expect((await me(second.accessToken)).status).toBe(200);
   });

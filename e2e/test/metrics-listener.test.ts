@@ -28,7 +28,15 @@ async function startGateway(env: Record<string, string>): Promise<Gateway> {
   const [port, metricsPort] = [await freePort(), await freePort()];
   const child: ChildProcess = spawn(process.execPath, [join(root, 'services/gateway/dist/main.js')], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', DOTENV_PATH: '/dev/null', LOG_LEVEL: 'warn', REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', PORT: String(port), METRICS_PORT: String(metricsPort), ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      DOTENV_PATH: '/dev/null',
+      LOG_LEVEL: 'warn',
+      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      PORT: String(port),
+      METRICS_PORT: String(metricsPort),
+      ...env,
+    },
     stdio: 'ignore',
   });
   const stop = async () => {

@@ -19,8 +19,7 @@ function expectValue(label: string, value: number | undefined): void {
   if (value === undefined || !Number.isFinite(value)) throw new Error(`${label}: ${value}`);
 }
 
-const requests = (route: string, method: string, status: number) =>
-  `http_request_duration_seconds_count{route="${route}",method="${method}",status_code="${status}"}`;
+const requests = (route: string, method: string, status: number) => `http_request_duration_seconds_count{route="${route}",method="${method}",status_code="${status}"}`;
 
 describe('GET /metrics on every process', () => {
   it('is not a route of the gateway: its public port answers 404 NOT_FOUND', async () => {

@@ -38,7 +38,9 @@ async function recorded(): Promise<Record<string, string[]>> {
 
 async function expected(): Promise<Record<string, string[]>> {
   return Object.fromEntries(
-    await Promise.all(SERVICE_NAMES.map(async (name) => [name, (await readMigrationDirectories([MIGRATIONS[name]].flat().map((url) => fileURLToPath(url)))).map((file) => file.name)])),
+    await Promise.all(
+      SERVICE_NAMES.map(async (name) => [name, (await readMigrationDirectories([MIGRATIONS[name]].flat().map((url) => fileURLToPath(url)))).map((file) => file.name)]),
+    ),
   );
 }
 

@@ -46,7 +46,16 @@ describe('alert rules', () => {
 
   it('cover outbox age, parked rows, dead letters, final job failures, 5xx share, throttle jumps and readiness', () => {
     const read = rules.flatMap((rule) => seriesOf(rule.expr));
-    for (const series of ['outbox_oldest_pending_age_seconds', 'outbox_parked_events', 'amqp_dead_letter_messages', 'notification_job_failures_total', 'http_request_duration_seconds_count', 'gateway_throttle_rejections_total', 'kube_deployment_status_replicas_unavailable', 'up']) {
+    for (const series of [
+      'outbox_oldest_pending_age_seconds',
+      'outbox_parked_events',
+      'amqp_dead_letter_messages',
+      'notification_job_failures_total',
+      'http_request_duration_seconds_count',
+      'gateway_throttle_rejections_total',
+      'kube_deployment_status_replicas_unavailable',
+      'up',
+    ]) {
       expect({ series, alerted: read.includes(series) }).toEqual({ series, alerted: true });
     }
     const tested = parse(readRepoFile(RULE_TESTS)) as { tests: { alert_rule_test: { alertname: string }[] }[] };
@@ -55,7 +64,11 @@ describe('alert rules', () => {
   });
 
   it('read series by their real names (the extraction this file relies on)', () => {
-    expect(seriesOf('sum by (job) (rate(http_request_duration_seconds_count{status_code=~"5.."}[5m])) / sum(rate(x_total[1h] offset 5m)) > 0.05 and up == 0')).toEqual(['http_request_duration_seconds_count', 'x_total', 'up']);
+    expect(seriesOf('sum by (job) (rate(http_request_duration_seconds_count{status_code=~"5.."}[5m])) / sum(rate(x_total[1h] offset 5m)) > 0.05 and up == 0')).toEqual([
+      'http_request_duration_seconds_count',
+      'x_total',
+      'up',
+    ]);
   });
 });
 
@@ -67,7 +80,12 @@ describe(`${DASHBOARD} against /metrics of a running system`, () => {
     system = await sharedSystem();
     const urls = [system.gatewayMetricsUrl, ...SERVICE_NAMES.map((name) => `${system.serviceUrl(name)}/metrics`)];
     const texts = await Promise.all(urls.map(async (url) => (await fetch(url)).text()));
-    served = new Set(texts.flatMap((text) => text.split('\n')).filter((line) => line !== '' && !line.startsWith('#')).map((line) => /^[a-zA-Z_:][\w:]*/.exec(line)?.[0] ?? ''));
+    served = new Set(
+      texts
+        .flatMap((text) => text.split('\n'))
+        .filter((line) => line !== '' && !line.startsWith('#'))
+        .map((line) => /^[a-zA-Z_:][\w:]*/.exec(line)?.[0] ?? ''),
+    );
   }, 120_000);
 
   it('has a query on every graph panel, each reading series some process serves (or Prometheus itself: up)', () => {
@@ -77,13 +95,18 @@ describe(`${DASHBOARD} against /metrics of a running system`, () => {
       expect({ panel: panel.title, queries: (panel.targets ?? []).length > 0 }).toEqual({ panel: panel.title, queries: true });
       for (const { expr } of panel.targets ?? []) {
         const series = seriesOf(expr);
-        expect({ panel: panel.title, expr, missing: series.length === 0 ? ['(no series)'] : series.filter((name) => !served.has(name) && !NOT_OURS.test(name)) }).toEqual({ panel: panel.title, expr, missing: [] });
+        expect({ panel: panel.title, expr, missing: series.length === 0 ? ['(no series)'] : series.filter((name) => !served.has(name) && !NOT_OURS.test(name)) }).toEqual({
+          panel: panel.title,
+          expr,
+          missing: [],
+        });
       }
     }
   });
 
   it('the alert rules read series some process serves, too', () => {
-    for (const rule of rules) expect({ alert: rule.alert, missing: seriesOf(rule.expr).filter((name) => !served.has(name) && !NOT_OURS.test(name)) }).toEqual({ alert: rule.alert, missing: [] });
+    for (const rule of rules)
+      expect({ alert: rule.alert, missing: seriesOf(rule.expr).filter((name) => !served.has(name) && !NOT_OURS.test(name)) }).toEqual({ alert: rule.alert, missing: [] });
   });
 
   it('shows every series the alerts read, so a firing alert has its graph', () => {

@@ -36,8 +36,7 @@ describe('the published API document', () => {
     if (storageDir) await rm(storageDir, { recursive: true, force: true });
   });
 
-  const operations = () =>
-    Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ key: `${method} ${path}`, operation })));
+  const operations = () => Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ key: `${method} ${path}`, operation })));
 
   it('holds every route of the gateway’s table and nothing else, each described by its service', () => {
     const table = ROUTE_TABLE.map((route) => `${route.method} ${openApiPath(route.path)}`).sort();
@@ -74,7 +73,10 @@ describe('the published API document', () => {
     for (const [path, item] of Object.entries(document.paths)) {
       const named = [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]).sort();
       for (const operation of Object.values(item)) {
-        const declared = (operation.parameters ?? []).filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name).sort();
+        const declared = (operation.parameters ?? [])
+          .filter((parameter) => parameter.in === 'path')
+          .map((parameter) => parameter.name)
+          .sort();
         expect({ path, declared }).toEqual({ path, declared: named });
       }
     }
@@ -85,7 +87,16 @@ describe('the published API document', () => {
     const province = '/api/lookups/provinces/0199a1b2-7c3d-7e4f-8a5b-6c7d8e9f0a1b';
     // The wildcard key as OpenAPI clients send a path parameter: its slashes percent-encoded.
     const encodedKey = encodeURIComponent('public/avatar/example.webp');
-    const calls: { method: 'get' | 'post' | 'patch'; path: string; url?: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; token?: boolean; status: number }[] = [
+    const calls: {
+      method: 'get' | 'post' | 'patch';
+      path: string;
+      url?: string;
+      body?: unknown;
+      rawBody?: string;
+      headers?: Record<string, string>;
+      token?: boolean;
+      status: number;
+    }[] = [
       { method: 'post', path: '/api/auth/login/email', body: { email: BOOTSTRAP_ADMIN.email, password: BOOTSTRAP_ADMIN.password }, status: 200 },
       { method: 'post', path: '/api/auth/login/email', body: { email: BOOTSTRAP_ADMIN.email, password: 'not-the-password' }, status: 401 },
       { method: 'get', path: '/api/auth/me', token: true, status: 200 },
@@ -141,10 +152,14 @@ describe('the published API document', () => {
   it.each([
     ['Spectral’s OpenAPI and OWASP rules of .spectral.yaml', spectralLint],
     ['Redocly’s recommended rules of redocly.yaml', redoclyLint],
-  ])('passes %s with no error', async (_name, lint) => {
-    const findings = await lint(document);
-    expect(findings.filter((finding) => finding.severity === 'error')).toEqual([]);
-  }, 120_000);
+  ])(
+    'passes %s with no error',
+    async (_name, lint) => {
+      const findings = await lint(document);
+      expect(findings.filter((finding) => finding.severity === 'error')).toEqual([]);
+    },
+    120_000,
+  );
 
   it('is linted for real: the same rules find the errors of a damaged copy', async () => {
     const damaged = structuredClone(document);
@@ -161,9 +176,7 @@ describe('the published API document', () => {
   });
 
   it('documents on every operation the gateway’s 400, 408, 414 and 431, besides the route’s own errors', () => {
-    const missing = operations().flatMap(({ key, operation }) =>
-      ['400', '408', '414', '431'].filter((status) => !operation.responses[status]).map((status) => `${key} ${status}`),
-    );
+    const missing = operations().flatMap(({ key, operation }) => ['400', '408', '414', '431'].filter((status) => !operation.responses[status]).map((status) => `${key} ${status}`));
     expect(missing).toEqual([]);
     const feedback = document.paths['/api/mobile/feedback']?.post;
     expect(feedback?.['x-error-codes']['VALIDATION_FAILED']).toBe(422);
@@ -180,7 +193,10 @@ describe('the published API document', () => {
     }
     const admin = await signIn(system, 'admin', BOOTSTRAP_ADMIN.email, BOOTSTRAP_ADMIN.password);
     const valid = ajv.compile(bodies[0]!);
-    for (const [startDate, status] of [['2025-02-28', 201], ['2025-02-30', 400]] as const) {
+    for (const [startDate, status] of [
+      ['2025-02-28', 201],
+      ['2025-02-30', 400],
+    ] as const) {
       const session = { name: `Dates ${startDate}`, startDate, endDate: '2026-02-27' };
       const response = await fetch(`${system.gatewayUrl}/api/academic-sessions`, {
         method: 'POST',

@@ -32,7 +32,10 @@ describe('the whole system through the gateway', () => {
   });
 
   it('answers unknown routes and other methods of known paths with 404 NOT_FOUND', async () => {
-    for (const [method, path] of [['GET', '/api/nothing-here'], ['PUT', '/api/auth/login/email']]) {
+    for (const [method, path] of [
+      ['GET', '/api/nothing-here'],
+      ['PUT', '/api/auth/login/email'],
+    ]) {
       const response = await api(path as string, { method: method as string });
       expect(response.status).toBe(404);
       expect(await response.json()).toEqual({ message: expect.any(String), data: null, errorCode: 'NOT_FOUND' });

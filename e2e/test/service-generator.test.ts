@@ -67,8 +67,12 @@ describe('npx nx g @school/tools:service <name>', () => {
     expect(await read('services/billing/src/main.ts')).toContain("name: 'billing'");
     expect(JSON.parse(await read('services/billing/package.json'))).toMatchObject({ scripts: { lint: 'eslint .' }, nx: { tags: ['type:service'] } });
     expect(await read('libs/config/src/topology.ts')).toContain("billing: { port: 3006, schema: 'billing' },");
-    expect(await read('docker-compose.yml')).toMatch(/ {2}billing:\n {4}<<: \*app\n {4}build: \{ <<: \*build, args: \{ SERVICE: billing \} \}\n[\s\S]*BILLING_URL: http:\/\/billing:3006\n[\s\S]* {6}billing: \{ condition: service_healthy \}/);
-    expect(await read('deploy/k8s/overlays/prod/kustomization.yaml')).toContain('- { name: school-commerce-billing, newName: registry.example.com/school-commerce-billing, newTag: "1.0.0" }');
+    expect(await read('docker-compose.yml')).toMatch(
+      / {2}billing:\n {4}<<: \*app\n {4}build: \{ <<: \*build, args: \{ SERVICE: billing \} \}\n[\s\S]*BILLING_URL: http:\/\/billing:3006\n[\s\S]* {6}billing: \{ condition: service_healthy \}/,
+    );
+    expect(await read('deploy/k8s/overlays/prod/kustomization.yaml')).toContain(
+      '- { name: school-commerce-billing, newName: registry.example.com/school-commerce-billing, newTag: "1.0.0" }',
+    );
     expect(await read('deploy/k8s/overlays/dev/kustomization.yaml')).toContain('- { name: school-commerce-billing, newTag: dev }');
     expect(await read('.env.example')).toContain('#BILLING_PORT=3006');
     expect(await read('e2e/package.json')).toContain('"@school/billing": "*"');

@@ -100,7 +100,15 @@ describe('sessions and devices (contract §10)', () => {
       expect(listed.map((row) => row.id).slice(0, 2)).toEqual([bare.sid, phone.sid]);
       expect(listed.map((row) => row.id)).toContain(sidOf(owners[surface].accessToken));
       expect(listed[0]).toEqual({ id: bare.sid, deviceId: null, deviceType: null, deviceName: null, createdAt: expect.any(String), lastUsedAt: expect.any(String), current: true });
-      expect(listed[1]).toEqual({ id: phone.sid, deviceId: 'phone-1', deviceType: 'ios', deviceName: 'Kim’s phone', createdAt: expect.any(String), lastUsedAt: expect.any(String), current: false });
+      expect(listed[1]).toEqual({
+        id: phone.sid,
+        deviceId: 'phone-1',
+        deviceType: 'ios',
+        deviceName: 'Kim’s phone',
+        createdAt: expect.any(String),
+        lastUsedAt: expect.any(String),
+        current: false,
+      });
       const created = listed.map((row) => Date.parse(row.createdAt));
       expect(created).toEqual([...created].sort((a, b) => b - a));
 

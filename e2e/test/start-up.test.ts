@@ -100,7 +100,9 @@ describe('npm start refuses to start, in one line and at once', () => {
     expect(elapsedMs).toBeLessThan(FAILURE_DEADLINE_MS);
     const lines = run.output().trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`^\\[start\\] PostgreSQL does not answer at postgresql://postgres:\\*\\*\\*@127\\.0\\.0\\.1:${closedPort}/postgres .*npm run infra.*DATABASE_URL`));
+    expect(lines[0]).toMatch(
+      new RegExp(`^\\[start\\] PostgreSQL does not answer at postgresql://postgres:\\*\\*\\*@127\\.0\\.0\\.1:${closedPort}/postgres .*npm run infra.*DATABASE_URL`),
+    );
   });
 
   it('names a bad value of a child before starting any', async () => {
@@ -115,9 +117,7 @@ describe('npm start refuses to start, in one line and at once', () => {
     const resources = await isolatedResources();
     try {
       // A database identity cannot migrate: its migration history table has the wrong columns.
-      await withDatabase(resources.env['DATABASE_URL'] as string, (client) =>
-        client.query('CREATE SCHEMA identity; CREATE TABLE identity._prisma_migrations (id int)'),
-      );
+      await withDatabase(resources.env['DATABASE_URL'] as string, (client) => client.query('CREATE SCHEMA identity; CREATE TABLE identity._prisma_migrations (id int)'));
       const run = runSupervisor(await operatorEnvironment({ ...resources.env, LOG_FORMAT: 'json' }));
       await run.waitFor(/"service":"identity".*failed to start/, 60_000);
       const crashedAt = Date.now();

@@ -90,7 +90,7 @@ afterAll(async () => {
 });
 
 describe('slow uploads never delay other requests (contract §9)', () => {
-  it('answers signed URLs, the file proxy, signed files and another customer\'s upload while 135 uploads trickle; readiness stays true', async () => {
+  it("answers signed URLs, the file proxy, signed files and another customer's upload while 135 uploads trickle; readiness stays true", async () => {
     const stored = await upload('/api/mobile/uploads', bystander.accessToken);
     expect(stored.status).toBe(200);
     const key = String(stored.data?.['relativePath']);
@@ -102,7 +102,10 @@ describe('slow uploads never delay other requests (contract §9)', () => {
         [0, 1, 2].map((slot) => {
           const n = index * 3 + slot;
           // A text file: media can judge it only once it is whole, so it answers none of them early.
-          return openUpload(system.gatewayUrl, `${n % 2 ? '/mobile/uploads' : '/api/mobile/uploads'}?uploadType=file`, { token: person.accessToken, localAddress: `127.0.0.${10 + Math.floor(n / 10)}` });
+          return openUpload(system.gatewayUrl, `${n % 2 ? '/mobile/uploads' : '/api/mobile/uploads'}?uploadType=file`, {
+            token: person.accessToken,
+            localAddress: `127.0.0.${10 + Math.floor(n / 10)}`,
+          });
         }),
       ),
     );
@@ -130,7 +133,11 @@ describe('slow uploads never delay other requests (contract §9)', () => {
 
 describe('no client behaviour ends or wedges a process (contract §9)', () => {
   it('keeps every process serving after hundreds of uploads from 23 addresses are reset, half-closed or aborted mid-body', async () => {
-    const callers = [...tricklers.map((person) => ({ token: person.accessToken, path: '/api/mobile/uploads' })), { token: admin.accessToken, path: '/api/upload' }, { token: admin.accessToken, path: '/upload/multiple' }];
+    const callers = [
+      ...tricklers.map((person) => ({ token: person.accessToken, path: '/api/mobile/uploads' })),
+      { token: admin.accessToken, path: '/api/upload' },
+      { token: admin.accessToken, path: '/upload/multiple' },
+    ];
     // Far over both limits: some are in flight, most refused (and being drained) when they drop.
     const dropped = await Promise.all(
       Array.from({ length: 230 }, (_, index) => {

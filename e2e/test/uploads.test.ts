@@ -28,7 +28,14 @@ async function call(method: string, path: string, options: { body?: unknown; tok
   return { status: response.status, body: (await response.json()) as Answer['body'] };
 }
 
-async function upload(path: string, bytes: Buffer, filename: string, type: string, token?: string, headers: Record<string, string> = {}): Promise<Answer & { retryAfter: string | null }> {
+async function upload(
+  path: string,
+  bytes: Buffer,
+  filename: string,
+  type: string,
+  token?: string,
+  headers: Record<string, string> = {},
+): Promise<Answer & { retryAfter: string | null }> {
   const body = new FormData();
   body.append('file', new Blob([new Uint8Array(bytes)], { type }), filename);
   const response = await fetch(`${system.gatewayUrl}${path}`, { method: 'POST', body, headers: { ...headers, ...(token && { authorization: `Bearer ${token}` }) } });
@@ -45,9 +52,8 @@ beforeAll(async () => {
   customer = await invitedPerson(system, admin.accessToken, 'customer', PASSWORD);
 }, 90_000);
 
-
 describe('uploads through the gateway', () => {
-  it('stores an administrator PNG as WebP under the admin\'s publicId, at /api/upload and at /upload', async () => {
+  it("stores an administrator PNG as WebP under the admin's publicId, at /api/upload and at /upload", async () => {
     for (const path of ['/api/upload', '/upload']) {
       const answer = await upload(path, PNG, 'dot.png', 'image/png', admin.accessToken);
       expect({ path, status: answer.status }).toEqual({ path, status: 200 });
@@ -57,7 +63,7 @@ describe('uploads through the gateway', () => {
     }
   });
 
-  it('binds each route to its surface: 401 without a token, 403 PERMISSION_INSUFFICIENT for the other surface\'s token', async () => {
+  it("binds each route to its surface: 401 without a token, 403 PERMISSION_INSUFFICIENT for the other surface's token", async () => {
     expect((await call('GET', '/api/upload/signed-url/public/image/x.webp')).status).toBe(401);
     expect((await call('POST', '/api/mobile/uploads')).status).toBe(401);
     const customerOnAdmin = await upload('/api/upload', PNG, 'dot.png', 'image/png', customer.accessToken);
@@ -79,7 +85,7 @@ describe('uploads through the gateway', () => {
     expect([answer.status, answer.body.errorCode]).toEqual([413, 'UPLOAD_TOO_LARGE']);
   });
 
-  it('signs a customer\'s own key; the URL serves the file without a token and refuses a tampered one with 403', async () => {
+  it("signs a customer's own key; the URL serves the file without a token and refuses a tampered one with 403", async () => {
     const stored = await upload('/api/mobile/uploads', PNG, 'mine.png', 'image/png', customer.accessToken);
     expect(stored.status).toBe(200);
     const key = String(stored.body.data?.['relativePath']);
@@ -131,7 +137,10 @@ describe('uploads through the gateway', () => {
     }
     // Contract §9: at most 100 keys per batch, on both surfaces.
     const keys = Array.from({ length: 101 }, () => key);
-    for (const [path, token] of [['/api/mobile/uploads/signed-urls', customer.accessToken], ['/api/upload/signed-urls', admin.accessToken]] as const) {
+    for (const [path, token] of [
+      ['/api/mobile/uploads/signed-urls', customer.accessToken],
+      ['/api/upload/signed-urls', admin.accessToken],
+    ] as const) {
       const oversized = await call('POST', path, { token, body: { keys } });
       expect({ path, status: oversized.status, errorCode: oversized.body.errorCode }).toEqual({ path, status: 400, errorCode: 'VALIDATION_FAILED' });
     }
@@ -210,8 +219,7 @@ describe('uploads through the gateway', () => {
     const stored = await upload('/api/mobile/uploads', PNG, 'mine.png', 'image/png', customer.accessToken, { 'x-forwarded-for': randomIp() });
     const key = String(stored.body.data?.['relativePath']);
     const from = { 'x-forwarded-for': randomIp() };
-    const signedUrl = (path: string, headers = from) =>
-      fetch(`${system.gatewayUrl}${path}${key}`, { headers: { ...headers, authorization: `Bearer ${customer.accessToken}` } });
+    const signedUrl = (path: string, headers = from) => fetch(`${system.gatewayUrl}${path}${key}`, { headers: { ...headers, authorization: `Bearer ${customer.accessToken}` } });
     const statuses: number[] = [];
     for (let index = 0; index < 60; index += 1) {
       statuses.push((await signedUrl(index % 2 ? '/mobile/uploads/signed-url/' : '/api/mobile/uploads/signed-url/')).status);

@@ -50,7 +50,10 @@ describe('control characters in strings (contract §3)', () => {
   });
 
   it('answers a NUL in a user name with 400 VALIDATION_FAILED, not 500', async () => {
-    const answer = await call('POST', '/api/users', { token: adminToken, body: { email: `nul.${randomBytes(4).toString('hex')}@example.com`, name: 'Nul\u0000Name', role: 'staff' } });
+    const answer = await call('POST', '/api/users', {
+      token: adminToken,
+      body: { email: `nul.${randomBytes(4).toString('hex')}@example.com`, name: 'Nul\u0000Name', role: 'staff' },
+    });
     expectValidationFailed(answer, 'name');
   });
 
@@ -64,7 +67,10 @@ describe('control characters in strings (contract §3)', () => {
       const answer = await call('POST', '/api/users', { token: adminToken, body: { email: `bidi.${randomBytes(4).toString('hex')}@example.com`, name, role: 'staff' } });
       expectValidationFailed(answer, 'name');
     }
-    const plain = await call('POST', '/api/users', { token: adminToken, body: { email: `plain.${randomBytes(4).toString('hex')}@example.com`, name: 'राम Bahadur', role: 'staff' } });
+    const plain = await call('POST', '/api/users', {
+      token: adminToken,
+      body: { email: `plain.${randomBytes(4).toString('hex')}@example.com`, name: 'राम Bahadur', role: 'staff' },
+    });
     expect(plain.status).toBe(201);
   });
 });

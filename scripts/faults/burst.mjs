@@ -21,10 +21,21 @@ export async function burstWithFault(system, options, { name, inject, mailTimeou
   await burst;
   const mails = await awaitMails(system.sink, accepted, mailTimeoutMs);
   const once = resendsAllowed
-    ? [`none mailed twice as two notifications (${mails.reissued} under a new Message-ID; ${mails.duplicated} resent under the same one, which mail clients collapse)`, mails.reissued === 0]
+    ? [
+        `none mailed twice as two notifications (${mails.reissued} under a new Message-ID; ${mails.duplicated} resent under the same one, which mail clients collapse)`,
+        mails.reissued === 0,
+      ]
     : [`none mailed twice (${mails.duplicated} duplicates)`, mails.duplicated === 0];
   return {
-    counts: { sent: tally.sent, accepted: tally.ok, '503': tally.unavailable, other5xx: tally.serverErrors, 'mails.expected': mails.expected, 'mails.delivered': mails.delivered, 'mails.duplicated': mails.duplicated },
+    counts: {
+      sent: tally.sent,
+      accepted: tally.ok,
+      503: tally.unavailable,
+      other5xx: tally.serverErrors,
+      'mails.expected': mails.expected,
+      'mails.delivered': mails.delivered,
+      'mails.duplicated': mails.duplicated,
+    },
     checks: [
       [`no 5xx other than 503 (${tally})`, tally.serverErrors === 0],
       ['some submissions accepted', tally.ok > 0],

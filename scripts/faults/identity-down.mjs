@@ -30,9 +30,12 @@ export const identityDown = {
     log(`DELETE of each while identity is down: ${whileDown}; ${remaining} of ${provinces.length} still listed`);
     await system.restart('identity');
     log('identity started again');
-    const relogin = await login(base, ADMIN).then(() => true, () => false);
+    const relogin = await login(base, ADMIN).then(
+      () => true,
+      () => false,
+    );
     return {
-      counts: { sent: whileDown.sent, ok: whileDown.ok, '503': whileDown.unavailable, other5xx: whileDown.serverErrors, deletedWhileDown: provinces.length - remaining },
+      counts: { sent: whileDown.sent, ok: whileDown.ok, 503: whileDown.unavailable, other5xx: whileDown.serverErrors, deletedWhileDown: provinces.length - remaining },
       checks: [
         ['every delete while identity is down answered 200', whileDown.ok === provinces.length],
         ['every province was deleted while identity was down', remaining === 0],

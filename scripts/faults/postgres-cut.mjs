@@ -37,7 +37,15 @@ export const postgresCut = {
     log(`reads answer 200 again ${recoveredMs === undefined ? 'NOT within 30 s' : `${(recoveredMs / 1000).toFixed(1)} s after the restore`}`);
     const mails = await awaitMails(system.sink, accepted, 60_000);
     return {
-      counts: { sent: tally.sent, ok: tally.ok, '503': tally.unavailable, other5xx: tally.serverErrors, 'mails.expected': mails.expected, 'mails.delivered': mails.delivered, 'mails.duplicated': mails.duplicated },
+      counts: {
+        sent: tally.sent,
+        ok: tally.ok,
+        503: tally.unavailable,
+        other5xx: tally.serverErrors,
+        'mails.expected': mails.expected,
+        'mails.delivered': mails.delivered,
+        'mails.duplicated': mails.duplicated,
+      },
       checks: [
         [`no 5xx other than 503 (${tally})`, tally.serverErrors === 0],
         ['requests during the cut answered 503', tally.unavailable > 0],

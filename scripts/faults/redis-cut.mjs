@@ -64,13 +64,25 @@ export const redisCut = {
     const revokedAfter = await meOf(revoked.accessToken);
     const mails = await awaitMails(system.sink, accepted, 90_000);
     return {
-      counts: { sent: tally.sent, ok: tally.ok, '503': tally.unavailable, other5xx: tally.serverErrors, 'revoked.2xx': revokedAnswers.ok, 'mails.expected': mails.expected, 'mails.delivered': mails.delivered, 'mails.duplicated': mails.duplicated },
+      counts: {
+        sent: tally.sent,
+        ok: tally.ok,
+        503: tally.unavailable,
+        other5xx: tally.serverErrors,
+        'revoked.2xx': revokedAnswers.ok,
+        'mails.expected': mails.expected,
+        'mails.delivered': mails.delivered,
+        'mails.duplicated': mails.duplicated,
+      },
       checks: [
         [`no 5xx other than 503 (${tally})`, tally.serverErrors === 0],
         [`the revoked session was never let in (${revokedAnswers}; after: ${revokedAfter.status})`, revokedAnswers.ok === 0 && revokedAfter.status === 401],
         ['signed-in reads recover within 30 s', recoveredMs !== undefined],
         ['throttle counts again: five accepted, the sixth 429', throttled.slice(0, 5).every((status) => status === 200) && throttled[5] === 429],
-        [`a session created after the outage is listed (create ${created.status}, list ${listed.status} with ${listed.body?.data?.length ?? 0} rows)`, created.status === 201 && listed.body?.data?.some((row) => row.name === name) === true],
+        [
+          `a session created after the outage is listed (create ${created.status}, list ${listed.status} with ${listed.body?.data?.length ?? 0} rows)`,
+          created.status === 201 && listed.body?.data?.some((row) => row.name === name) === true,
+        ],
         [`accepted guest submissions mailed once (${mails.missing} missing, ${mails.duplicated} duplicates)`, mails.missing === 0 && mails.duplicated === 0],
       ],
     };

@@ -79,7 +79,10 @@ export class Tally {
     return this.count((status) => status === 0 || (status >= 500 && status !== 503));
   }
   toString() {
-    return [...this.statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status || 'no answer'}: ${count}`).join(', ');
+    return [...this.statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, count]) => `${status || 'no answer'}: ${count}`)
+      .join(', ');
   }
 }
 

@@ -10,7 +10,9 @@ export function formatLogLine(line) {
   }
   if (typeof entry !== 'object' || entry === null) return line;
   const time = typeof entry.time === 'string' ? entry.time.slice(11, 19) : '';
-  const level = String(entry.level ?? '').toUpperCase().padEnd(5);
+  const level = String(entry.level ?? '')
+    .toUpperCase()
+    .padEnd(5);
   const fields = Object.entries(entry)
     .filter(([key]) => !HIDDEN.has(key))
     .map(([key, value]) => `${key}=${typeof value === 'object' ? JSON.stringify(value) : value}`)

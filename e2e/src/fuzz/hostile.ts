@@ -88,7 +88,13 @@ export const oddContentTypes = fc.constantFrom(
 /** Headers a client may send that no route expects (values a fetch client can carry). */
 export const oddHeaders = fc.oneof(
   fc.record({ name: fc.constant('x-forwarded-for'), value: fc.constantFrom('not-an-ip', '1.2.3.4, evil', '::1', '999.999.999.999', ', , ,') }),
-  fc.record({ name: fc.constant('x-device-id'), value: fc.oneof(fc.constantFrom('', '../../x', '%00'), fc.string({ maxLength: 200 }).map((value) => value.replace(/[^\x20-\x7e]/g, 'x'))) }),
+  fc.record({
+    name: fc.constant('x-device-id'),
+    value: fc.oneof(
+      fc.constantFrom('', '../../x', '%00'),
+      fc.string({ maxLength: 200 }).map((value) => value.replace(/[^\x20-\x7e]/g, 'x')),
+    ),
+  }),
   fc.record({ name: fc.constant('accept'), value: fc.constantFrom('text/html', 'application/xml', '*/*;q=0', 'image/png') }),
   fc.record({ name: fc.constant('x-http-method-override'), value: fc.constantFrom('DELETE', 'PUT', 'PATCH') }),
   fc.record({ name: fc.constant('x-request-id'), value: fc.constantFrom('', 'x'.repeat(500), '../../etc') }),

@@ -28,7 +28,18 @@ const resolver = new SchemaResolver(document);
 const [patchProvince, getFile, upload] = operationsOf(document) as [Plan['operation'], Plan['operation'], Plan['operation']];
 
 function plan(overrides: Partial<Plan>): Plan {
-  return { operation: patchProvince, kind: 'valid', principal: 'admin', pathValues: {}, query: {}, body: { name: 'Koshi' }, upload: [], poolPicks: [0, 0, 0, 0, 0, 0, 0, 0], mutation: { kind: 'none' }, ...overrides };
+  return {
+    operation: patchProvince,
+    kind: 'valid',
+    principal: 'admin',
+    pathValues: {},
+    query: {},
+    body: { name: 'Koshi' },
+    upload: [],
+    poolPicks: [0, 0, 0, 0, 0, 0, 0, 0],
+    mutation: { kind: 'none' },
+    ...overrides,
+  };
 }
 
 describe('turning a plan into a request', () => {

@@ -66,7 +66,11 @@ export function materialize(plan: Plan, resolver: SchemaResolver, pools: Pools, 
     case 'field-extra':
       if (body && typeof body === 'object' && !Array.isArray(body)) {
         // JSON.parse makes `__proto__` an own key, so the wire carries it as an attacker would send it.
-        body = JSON.parse(JSON.stringify(body).replace(/^\{/, `{${JSON.stringify(mutation.key)}:${JSON.stringify(mutation.value ?? null)},`).replace(/,\}$/, '}'));
+        body = JSON.parse(
+          JSON.stringify(body)
+            .replace(/^\{/, `{${JSON.stringify(mutation.key)}:${JSON.stringify(mutation.value ?? null)},`)
+            .replace(/,\}$/, '}'),
+        );
       }
       break;
     case 'body-value':
@@ -123,10 +127,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 /** encodeURIComponent, except that a lone surrogate goes out as the invalid UTF-8 a careless client would send. */
 function percentEncode(value: string): string {
-  return value
-    .split(LONE_SURROGATE)
-    .map(encodeURIComponent)
-    .join('%ED%A0%80');
+  return value.split(LONE_SURROGATE).map(encodeURIComponent).join('%ED%A0%80');
 }
 
 /** Integer id fields and key lists get values seen in earlier answers, most of the time. */
@@ -153,7 +154,14 @@ interface Bounded {
 }
 
 /** Sets one bounded field (a body property or a query parameter) to just inside or just outside its bound. */
-function applyBoundary(mutation: Extract<Mutation, { kind: 'boundary' }>, operation: Operation, resolver: SchemaResolver, query: Record<string, unknown>, setBody: (body: unknown) => void, body: unknown): void {
+function applyBoundary(
+  mutation: Extract<Mutation, { kind: 'boundary' }>,
+  operation: Operation,
+  resolver: SchemaResolver,
+  query: Record<string, unknown>,
+  setBody: (body: unknown) => void,
+  body: unknown,
+): void {
   const candidates: Bounded[] = operation.queryParams.map((parameter) => ({ schema: resolver.resolve(parameter.schema), apply: (value) => (query[parameter.name] = value) }));
   if (body && typeof body === 'object' && !Array.isArray(body) && operation.body) {
     const properties = resolver.resolve(operation.body.schema).properties ?? {};
@@ -209,7 +217,11 @@ function multipart(boundary: string, field: string, parts: UploadPart[]): Buffer
   const chunks: Buffer[] = [];
   for (const part of parts) {
     const filename = part.filename.replace(/["\r\n]/g, '_');
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\n${part.contentType ? `Content-Type: ${part.contentType}\r\n` : ''}\r\n`));
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\n${part.contentType ? `Content-Type: ${part.contentType}\r\n` : ''}\r\n`,
+      ),
+    );
     chunks.push(part.content === 'random' ? Buffer.from(part.random) : UPLOAD_BYTES[part.content]);
     chunks.push(Buffer.from('\r\n'));
   }

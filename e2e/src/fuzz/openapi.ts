@@ -110,7 +110,9 @@ export function operationsOf(document: OpenApiDocument): Operation[] {
       if (!operation) continue;
       const parameters = [...shared, ...(operation.parameters ?? []).map((parameter) => resolver.resolve<ParameterObject>(parameter))];
       const of = (where: ParameterObject['in']) =>
-        parameters.filter((parameter) => parameter.in === where).map((parameter) => ({ name: parameter.name, required: parameter.required === true, schema: parameter.schema ?? { type: 'string' } }));
+        parameters
+          .filter((parameter) => parameter.in === where)
+          .map((parameter) => ({ name: parameter.name, required: parameter.required === true, schema: parameter.schema ?? { type: 'string' } }));
       const security = operation.security ?? document.security ?? [];
       operations.push({
         id: `${method.toUpperCase()} ${path}`,

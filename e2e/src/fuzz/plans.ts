@@ -61,7 +61,11 @@ const mutationsFor = (operation: Operation): fc.Arbitrary<Mutation>[] => {
   const pick = fc.nat();
   const mutations: fc.Arbitrary<Mutation>[] = [
     oddHeaders.map((header) => ({ kind: 'header' as const, ...header })),
-    fc.record({ kind: fc.constant('query-extra' as const), key: fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS, 'page[]', 'a.b'), fc.string({ maxLength: 10 })), value: hostileString }),
+    fc.record({
+      kind: fc.constant('query-extra' as const),
+      key: fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS, 'page[]', 'a.b'), fc.string({ maxLength: 10 })),
+      value: hostileString,
+    }),
   ];
   if (operation.queryParams.length > 0) mutations.push(fc.record({ kind: fc.constant('query-value' as const), pick, value: hostileString }));
   if (operation.pathParams.length > 0) mutations.push(fc.record({ kind: fc.constant('path-value' as const), pick, value: hostileString }));

@@ -29,7 +29,7 @@ export class Pools {
   /** A value seen for a parameter or field of this name, or undefined (then the generated one stays). */
   pick(name: string, random: number): string | number | undefined {
     if (random % 10 >= 7) return undefined;
-    const list = /^(key|\*|wildcard)$/i.test(name) || /path/i.test(name) ? this.keys : /publicId$/i.test(name) ? this.uuids : this.integers.get(name) ?? this.integers.get('id');
+    const list = /^(key|\*|wildcard)$/i.test(name) || /path/i.test(name) ? this.keys : /publicId$/i.test(name) ? this.uuids : (this.integers.get(name) ?? this.integers.get('id'));
     return list && list.length > 0 ? list[random % list.length] : undefined;
   }
 

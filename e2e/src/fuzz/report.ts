@@ -6,7 +6,10 @@ export function formatReport(report: FuzzReport, replay: string): string {
   const width = Math.max(...[...report.statuses.keys()].map((id) => id.length));
   for (const [operation, statuses] of [...report.statuses].sort(([a], [b]) => a.localeCompare(b))) {
     const total = [...statuses.values()].reduce((sum, count) => sum + count, 0);
-    const spread = [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status || 'none'}x${count}`).join(' ');
+    const spread = [...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, count]) => `${status || 'none'}x${count}`)
+      .join(' ');
     lines.push(`${operation.padEnd(width)}  ${String(total).padStart(4)}  ${spread}`);
   }
   lines.push('', `failures: ${report.failures.length}`);

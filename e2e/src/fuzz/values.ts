@@ -21,9 +21,9 @@ export function validValue(schema: JsonSchema, resolver: SchemaResolver, name = 
   if (resolved.const !== undefined) return fc.constant(resolved.const);
   if (resolved.enum && resolved.enum.length > 0) return fc.constantFrom(...resolved.enum);
   if (resolved.allOf && resolved.allOf.length > 0) {
-    return fc.tuple(...resolved.allOf.map((part) => validValue(part, resolver, name, depth + 1))).map((parts) =>
-      parts.every((part) => part !== null && typeof part === 'object' && !Array.isArray(part)) ? Object.assign({}, ...parts) : parts[0],
-    );
+    return fc
+      .tuple(...resolved.allOf.map((part) => validValue(part, resolver, name, depth + 1)))
+      .map((parts) => (parts.every((part) => part !== null && typeof part === 'object' && !Array.isArray(part)) ? Object.assign({}, ...parts) : parts[0]));
   }
   const variants = resolved.anyOf ?? resolved.oneOf;
   if (variants && variants.length > 0) return fc.oneof(...variants.map((variant) => validValue(variant, resolver, name, depth + 1)));

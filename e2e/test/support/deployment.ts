@@ -52,5 +52,10 @@ export function imageEnvironment(service: string): Record<string, string> {
   const stages = readRepoFile('Dockerfile').split(/^FROM /m);
   const final = stages[stages.length - 1] ?? '';
   const line = /^ENV (.+)$/m.exec(final)?.[1] ?? '';
-  return Object.fromEntries(line.split(/\s+/).map((pair) => pair.split('=') as [string, string]).map(([key, value]) => [key, value.replace('${SERVICE}', service)]));
+  return Object.fromEntries(
+    line
+      .split(/\s+/)
+      .map((pair) => pair.split('=') as [string, string])
+      .map(([key, value]) => [key, value.replace('${SERVICE}', service)]),
+  );
 }

@@ -39,7 +39,9 @@ const SECRET_NAME = /SECRET|PASSWORD|PRIVATE_KEY|ACCESS_KEY|TOKEN|_PASS$/;
 
 /** The objects of a multi-document YAML stream (empty documents, e.g. helm's leading `---`, dropped). */
 export function parseObjects(yaml: string): K8sObject[] {
-  return parseAllDocuments(yaml).map((document) => document.toJSON() as K8sObject | null).filter((object): object is K8sObject => object !== null);
+  return parseAllDocuments(yaml)
+    .map((document) => document.toJSON() as K8sObject | null)
+    .filter((object): object is K8sObject => object !== null);
 }
 
 /** Objects of the prometheus-operator are not in kubernetes-models: their own tests check them. */
@@ -131,12 +133,19 @@ export function itDeploysTheSystem({ objects, production }: Rendering): void {
     for (const configMap of objects.filter((object) => object.kind === 'ConfigMap')) {
       for (const [key, value] of Object.entries(configMap.data ?? {})) {
         const password = URL.canParse(value) ? new URL(value).password : '';
-        expect({ configMap: configMap.metadata.name, key, secretName: SECRET_NAME.test(key), password }).toEqual({ configMap: configMap.metadata.name, key, secretName: false, password: '' });
+        expect({ configMap: configMap.metadata.name, key, secretName: SECRET_NAME.test(key), password }).toEqual({
+          configMap: configMap.metadata.name,
+          key,
+          secretName: false,
+          password: '',
+        });
       }
     }
     for (const object of objects) {
       for (const spec of containersOf(object)) {
-        const literal = (spec.env ?? []).filter((variable) => variable.value !== undefined && (SECRET_NAME.test(variable.name) || (URL.canParse(variable.value) && new URL(variable.value).password !== '')));
+        const literal = (spec.env ?? []).filter(
+          (variable) => variable.value !== undefined && (SECRET_NAME.test(variable.name) || (URL.canParse(variable.value) && new URL(variable.value).password !== '')),
+        );
         expect({ object: object.metadata.name, container: spec.name, literal }).toEqual({ object: object.metadata.name, container: spec.name, literal: [] });
       }
     }
@@ -148,7 +157,11 @@ export function itDeploysTheSystem({ objects, production }: Rendering): void {
     const port = Number(containerConfig(name, environment(name)).config?.['PORT']);
     expect(spec.ports?.find((candidate) => candidate.name === 'http')?.containerPort).toBe(port);
     for (const probe of [spec.readinessProbe, spec.livenessProbe, spec.startupProbe]) {
-      expect({ path: probe?.httpGet?.path, real: isRoute(probe?.httpGet?.path ?? ''), port: probe?.httpGet?.port }).toEqual({ path: probe?.httpGet?.path, real: true, port: 'http' });
+      expect({ path: probe?.httpGet?.path, real: isRoute(probe?.httpGet?.path ?? ''), port: probe?.httpGet?.port }).toEqual({
+        path: probe?.httpGet?.path,
+        real: true,
+        port: 'http',
+      });
     }
     // /health/ready of the gateway reports every service: one service down must not empty the gateway.
     if (name === 'gateway') expect(spec.readinessProbe?.httpGet?.path).not.toBe('/health/ready');
@@ -159,7 +172,8 @@ export function itDeploysTheSystem({ objects, production }: Rendering): void {
   it.each([...PROCESS_NAMES])('annotates %s for Prometheus on the port that serves /metrics (the gateway: METRICS_PORT on 0.0.0.0, never its public port)', (name) => {
     const config = containerConfig(name, environment(name)).config ?? {};
     const annotations = deployment(name)?.spec.template.metadata.annotations ?? {};
-    const metricsPort = name === 'gateway' ? Number(config['METRICS_PORT'] ?? container(name).ports?.find((candidate) => candidate.name === 'metrics')?.containerPort) : Number(config['PORT']);
+    const metricsPort =
+      name === 'gateway' ? Number(config['METRICS_PORT'] ?? container(name).ports?.find((candidate) => candidate.name === 'metrics')?.containerPort) : Number(config['PORT']);
     expect(annotations).toEqual(expect.objectContaining({ 'prometheus.io/scrape': 'true', 'prometheus.io/path': '/metrics', 'prometheus.io/port': String(metricsPort) }));
     if (name === 'gateway') {
       expect(metricsPort).not.toBe(Number(config['PORT']));
@@ -194,7 +208,10 @@ export function itDeploysTheSystem({ objects, production }: Rendering): void {
   });
 
   it('takes every image of the system from one registry at one tag', () => {
-    const ours = objects.flatMap(containersOf).map((spec) => spec.image).filter((image) => /school-commerce-/.test(image));
+    const ours = objects
+      .flatMap(containersOf)
+      .map((spec) => spec.image)
+      .filter((image) => /school-commerce-/.test(image));
     expect(ours.length).toBeGreaterThan(PROCESS_NAMES.length);
     expect([...new Set(ours.map((image) => image.replace(/school-commerce-[a-z-]+/, '<process>')))]).toEqual([expect.stringMatching(/<process>:[\w.-]+$/)]);
   });
@@ -209,14 +226,22 @@ export function itDeploysTheSystem({ objects, production }: Rendering): void {
 
   if (production) {
     it('uses external Postgres, RabbitMQ, Redis and S3, with credentials from a Secret made by the operator', () => {
-      expect(objects.filter((object) => object.kind === 'Deployment').map((object) => object.metadata.name).sort()).toEqual([...PROCESS_NAMES].sort());
+      expect(
+        objects
+          .filter((object) => object.kind === 'Deployment')
+          .map((object) => object.metadata.name)
+          .sort(),
+      ).toEqual([...PROCESS_NAMES].sort());
       expect(secrets.size).toBe(0);
       for (const name of SERVICE_NAMES) {
         for (const variable of ['DATABASE_URL', 'REDIS_URL']) expect(new URL(environment(name)[variable] ?? '').hostname).toMatch(/\.example$/);
       }
       expect(new URL(environment('media')['S3_ENDPOINT'] ?? '').protocol).toBe('https:');
       const documented = Object.keys(operatorSecret());
-      const referenced = objects.flatMap(containersOf).flatMap((spec) => spec.env ?? []).flatMap((variable) => variable.valueFrom?.secretKeyRef?.key ?? []);
+      const referenced = objects
+        .flatMap(containersOf)
+        .flatMap((spec) => spec.env ?? [])
+        .flatMap((variable) => variable.valueFrom?.secretKeyRef?.key ?? []);
       expect([...new Set(referenced)].filter((key) => !documented.includes(key))).toEqual([]);
     });
   } else {

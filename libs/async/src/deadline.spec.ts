@@ -10,7 +10,11 @@ describe('withDeadline', () => {
   });
 
   it('rejects with DeadlineExceededError naming the work when it is late', async () => {
-    const late = withDeadline(sleep(200).then(() => 'late'), 20, 'Redis');
+    const late = withDeadline(
+      sleep(200).then(() => 'late'),
+      20,
+      'Redis',
+    );
     await expect(late).rejects.toBeInstanceOf(DeadlineExceededError);
     await expect(late).rejects.toThrow('Redis did not answer within 20 ms');
   });

@@ -115,18 +115,10 @@ export class JwtVerifier {
 
 /** The JWKS was read but has no (single) key for this token: the token's fault. */
 function isTokenProblem(error: unknown): boolean {
-  return (
-    error instanceof errors.JWKSNoMatchingKey ||
-    error instanceof errors.JWKSMultipleMatchingKeys ||
-    error instanceof errors.JOSENotSupported
-  );
+  return error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys || error instanceof errors.JOSENotSupported;
 }
 
-async function fromStaleSet(
-  jwks: JSONWebKeySet,
-  header: JWSHeaderParameters,
-  token: FlattenedJWSInput,
-): Promise<CryptoKey | undefined> {
+async function fromStaleSet(jwks: JSONWebKeySet, header: JWSHeaderParameters, token: FlattenedJWSInput): Promise<CryptoKey | undefined> {
   try {
     return await createLocalJWKSet(jwks)(header, token);
   } catch {

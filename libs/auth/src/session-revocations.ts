@@ -61,12 +61,7 @@ export class SessionRevocations {
   async revoke(sessionId: string, ttlSeconds: number): Promise<void> {
     const expiresAt = Date.now() + Math.max(1, Math.ceil(ttlSeconds)) * 1000;
     const results = await this.call(() =>
-      this.redis
-        .multi()
-        .zadd(this.key, 'GT', expiresAt, sessionId)
-        .zremrangebyscore(this.key, '-inf', Date.now())
-        .publish(this.key, `${expiresAt} ${sessionId}`)
-        .exec(),
+      this.redis.multi().zadd(this.key, 'GT', expiresAt, sessionId).zremrangebyscore(this.key, '-inf', Date.now()).publish(this.key, `${expiresAt} ${sessionId}`).exec(),
     );
     const failed = results?.find(([error]) => error);
     if (!results || failed) throw new AppError('SERVICE_UNAVAILABLE', undefined, { cause: failed?.[0] ?? new Error('transaction discarded') });

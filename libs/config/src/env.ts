@@ -9,13 +9,16 @@ const url = (fallback: string, protocols: readonly string[]) =>
   z
     .string()
     .default(fallback)
-    .refine((value) => {
-      try {
-        return protocols.includes(new URL(value).protocol);
-      } catch {
-        return false;
-      }
-    }, `must be a URL (${protocols.join(' or ')})`);
+    .refine(
+      (value) => {
+        try {
+          return protocols.includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      },
+      `must be a URL (${protocols.join(' or ')})`,
+    );
 
 const flag = (fallback: boolean) =>
   z
@@ -51,7 +54,10 @@ export const redisEnv = {
 export const amqpEnv = {
   AMQP_URL: url('amqp://guest:guest@127.0.0.1:5672', ['amqp:', 'amqps:']),
   /** Prefix of exchange and queue names: empty in production, random in tests sharing one vhost. */
-  AMQP_NAME_PREFIX: z.string().regex(/^[\w.-]{0,64}$/, 'letters, digits, _ . - only').default(''),
+  AMQP_NAME_PREFIX: z
+    .string()
+    .regex(/^[\w.-]{0,64}$/, 'letters, digits, _ . - only')
+    .default(''),
 };
 
 /** Token verification settings shared by the gateway and every service. */

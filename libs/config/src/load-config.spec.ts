@@ -16,8 +16,10 @@ describe('parseConfig', () => {
 
   it('checks rules over several variables after the values, one line naming each variable at fault', () => {
     const shape = { NODE_ENV: z.string().default('development'), SECRET: z.string().optional() };
-    const rules = [(config: { NODE_ENV: string; SECRET?: string | undefined }) =>
-      config.NODE_ENV === 'production' && !config.SECRET ? { variable: 'SECRET', problem: 'must be set in production' } : undefined];
+    const rules = [
+      (config: { NODE_ENV: string; SECRET?: string | undefined }) =>
+        config.NODE_ENV === 'production' && !config.SECRET ? { variable: 'SECRET', problem: 'must be set in production' } : undefined,
+    ];
     expect(parseConfig(shape, {}, rules).NODE_ENV).toBe('development');
     expect(parseConfig(shape, { NODE_ENV: 'production', SECRET: 's' }, rules).SECRET).toBe('s');
     expect(() => parseConfig(shape, { NODE_ENV: 'production' }, rules)).toThrow(/^Invalid configuration: SECRET: must be set in production$/);

@@ -43,10 +43,7 @@ export interface LoadConfigOptions<Config> {
  * parseConfig for a process entry point, over the environment and `.env`. A bad value prints one
  * line and exits with status 1.
  */
-export function loadConfig<Shape extends z.ZodRawShape>(
-  shape: Shape,
-  options: LoadConfigOptions<z.infer<z.ZodObject<Shape>>> = {},
-): z.infer<z.ZodObject<Shape>> {
+export function loadConfig<Shape extends z.ZodRawShape>(shape: Shape, options: LoadConfigOptions<z.infer<z.ZodObject<Shape>>> = {}): z.infer<z.ZodObject<Shape>> {
   try {
     return parseConfig(shape, processEnvironment(options.role), options.rules);
   } catch (error) {

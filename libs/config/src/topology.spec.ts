@@ -46,7 +46,7 @@ describe('childEnvironments', () => {
     expect(new Set(ports).size).toBe(PROCESS_NAMES.length);
   });
 
-  it("gives the gateway its metrics port (9464 unless METRICS_PORT moves it) and no service a METRICS_PORT", () => {
+  it('gives the gateway its metrics port (9464 unless METRICS_PORT moves it) and no service a METRICS_PORT', () => {
     expect(childEnvironments({}).gateway).toMatchObject({ METRICS_PORT: '9464' });
     const environments = childEnvironments({ METRICS_PORT: '9999' });
     expect(environments.gateway).toMatchObject({ METRICS_PORT: '9999' });
@@ -64,7 +64,7 @@ describe('processEnvironment', () => {
     expect(env).toMatchObject({ LOG_LEVEL: 'warn', REDIS_URL: 'redis://cache:6379' });
   });
 
-  it('treats PORT and HOST in .env as the gateway\'s: a service run alone keeps its own port', () => {
+  it("treats PORT and HOST in .env as the gateway's: a service run alone keeps its own port", () => {
     const file = { PORT: '3900', HOST: '0.0.0.0', IDENTITY_PORT: '4101' };
     expect(processEnvironment('gateway', {}, file)).toMatchObject({ PORT: '3900', HOST: '0.0.0.0' });
     const identity = processEnvironment('identity', {}, file);

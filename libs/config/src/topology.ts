@@ -82,7 +82,12 @@ export function resolveTopology(env: Environment): Topology {
   const processes = { ...Object.fromEntries(SERVICE_NAMES.map((name) => [name, service(name)])), gateway } as Record<ProcessName, Endpoint>;
   // 0: any free port (benchmarks and tests running several gateways); the gateway logs the one it got.
   const metricsPort = portOf(env, METRICS_PORT_VARIABLE, GATEWAY_METRICS_PORT, 0);
-  const gatewayMetrics: Endpoint = { host: env[METRICS_HOST_VARIABLE] || GATEWAY_METRICS_HOST, port: metricsPort, url: `http://localhost:${metricsPort}`, portVariable: METRICS_PORT_VARIABLE };
+  const gatewayMetrics: Endpoint = {
+    host: env[METRICS_HOST_VARIABLE] || GATEWAY_METRICS_HOST,
+    port: metricsPort,
+    url: `http://localhost:${metricsPort}`,
+    portVariable: METRICS_PORT_VARIABLE,
+  };
   const jwksUrl = env['JWKS_URL'] || `${processes.identity.url}/.well-known/jwks.json`;
   return { processes, gatewayMetrics, jwksUrl, publicBaseUrl: env['PUBLIC_BASE_URL'] || gateway.url };
 }
@@ -107,8 +112,7 @@ export function childEnvironments(env: Environment, topology: Topology = resolve
   return Object.fromEntries(
     PROCESS_NAMES.map((name) => {
       const { host, port } = topology.processes[name];
-      const own =
-        name === 'gateway' ? { [METRICS_PORT_VARIABLE]: String(topology.gatewayMetrics.port), [METRICS_HOST_VARIABLE]: topology.gatewayMetrics.host } : {};
+      const own = name === 'gateway' ? { [METRICS_PORT_VARIABLE]: String(topology.gatewayMetrics.port), [METRICS_HOST_VARIABLE]: topology.gatewayMetrics.host } : {};
       return [name, { ...shared, ...peers, PORT: String(port), HOST: host, ...own }];
     }),
   ) as unknown as Record<ProcessName, Environment>;

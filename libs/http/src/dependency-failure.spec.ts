@@ -21,10 +21,16 @@ describe('isDependencyUnavailable', () => {
     ['a refused socket inside an AggregateError', new AggregateError([Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })])],
     ['a cause chain', new Error('query failed', { cause: new Error('x', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) }) })],
     ['ioredis with no connection', new Error('Connection is closed.')],
-    ['a transaction that waited too long for the pool (P2028)', Object.assign(new Error('Transaction API error: Unable to start a transaction in the given time.'), { code: 'P2028' })],
+    [
+      'a transaction that waited too long for the pool (P2028)',
+      Object.assign(new Error('Transaction API error: Unable to start a transaction in the given time.'), { code: 'P2028' }),
+    ],
     ['a pool timeout (P2024)', Object.assign(new Error('Timed out fetching a new connection from the connection pool.'), { code: 'P2024' })],
     ['pg waiting too long for a pooled connection', new Error('timeout exceeded when trying to connect')],
-    ['another service giving no answer over RabbitMQ (RpcUnavailableError)', Object.assign(new Error('reference-data.geography.check: no answer within 3000 ms'), { code: 'RPC_UNAVAILABLE' })],
+    [
+      'another service giving no answer over RabbitMQ (RpcUnavailableError)',
+      Object.assign(new Error('reference-data.geography.check: no answer within 3000 ms'), { code: 'RPC_UNAVAILABLE' }),
+    ],
   ])('recognises %s', (_name, error) => {
     expect(isDependencyUnavailable(error)).toBe(true);
   });

@@ -37,7 +37,8 @@ export function isDependencyUnavailable(error: unknown, depth = 0): boolean {
   const shape = error as ErrorShape;
   if (typeof shape.kind === 'string' && UNREACHABLE_ADAPTER_KINDS.has(shape.kind)) return true;
   if (typeof shape.code === 'string') {
-    if (UNREACHABLE_PRISMA_CODES.has(shape.code) || UNREACHABLE_SERVICE_CODES.has(shape.code) || UNREACHABLE_SOCKET_CODES.has(shape.code) || UNREACHABLE_SQLSTATE.test(shape.code)) return true;
+    if (UNREACHABLE_PRISMA_CODES.has(shape.code) || UNREACHABLE_SERVICE_CODES.has(shape.code) || UNREACHABLE_SOCKET_CODES.has(shape.code) || UNREACHABLE_SQLSTATE.test(shape.code))
+      return true;
   }
   if (typeof shape.message === 'string' && UNREACHABLE_MESSAGES.test(shape.message)) return true;
   const nested = [shape.cause, shape.meta?.driverAdapterError?.cause, ...(Array.isArray(shape.errors) ? (shape.errors as unknown[]) : [])];

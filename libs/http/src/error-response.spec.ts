@@ -11,9 +11,7 @@ describe('toErrorResponse', () => {
   });
 
   it('keeps a status override, field errors and headers', () => {
-    const response = toErrorResponse(
-      new AppError('VALIDATION_FAILED', undefined, { status: 422, errors: [{ field: 'category', message: 'Invalid option' }] }),
-    );
+    const response = toErrorResponse(new AppError('VALIDATION_FAILED', undefined, { status: 422, errors: [{ field: 'category', message: 'Invalid option' }] }));
     expect(response.status).toBe(422);
     expect(response.body.errors).toEqual([{ field: 'category', message: 'Invalid option' }]);
     expect(toErrorResponse(new AppError('RATE_LIMITED', undefined, { headers: { 'retry-after': '30' } })).headers).toEqual({ 'retry-after': '30' });

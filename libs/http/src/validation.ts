@@ -21,7 +21,11 @@ export const MULTI_LINE_MESSAGE = 'must not contain control characters other tha
  */
 export function validate<Schema extends z.ZodType>(schema: Schema, input: unknown, options: ValidateOptions = {}): z.output<Schema> {
   const nul = pathsHoldingNul(input, MAX_FIELD_ERRORS);
-  if (nul.length > 0) throw validationFailed(nul.map((path) => ({ field: path || 'body', message: NUL_MESSAGE })), options.status);
+  if (nul.length > 0)
+    throw validationFailed(
+      nul.map((path) => ({ field: path || 'body', message: NUL_MESSAGE })),
+      options.status,
+    );
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   throw validationFailed(fieldErrors(result.error), options.status);

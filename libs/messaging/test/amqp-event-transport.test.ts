@@ -53,7 +53,7 @@ class DependenciesProbe implements BeforeApplicationShutdown {
   }
 }
 
-describe('AmqpEventTransport: @EventPattern handlers on a consumer\'s queue (real RabbitMQ, hybrid Nest app)', () => {
+describe("AmqpEventTransport: @EventPattern handlers on a consumer's queue (real RabbitMQ, hybrid Nest app)", () => {
   let broker: TestBroker;
   let topology: ConsumerTopology;
   const cleanups: Array<() => Promise<void>> = [];
@@ -138,10 +138,13 @@ describe('AmqpEventTransport: @EventPattern handlers on a consumer\'s queue (rea
 
     await waitFor(() => handled.length === 1, { what: 'the good message' });
     expect(handled[0]?.message.messageId).toBe('good');
-    const dead = await waitFor(async () => {
-      const count = await broker.messageCount(topology.deadLetterQueue);
-      return count !== null && count >= 3 ? broker.drain(topology.deadLetterQueue) : null;
-    }, { what: 'three dead-lettered messages' });
+    const dead = await waitFor(
+      async () => {
+        const count = await broker.messageCount(topology.deadLetterQueue);
+        return count !== null && count >= 3 ? broker.drain(topology.deadLetterQueue) : null;
+      },
+      { what: 'three dead-lettered messages' },
+    );
     expect(dead.map((message) => message.properties.messageId).sort()).toEqual(['no-handler', 'not-json', 'refused']);
     expect(await broker.messageCount(topology.queue)).toBe(0);
   });

@@ -1,12 +1,4 @@
-import {
-  AmqpConnection,
-  DeadLetterError,
-  EventConsumer,
-  RETRY_HEADERS,
-  silentLogger,
-  type ConsumerTopology,
-  type IncomingMessage,
-} from '@school/messaging';
+import { AmqpConnection, DeadLetterError, EventConsumer, RETRY_HEADERS, silentLogger, type ConsumerTopology, type IncomingMessage } from '@school/messaging';
 import { TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { dlq, EXIT } from '../src/cli/dlq.command.js';
 import type { DeadLetter } from '../src/dead-letters/dead-letter.js';
@@ -65,7 +57,11 @@ describe('npm run dlq (real RabbitMQ, real consumer)', () => {
   async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
     const out: string[] = [];
     const err: string[] = [];
-    const status = await dlq(argv, { url: TEST_AMQP_URL, prefix: broker.prefix, consumers: [CONSUMER, OTHER_CONSUMER] }, { out: (line) => out.push(line), err: (line) => err.push(line) });
+    const status = await dlq(
+      argv,
+      { url: TEST_AMQP_URL, prefix: broker.prefix, consumers: [CONSUMER, OTHER_CONSUMER] },
+      { out: (line) => out.push(line), err: (line) => err.push(line) },
+    );
     return { status, out: out.join('\n'), err: err.join('\n') };
   }
 
@@ -96,7 +92,16 @@ describe('npm run dlq (real RabbitMQ, real consumer)', () => {
     const before = Date.now();
     const first = await listed();
     expect(first.map((m) => m.messageId)).toEqual(['refused-1', 'refused-2', 'exhausted']);
-    expect(first[0]).toMatchObject({ queue: topology.deadLetterQueue, routingKey: KEY, type: KEY, reason: 'rejected', from: topology.queue, retryCount: 0, lastError: null, bytes: 7 });
+    expect(first[0]).toMatchObject({
+      queue: topology.deadLetterQueue,
+      routingKey: KEY,
+      type: KEY,
+      reason: 'rejected',
+      from: topology.queue,
+      retryCount: 0,
+      lastError: null,
+      bytes: 7,
+    });
     // Retried first: the broker's record names the work queue, the original key travels in a header.
     expect(first[2]).toMatchObject({ routingKey: OTHER_KEY, reason: 'rejected', retryCount: 1, lastError: 'SMTP said 554' });
     for (const message of first) expect(Math.abs(Date.parse(message.deadLetteredAt ?? '') - before)).toBeLessThan(60_000);
@@ -183,7 +188,9 @@ describe('npm run dlq (real RabbitMQ, real consumer)', () => {
 
     refuse = new Set(['billing-1']);
     await broker.publish(KEY, '{}', { messageId: 'billing-1', type: KEY });
-    await waitFor(async () => (await broker.messageCount(other.deadLetterQueue)) === 1 && (await broker.messageCount(topology.deadLetterQueue)) === 1, { what: 'one parked per consumer' });
+    await waitFor(async () => (await broker.messageCount(other.deadLetterQueue)) === 1 && (await broker.messageCount(topology.deadLetterQueue)) === 1, {
+      what: 'one parked per consumer',
+    });
     const all = await run('list', '--json');
     expect((JSON.parse(all.out) as { queues: Array<{ queue: string; messages: DeadLetter[] }> }).queues.map((q) => [q.queue, q.messages.length])).toEqual([
       [topology.deadLetterQueue, 1],
@@ -202,11 +209,17 @@ describe('npm run dlq (real RabbitMQ, real consumer)', () => {
     }
     const nothing = await dlq(['list'], { url: TEST_AMQP_URL, prefix: broker.prefix, consumers: [OTHER_CONSUMER] }, { out: () => undefined, err: () => undefined });
     expect(nothing).toBe(EXIT.ok);
-    expect(await dlq(['purge', '--yes'], { url: TEST_AMQP_URL, prefix: broker.prefix, consumers: [OTHER_CONSUMER] }, { out: () => undefined, err: () => undefined })).toBe(EXIT.failed);
+    expect(await dlq(['purge', '--yes'], { url: TEST_AMQP_URL, prefix: broker.prefix, consumers: [OTHER_CONSUMER] }, { out: () => undefined, err: () => undefined })).toBe(
+      EXIT.failed,
+    );
 
     const out: string[] = [];
     const err: string[] = [];
-    const status = await dlq(['list'], { url: 'amqp://guest:guest@127.0.0.1:1', prefix: broker.prefix, consumers: [CONSUMER] }, { out: (l) => out.push(l), err: (l) => err.push(l) });
+    const status = await dlq(
+      ['list'],
+      { url: 'amqp://guest:guest@127.0.0.1:1', prefix: broker.prefix, consumers: [CONSUMER] },
+      { out: (l) => out.push(l), err: (l) => err.push(l) },
+    );
     expect(status).toBe(EXIT.failed);
     expect(err).toHaveLength(1);
     expect(err[0]).toMatch(/^dlq: cannot reach the broker: /);

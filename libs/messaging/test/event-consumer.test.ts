@@ -47,10 +47,13 @@ describe('event consumer (real RabbitMQ)', () => {
 
   async function deadLettered(topology: ConsumerTopology, count: number) {
     const dead: Awaited<ReturnType<TestBroker['drain']>> = [];
-    await waitFor(async () => {
-      dead.push(...(await broker.drain(topology.deadLetterQueue)));
-      return dead.length >= count;
-    }, { what: `${count} dead-lettered message(s)` });
+    await waitFor(
+      async () => {
+        dead.push(...(await broker.drain(topology.deadLetterQueue)));
+        return dead.length >= count;
+      },
+      { what: `${count} dead-lettered message(s)` },
+    );
     return dead;
   }
 

@@ -47,10 +47,13 @@ describe('MessagingModule + OutboxModule in a producing Nest service', () => {
       const id = await db.transaction((tx) =>
         outbox.record(tx, EVENT_TYPES.passwordChanged, { userId: 'u1', email: 'u1@example.com', name: null, changedAt: new Date().toISOString() }),
       );
-      const [message] = await waitFor(async () => {
-        const messages = await broker.drain(tap);
-        return messages.length ? messages : null;
-      }, { what: 'the published event' });
+      const [message] = await waitFor(
+        async () => {
+          const messages = await broker.drain(tap);
+          return messages.length ? messages : null;
+        },
+        { what: 'the published event' },
+      );
       expect(message?.properties.messageId).toBe(id);
     } finally {
       await app.close();

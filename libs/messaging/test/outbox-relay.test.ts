@@ -57,10 +57,13 @@ describe('outbox and relay (real Postgres and RabbitMQ)', () => {
   /** Waits until `count` messages reached the tap queue and returns them. */
   async function nextMessages(count: number) {
     const messages: Awaited<ReturnType<TestBroker['drain']>> = [];
-    await waitFor(async () => {
-      messages.push(...(await broker.drain(tap, count - messages.length)));
-      return messages.length >= count;
-    }, { what: `${count} message(s) on the tap queue` });
+    await waitFor(
+      async () => {
+        messages.push(...(await broker.drain(tap, count - messages.length)));
+        return messages.length >= count;
+      },
+      { what: `${count} message(s) on the tap queue` },
+    );
     return messages;
   }
 
@@ -95,9 +98,7 @@ describe('outbox and relay (real Postgres and RabbitMQ)', () => {
     const payload = passwordChanged(1);
 
     const started = Date.now();
-    const id = await context.with(trace.setSpanContext(ROOT_CONTEXT, spanContext), () =>
-      db.transaction((tx) => outbox.record(tx, EVENT_TYPES.passwordChanged, payload)),
-    );
+    const id = await context.with(trace.setSpanContext(ROOT_CONTEXT, spanContext), () => db.transaction((tx) => outbox.record(tx, EVENT_TYPES.passwordChanged, payload)));
 
     const [message] = await nextMessages(1);
     const lagMs = Date.now() - started;
@@ -132,9 +133,7 @@ describe('outbox and relay (real Postgres and RabbitMQ)', () => {
     const { connection } = startRelay();
     await connection.waitForConnect();
     await db.transaction((tx) => outbox.record(tx, EVENT_TYPES.passwordChanged, passwordChanged(1)), { rollback: true });
-    await expect(
-      db.transaction((tx) => outbox.record(tx, EVENT_TYPES.passwordChanged, { ...passwordChanged(2), email: 'not-an-email' })),
-    ).rejects.toThrow(/email/i);
+    await expect(db.transaction((tx) => outbox.record(tx, EVENT_TYPES.passwordChanged, { ...passwordChanged(2), email: 'not-an-email' }))).rejects.toThrow(/email/i);
     const kept = await db.transaction((tx) => outbox.record(tx, EVENT_TYPES.passwordChanged, passwordChanged(3)));
 
     const messages = await nextMessages(1);
@@ -159,10 +158,13 @@ describe('outbox and relay (real Postgres and RabbitMQ)', () => {
     );
 
     const seen: string[] = [];
-    await waitFor(async () => {
-      seen.push(...(await broker.drain(tap, 500)).map((m) => m.properties.messageId as string));
-      return seen.length >= 300;
-    }, { what: '300 messages' });
+    await waitFor(
+      async () => {
+        seen.push(...(await broker.drain(tap, 500)).map((m) => m.properties.messageId as string));
+        return seen.length >= 300;
+      },
+      { what: '300 messages' },
+    );
     await delay(300);
     seen.push(...(await broker.drain(tap)).map((m) => m.properties.messageId as string));
     expect(seen).toHaveLength(300);
@@ -189,10 +191,13 @@ describe('outbox and relay (real Postgres and RabbitMQ)', () => {
 
     await proxy.resume();
     const seen: string[] = [];
-    await waitFor(async () => {
-      seen.push(...(await broker.drain(tap)).map((m) => m.properties.messageId as string));
-      return seen.length >= 40;
-    }, { what: 'all 40 events after the broker came back' });
+    await waitFor(
+      async () => {
+        seen.push(...(await broker.drain(tap)).map((m) => m.properties.messageId as string));
+        return seen.length >= 40;
+      },
+      { what: 'all 40 events after the broker came back' },
+    );
     expect(new Set(seen)).toEqual(new Set(ids));
     await waitFor(async () => (await db.rows()).every((row) => row.sent_at !== null), { what: 'every row marked sent' });
   });
@@ -214,10 +219,13 @@ describe('outbox and relay (real Postgres and RabbitMQ)', () => {
     await database.resume();
 
     const seen = new Set<string>();
-    await waitFor(async () => {
-      for (const message of await broker.drain(tap)) seen.add(message.properties.messageId as string);
-      return seen.size >= ids.length;
-    }, { what: 'all 10 events after the database came back' });
+    await waitFor(
+      async () => {
+        for (const message of await broker.drain(tap)) seen.add(message.properties.messageId as string);
+        return seen.size >= ids.length;
+      },
+      { what: 'all 10 events after the database came back' },
+    );
     expect(seen).toEqual(new Set(ids));
   });
 

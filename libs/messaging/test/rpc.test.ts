@@ -83,7 +83,7 @@ describe('RPC over RabbitMQ: direct reply-to, deadlines, typed contracts (real R
 
   const doubling: RpcRoute = { contract: DOUBLE, handler: (request) => ({ doubled: (request as { n: number }).n * 2 }) };
 
-  it('answers a call with the handler\'s answer, both sides validating with the contract\'s schemas', async () => {
+  it("answers a call with the handler's answer, both sides validating with the contract's schemas", async () => {
     const seen: unknown[] = [];
     await startServer([{ contract: DOUBLE, handler: (request) => (seen.push(request), { doubled: (request as { n: number }).n * 2 }) }]);
     const client = await startClient();
@@ -133,12 +133,10 @@ describe('RPC over RabbitMQ: direct reply-to, deadlines, typed contracts (real R
     const invalid = await rejection(client.call(DOUBLE, { n: 2 }));
     expect(invalid).toMatchObject({ name: 'RpcUnavailableError', reason: 'server_failed' });
     await expect(client.call(DOUBLE, { n: 3 })).resolves.toEqual({ doubled: 6 });
-    expect(logger.lines).toEqual(
-      expect.arrayContaining([expect.stringMatching(/handler failed/), expect.stringMatching(/does not match the contract/)]),
-    );
+    expect(logger.lines).toEqual(expect.arrayContaining([expect.stringMatching(/handler failed/), expect.stringMatching(/does not match the contract/)]));
   });
 
-  it('the product\'s contracts round-trip with their own schemas (geography check with a reason)', async () => {
+  it("the product's contracts round-trip with their own schemas (geography check with a reason)", async () => {
     await startServer([
       {
         contract: GEOGRAPHY_CHECK,
@@ -149,7 +147,10 @@ describe('RPC over RabbitMQ: direct reply-to, deadlines, typed contracts (real R
       },
     ]);
     const client = await startClient();
-    await expect(client.call(GEOGRAPHY_CHECK, { provinceId: 1, districtId: 2, municipalityId: 3 })).resolves.toEqual({ valid: true, claimId: '0190b6a4-0000-7000-8000-000000000001' });
+    await expect(client.call(GEOGRAPHY_CHECK, { provinceId: 1, districtId: 2, municipalityId: 3 })).resolves.toEqual({
+      valid: true,
+      claimId: '0190b6a4-0000-7000-8000-000000000001',
+    });
     await expect(client.call(GEOGRAPHY_CHECK, { provinceId: 1, districtId: 9, municipalityId: 3 })).resolves.toEqual({ valid: false, reason: 'district_not_in_province' });
     await expect(client.call(GEOGRAPHY_CHECK, { provinceId: 1.5, districtId: 2, municipalityId: 3 })).rejects.toBeInstanceOf(RpcContractError);
   });
@@ -179,17 +180,20 @@ describe('RPC over RabbitMQ: direct reply-to, deadlines, typed contracts (real R
     await expect(client.call(DOUBLE, { n: 6 })).resolves.toEqual({ doubled: 12 });
   });
 
-  it('sends the deadline as the request\'s expiration, so the broker drops a request nobody took in time', async () => {
+  it("sends the deadline as the request's expiration, so the broker drops a request nobody took in time", async () => {
     const server = await startServer([doubling]);
     const queue = broker.rpcQueue(DOUBLE);
     await server.stop(); // the queue stays, nobody consumes it
     const client = await startClient();
 
     const pending = rejection(client.call(DOUBLE, { n: 1 }, { timeoutMs: 700 }));
-    const [message] = await waitFor(async () => {
-      const messages = await broker.drain(queue, 1);
-      return messages.length ? messages : null;
-    }, { what: 'the request in the queue' });
+    const [message] = await waitFor(
+      async () => {
+        const messages = await broker.drain(queue, 1);
+        return messages.length ? messages : null;
+      },
+      { what: 'the request in the queue' },
+    );
     expect(message?.properties).toMatchObject({ expiration: '700', contentType: 'application/json', type: DOUBLE.name });
     expect(message?.properties.replyTo).toMatch(new RegExp(`^${DIRECT_REPLY_TO.replaceAll('.', '\\.')}\\.`));
     expect(message?.properties.correlationId).toEqual(expect.any(String));
@@ -230,15 +234,20 @@ describe('RPC over RabbitMQ: direct reply-to, deadlines, typed contracts (real R
 
     const logger = recordingLogger();
     await startServer([doubling], { logger });
-    const [answer, ...more] = await waitFor(async () => {
-      const messages = await broker.drain(replies);
-      return messages.length ? messages : null;
-    }, { what: 'the answer to the request in time' });
+    const [answer, ...more] = await waitFor(
+      async () => {
+        const messages = await broker.drain(replies);
+        return messages.length ? messages : null;
+      },
+      { what: 'the answer to the request in time' },
+    );
     expect(more).toEqual([]);
     expect(answer?.properties.correlationId).toBe('in-time');
     expect(JSON.parse(answer?.content.toString() ?? '')).toEqual({ ok: true, answer: { doubled: 2 } });
     await waitFor(async () => (await broker.messageCount(queue)) === 0, { what: 'every request acked' });
-    expect(logger.lines).toEqual(expect.arrayContaining([expect.stringMatching(/past its deadline; dropped/), expect.stringMatching(/without replyTo or correlation id; dropped/)]));
+    expect(logger.lines).toEqual(
+      expect.arrayContaining([expect.stringMatching(/past its deadline; dropped/), expect.stringMatching(/without replyTo or correlation id; dropped/)]),
+    );
     await delay(100);
     expect(await broker.messageCount(replies)).toBe(0);
   });

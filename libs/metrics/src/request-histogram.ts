@@ -68,9 +68,7 @@ export class RequestHistogram {
   get() {
     const values: SeriesValue[] = [];
     for (const series of this.all) {
-      series.cumulative().forEach((value, index) =>
-        values.push({ metricName: `${this.name}_bucket`, labels: { le: REQUEST_BUCKETS_SECONDS[index]!, ...series.labels }, value }),
-      );
+      series.cumulative().forEach((value, index) => values.push({ metricName: `${this.name}_bucket`, labels: { le: REQUEST_BUCKETS_SECONDS[index]!, ...series.labels }, value }));
       values.push({ metricName: `${this.name}_bucket`, labels: { le: '+Inf', ...series.labels }, value: series.count });
       values.push({ metricName: `${this.name}_sum`, labels: series.labels, value: series.sum });
       values.push({ metricName: `${this.name}_count`, labels: series.labels, value: series.count });

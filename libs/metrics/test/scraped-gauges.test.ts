@@ -18,7 +18,13 @@ describe('registerScrapedGauges', () => {
     let reads = 0;
     const registry = gaugesReading(async () => {
       reads += 1;
-      return { backlog: 4, depth: [{ labels: { queue: 'a' }, value: 2 }, { labels: { queue: 'b' }, value: 0 }] };
+      return {
+        backlog: 4,
+        depth: [
+          { labels: { queue: 'a' }, value: 2 },
+          { labels: { queue: 'b' }, value: 0 },
+        ],
+      };
     });
     const text = await registry.metrics();
     expect(reads).toBe(1);

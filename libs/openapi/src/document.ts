@@ -15,9 +15,7 @@ export function serviceDocument(service: string, routes: readonly RouteDoc[]): O
 
 /** Every operation of a document as `METHOD path`. */
 export function operationKeys(document: OpenApiDocument): string[] {
-  return Object.entries(document.paths).flatMap(([path, item]) =>
-    HTTP_METHODS.filter((method) => item[method]).map((method) => `${method.toUpperCase()} ${path}`),
-  );
+  return Object.entries(document.paths).flatMap(([path, item]) => HTTP_METHODS.filter((method) => item[method]).map((method) => `${method.toUpperCase()} ${path}`));
 }
 
 /** `/api/users/:publicId` -> `/api/users/{publicId}`; a trailing `*` (a key with slashes) -> `{key}`. */

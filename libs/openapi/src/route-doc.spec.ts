@@ -6,7 +6,9 @@ import { addErrors } from './error-responses.js';
 import { operationOf } from './route-doc.js';
 
 const body = z.strictObject({ name: z.string().min(1).max(64), isActive: z.boolean().default(true) });
-const query = z.strictObject({ includeInactive: queryBoolean.default(false), size: z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(100)),
+const query = z.strictObject({
+  includeInactive: queryBoolean.default(false),
+  size: z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(100)),
   search: z.string().max(10).optional(),
 });
 
@@ -91,7 +93,8 @@ describe('operationOf', () => {
     });
     const refused = addErrors(feedback, ['VALIDATION_FAILED', 'URI_TOO_LONG']);
     expect(refused['x-error-codes']).toEqual({ VALIDATION_FAILED: 422, AUTH_OTP_REQUIRED: 400, URI_TOO_LONG: 414 });
-    const enumAt = (status: string) => (refused.responses[status]?.content?.['application/json']?.schema as { properties: { errorCode: { enum: string[] } } }).properties.errorCode.enum;
+    const enumAt = (status: string) =>
+      (refused.responses[status]?.content?.['application/json']?.schema as { properties: { errorCode: { enum: string[] } } }).properties.errorCode.enum;
     expect(enumAt('400')).toEqual(['AUTH_OTP_REQUIRED', 'VALIDATION_FAILED']);
     expect(enumAt('422')).toEqual(['VALIDATION_FAILED']);
     expect(enumAt('414')).toEqual(['URI_TOO_LONG']);

@@ -16,13 +16,7 @@ type PrismaClientClass = abstract new (...args: never[]) => unknown;
 type AdapterClientClass<Client> = new (options: { adapter: PrismaPg }) => Client;
 
 /** A service's generated Prisma client bound to its own schema through the pg driver adapter. */
-export function createPrismaClient<Class extends PrismaClientClass>(
-  Client: Class,
-  connection: PrismaConnection,
-): InstanceType<Class> {
-  const adapter = new PrismaPg(
-    { connectionString: connection.databaseUrl, max: connection.maxConnections ?? 10 },
-    { schema: connection.schema },
-  );
+export function createPrismaClient<Class extends PrismaClientClass>(Client: Class, connection: PrismaConnection): InstanceType<Class> {
+  const adapter = new PrismaPg({ connectionString: connection.databaseUrl, max: connection.maxConnections ?? 10 }, { schema: connection.schema });
   return new (Client as unknown as AdapterClientClass<InstanceType<Class>>)({ adapter });
 }

@@ -71,18 +71,12 @@ export async function applyMigrations(options: ApplyMigrationsOptions): Promise<
   }
 }
 
-async function applyLocked(
-  client: pg.Client,
-  files: MigrationFile[],
-  { schema, logger }: ApplyMigrationsOptions,
-): Promise<ApplyMigrationsResult> {
+async function applyLocked(client: pg.Client, files: MigrationFile[], { schema, logger }: ApplyMigrationsOptions): Promise<ApplyMigrationsResult> {
   const table = `${quoteIdent(schema)}."_prisma_migrations"`;
   await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
   await ensureMigrationsTable(client, schema, table);
 
-  const { rows } = await client.query<MigrationRow>(
-    `SELECT id, checksum, migration_name, logs, started_at, finished_at, rolled_back_at FROM ${table} ORDER BY started_at`,
-  );
+  const { rows } = await client.query<MigrationRow>(`SELECT id, checksum, migration_name, logs, started_at, finished_at, rolled_back_at FROM ${table} ORDER BY started_at`);
   assertNoFailedMigration(rows);
   assertAppliedUnchanged(rows, files);
 
@@ -164,19 +158,12 @@ function assertAppliedUnchanged(rows: MigrationRow[], files: MigrationFile[]): v
  */
 async function applyOne(client: pg.Client, schema: string, table: string, file: MigrationFile): Promise<void> {
   const id = randomUUID();
-  await client.query(`INSERT INTO ${table} (id, checksum, migration_name) VALUES ($1, $2, $3)`, [
-    id,
-    file.checksum,
-    file.name,
-  ]);
+  await client.query(`INSERT INTO ${table} (id, checksum, migration_name) VALUES ($1, $2, $3)`, [id, file.checksum, file.name]);
   try {
     await client.query('BEGIN');
     await client.query(`SET LOCAL search_path TO ${quoteIdent(schema)}`);
     await client.query(file.script);
-    await client.query(
-      `UPDATE ${table} SET applied_steps_count = applied_steps_count + 1, finished_at = clock_timestamp() WHERE id = $1`,
-      [id],
-    );
+    await client.query(`UPDATE ${table} SET applied_steps_count = applied_steps_count + 1, finished_at = clock_timestamp() WHERE id = $1`, [id]);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

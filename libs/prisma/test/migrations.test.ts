@@ -47,10 +47,7 @@ describe('applyMigrations', () => {
 
     expect(result.applied).toEqual(['20260101000000_first', '20260102000000_second']);
     expect(logged).toHaveLength(2);
-    const tables = await sql<{ table_name: string }>(
-      `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`,
-      [schema],
-    );
+    const tables = await sql<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [schema]);
     expect(tables.map((t) => t.table_name)).toEqual(['_prisma_migrations', 'first', 'second']);
 
     const rows = await history();
@@ -85,10 +82,7 @@ describe('applyMigrations', () => {
       { column_name: 'started_at', data_type: 'timestamp with time zone', length: null, is_nullable: 'NO', column_default: 'now()' },
       { column_name: 'applied_steps_count', data_type: 'integer', length: null, is_nullable: 'NO', column_default: '0' },
     ]);
-    const [pk] = await sql(
-      `SELECT conname FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'p'`,
-      [`"${schema}"._prisma_migrations`],
-    );
+    const [pk] = await sql(`SELECT conname FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'p'`, [`"${schema}"._prisma_migrations`]);
     expect(pk).toEqual({ conname: '_prisma_migrations_pkey' });
   });
 
@@ -97,11 +91,7 @@ describe('applyMigrations', () => {
     expect(await run()).toEqual({ applied: [] });
     await migrations.add('20260103000000_third', 'ALTER TABLE first ADD COLUMN label text;');
     expect(await run()).toEqual({ applied: ['20260103000000_third'] });
-    expect((await history()).map((r) => r.migration_name)).toEqual([
-      '20260101000000_first',
-      '20260102000000_second',
-      '20260103000000_third',
-    ]);
+    expect((await history()).map((r) => r.migration_name)).toEqual(['20260101000000_first', '20260102000000_second', '20260103000000_third']);
   });
 
   it('lets one of several concurrent callers apply each migration exactly once', async () => {

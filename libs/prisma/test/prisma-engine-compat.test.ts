@@ -18,8 +18,7 @@ describe('history shared with Prisma’s schema engine', () => {
       optInToShadowDatabase: false,
       filters: NO_FILTERS,
     });
-  const deploy = async () =>
-    prisma.engine.applyMigrations({ migrationsList: await prisma.migrationsList(migrations.dir), filters: NO_FILTERS });
+  const deploy = async () => prisma.engine.applyMigrations({ migrationsList: await prisma.migrationsList(migrations.dir), filters: NO_FILTERS });
 
   beforeEach(async () => {
     schema = randomSchema('mig_compat');

@@ -15,7 +15,11 @@ describe('PeriodicTask', () => {
   it('runs at start and then every interval', async () => {
     jest.useFakeTimers();
     let runs = 0;
-    const task = new PeriodicTask(1_000, async () => (runs += 1), () => undefined);
+    const task = new PeriodicTask(
+      1_000,
+      async () => (runs += 1),
+      () => undefined,
+    );
     task.start();
     expect(runs).toBe(1);
     await jest.advanceTimersByTimeAsync(3_000);
@@ -28,10 +32,14 @@ describe('PeriodicTask', () => {
   it('never runs twice at once: a call during a run joins it', async () => {
     const gate = deferred();
     let runs = 0;
-    const task = new PeriodicTask(60_000, async () => {
-      runs += 1;
-      await gate.promise;
-    }, () => undefined);
+    const task = new PeriodicTask(
+      60_000,
+      async () => {
+        runs += 1;
+        await gate.promise;
+      },
+      () => undefined,
+    );
     const first = task.runNow();
     const second = task.runNow();
     expect(second).toBe(first);
@@ -45,10 +53,14 @@ describe('PeriodicTask', () => {
   it('hands a failed run to onError and runs again next time', async () => {
     const errors: unknown[] = [];
     let runs = 0;
-    const task = new PeriodicTask(60_000, async () => {
-      runs += 1;
-      if (runs === 1) throw new Error('database down');
-    }, (error) => errors.push(error));
+    const task = new PeriodicTask(
+      60_000,
+      async () => {
+        runs += 1;
+        if (runs === 1) throw new Error('database down');
+      },
+      (error) => errors.push(error),
+    );
     await task.runNow();
     await task.runNow();
     expect(errors).toEqual([new Error('database down')]);
@@ -58,10 +70,14 @@ describe('PeriodicTask', () => {
   it('stop waits for the run in flight and refuses new ones', async () => {
     const gate = deferred();
     let finished = false;
-    const task = new PeriodicTask(60_000, async () => {
-      await gate.promise;
-      finished = true;
-    }, () => undefined);
+    const task = new PeriodicTask(
+      60_000,
+      async () => {
+        await gate.promise;
+        finished = true;
+      },
+      () => undefined,
+    );
     void task.runNow();
     const stopped = task.stop();
     gate.resolve();

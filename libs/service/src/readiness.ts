@@ -28,9 +28,7 @@ export class ReadinessRegistry {
   }
 
   async report(): Promise<ReadinessReport> {
-    const entries = await Promise.all(
-      [...this.checks].map(async ([name, check]) => [name, await probe(check)] as const),
-    );
+    const entries = await Promise.all([...this.checks].map(async ([name, check]) => [name, await probe(check)] as const));
     const checks = Object.fromEntries(entries);
     const healthy = !this.draining && entries.every(([, status]) => status === 'up');
     return { status: healthy ? 'ok' : 'unavailable', checks };

@@ -44,8 +44,7 @@ afterAll(async () => {
   await app.close();
 });
 
-const post = (body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
-  fetch(`${base}/echo`, { method: 'POST', headers, body });
+const post = (body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) => fetch(`${base}/echo`, { method: 'POST', headers, body });
 
 describe('a service app', () => {
   it('leaves a long path parameter to its route (the gateway bounds the URL), not to the router', async () => {
@@ -58,7 +57,12 @@ describe('a service app', () => {
     const response = await fetch(`${base}/echo/items/%E0%A4%A`);
     expect(response.status).toBe(400);
     const body = await response.text();
-    expect(JSON.parse(body)).toEqual({ message: expect.any(String), data: null, errorCode: 'VALIDATION_FAILED', errors: [{ field: 'path', message: 'Malformed percent-encoding' }] });
+    expect(JSON.parse(body)).toEqual({
+      message: expect.any(String),
+      data: null,
+      errorCode: 'VALIDATION_FAILED',
+      errors: [{ field: 'path', message: 'Malformed percent-encoding' }],
+    });
     expect(body).not.toMatch(/FST_|items/);
   });
 
@@ -103,7 +107,10 @@ describe('a service app', () => {
   });
 
   it('answers unknown routes and known paths with another method with 404 NOT_FOUND', async () => {
-    for (const [method, path] of [['GET', '/nowhere'], ['DELETE', '/echo']] as const) {
+    for (const [method, path] of [
+      ['GET', '/nowhere'],
+      ['DELETE', '/echo'],
+    ] as const) {
       const response = await fetch(`${base}${path}`, { method });
       expect(response.status).toBe(404);
       expect(await response.json()).toMatchObject({ errorCode: 'NOT_FOUND', data: null });

@@ -15,7 +15,10 @@ import { bindMigrationAwareSqlAdapterFactory, ColumnTypeEnum } from '@prisma/dri
 const { migrationsDir, prismaSchemaPath, databaseUrl } = JSON.parse(process.argv[2] ?? '{}');
 
 async function migrationDirectories() {
-  const names = (await readdir(migrationsDir, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  const names = (await readdir(migrationsDir, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => ({
       path: name,

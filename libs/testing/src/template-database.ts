@@ -40,7 +40,12 @@ export function serviceTemplate(serviceDir: string, sharedMigrations: readonly U
 const ensured = new Map<string, Promise<string>>();
 
 function slug(text: string, max: number): string {
-  return text.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, max) || 'test';
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9_]/g, '_')
+      .slice(0, max) || 'test'
+  );
 }
 
 /**

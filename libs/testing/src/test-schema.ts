@@ -23,7 +23,11 @@ const MAX_PREFIX = 40;
 /** Creates an empty Postgres schema with a random suffix, for one test file to own. */
 export async function createTestSchema(prefix: string): Promise<TestSchema> {
   const databaseUrl = testDatabaseUrl();
-  const safePrefix = prefix.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, MAX_PREFIX) || 'test';
+  const safePrefix =
+    prefix
+      .toLowerCase()
+      .replace(/[^a-z0-9_]/g, '_')
+      .slice(0, MAX_PREFIX) || 'test';
   const schema = `${safePrefix}_${randomBytes(6).toString('hex')}`;
   await withConnection(databaseUrl, (client) => client.query(`CREATE SCHEMA ${quoteIdent(schema)}`));
   return {

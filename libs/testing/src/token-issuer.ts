@@ -1,16 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import {
-  base64url,
-  calculateJwkThumbprint,
-  exportJWK,
-  generateKeyPair,
-  SignJWT,
-  type CryptoKey,
-  type JWK,
-  type JWTPayload,
-} from 'jose';
+import { base64url, calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import { jwtEnv, parseConfig } from '@school/config';
 
 /**

@@ -13,7 +13,7 @@ const shadowDatabases = () =>
     (result) => result.rows[0]!.n,
   );
 
-describe('migrationDrift (Prisma\'s schema engine, WebAssembly build)', () => {
+describe("migrationDrift (Prisma's schema engine, WebAssembly build)", () => {
   let dir: string;
 
   beforeEach(async () => {
@@ -62,7 +62,11 @@ ALTER TABLE sessions ADD COLUMN note text;`);
   it.each([
     ['a narrower varchar', 'ALTER TABLE accounts ALTER COLUMN email TYPE varchar(32)', /ALTER COLUMN "email" SET DATA TYPE VARCHAR\(255\)/],
     ['a dropped unique index', 'DROP INDEX accounts_email_role_key', /CREATE UNIQUE INDEX "accounts_email_role_key"/],
-    ['a foreign key with another delete rule', 'ALTER TABLE sessions DROP CONSTRAINT sessions_account_id_fkey, ADD CONSTRAINT sessions_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id)', /ON DELETE CASCADE/],
+    [
+      'a foreign key with another delete rule',
+      'ALTER TABLE sessions DROP CONSTRAINT sessions_account_id_fkey, ADD CONSTRAINT sessions_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id)',
+      /ON DELETE CASCADE/,
+    ],
   ])('reports %s', async (_name, sql, expected) => {
     expect(await withMigration(sql)).toMatch(expected);
   });

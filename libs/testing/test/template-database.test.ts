@@ -57,7 +57,9 @@ describe('createTestDatabase', () => {
     const db = await createTestDatabase({ schema: 'probe', migrationsDirs: [v2] });
     try {
       const columns = await withConnection(db.databaseUrl, async (client) =>
-        (await client.query("SELECT column_name FROM information_schema.columns WHERE table_schema = 'probe' AND table_name = 'things' ORDER BY ordinal_position")).rows.map((row) => row.column_name),
+        (await client.query("SELECT column_name FROM information_schema.columns WHERE table_schema = 'probe' AND table_name = 'things' ORDER BY ordinal_position")).rows.map(
+          (row) => row.column_name,
+        ),
       );
       expect(columns).toEqual(['id', 'name']);
     } finally {

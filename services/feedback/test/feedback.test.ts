@@ -168,7 +168,11 @@ describe('feedback routes (spec §4.3)', () => {
       expect(event?.payload).toMatchObject({ id: row!.id, category: 'feature_request', subject: 'Dark mode', from: { type: 'customer', userId: customerId } });
     });
 
-    it.each([['absent', undefined], ['null', null], ['blank', '   ']])('a subject %s is none', async (_name, subject) => {
+    it.each([
+      ['absent', undefined],
+      ['null', null],
+      ['blank', '   '],
+    ])('a subject %s is none', async (_name, subject) => {
       expect((await svc.request(CUSTOMER, customerBody({ subject }), { token: customer })).status).toBe(201);
       const [row] = await svc.prisma.feedbackSubmission.findMany();
       expect(row?.subject).toBeNull();

@@ -1,4 +1,17 @@
-import { commonEnv, env, GATEWAY_HOST, GATEWAY_PORT, gatewayMetricsEnv, jwtEnv, listenEnv, redisEnv, resolveTopology, SERVICE_NAMES, serviceUrlVariable, type ServiceName } from '@school/config';
+import {
+  commonEnv,
+  env,
+  GATEWAY_HOST,
+  GATEWAY_PORT,
+  gatewayMetricsEnv,
+  jwtEnv,
+  listenEnv,
+  redisEnv,
+  resolveTopology,
+  SERVICE_NAMES,
+  serviceUrlVariable,
+  type ServiceName,
+} from '@school/config';
 import { z } from 'zod';
 
 /** `reference-data` -> `REFERENCE_DATA_URL`, as serviceUrlVariable spells it. */
@@ -7,12 +20,10 @@ type UpstreamVariable = `${Uppercase<KebabToSnake<ServiceName>>}_URL`;
 
 const DEFAULT_TOPOLOGY = resolveTopology({});
 
-const upstreamEnv = Object.fromEntries(
-  SERVICE_NAMES.map((name) => [
-    serviceUrlVariable(name),
-    env.url(DEFAULT_TOPOLOGY.processes[name].url, ['http:', 'https:']),
-  ]),
-) as Record<UpstreamVariable, ReturnType<typeof env.url>>;
+const upstreamEnv = Object.fromEntries(SERVICE_NAMES.map((name) => [serviceUrlVariable(name), env.url(DEFAULT_TOPOLOGY.processes[name].url, ['http:', 'https:'])])) as Record<
+  UpstreamVariable,
+  ReturnType<typeof env.url>
+>;
 
 export const gatewayEnv = {
   ...commonEnv,
@@ -32,7 +43,11 @@ export const gatewayEnv = {
   /** A request body (JSON routes) not received whole this long after its headers: 408 REQUEST_TIMEOUT (contract §3). */
   REQUEST_BODY_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   /** The same for upload routes, counted from the request's first byte (contract §3: 10 minutes). */
-  UPLOAD_BODY_TIMEOUT_MS: z.coerce.number().int().positive().default(10 * 60_000),
+  UPLOAD_BODY_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 60_000),
   /** An upload body that delivers no byte for this long is cut: 408 REQUEST_TIMEOUT (contract §9). */
   UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** Request line and headers not received whole this long after the first byte: 408, connection closed. */

@@ -35,7 +35,10 @@ describe('gateway abuse limits (contract §9)', () => {
 
   it('takes at most 20 guest feedbacks per hour per ip, whatever the X-Device-Id', async () => {
     const ip = uniqueIp();
-    const guest = (address = ip) => () => postJson('/api/mobile/feedback/public', { message: 'm' }, { ...from(address), 'x-device-id': `device-${unique()}` });
+    const guest =
+      (address = ip) =>
+      () =>
+        postJson('/api/mobile/feedback/public', { message: 'm' }, { ...from(address), 'x-device-id': `device-${unique()}` });
     expect(await statuses(times(20, () => guest()))).toEqual(times(20, () => 200));
     await expectRateLimited(await guest()(), 3600);
     expect((await guest(uniqueIp())()).status).toBe(200);
@@ -52,11 +55,13 @@ describe('gateway abuse limits (contract §9)', () => {
 
   it('takes at most 60 administrator uploads per minute per user across the upload routes and their aliases', async () => {
     const admin = await bearer(gateway.issuer, { sub: `admin-${unique()}`, role: 'admin' });
-    const upload = (path: string, authorization = admin) => () => {
-      const form = new FormData();
-      form.append(path.endsWith('multiple') ? 'files' : 'file', new Blob([Buffer.from('png')], { type: 'image/png' }), 'a.png');
-      return fetch(gateway.url + path, { method: 'POST', headers: { authorization, ...from(uniqueIp()) }, body: form });
-    };
+    const upload =
+      (path: string, authorization = admin) =>
+      () => {
+        const form = new FormData();
+        form.append(path.endsWith('multiple') ? 'files' : 'file', new Blob([Buffer.from('png')], { type: 'image/png' }), 'a.png');
+        return fetch(gateway.url + path, { method: 'POST', headers: { authorization, ...from(uniqueIp()) }, body: form });
+      };
     const paths = ['/api/upload', '/upload', '/api/upload/multiple', '/upload/multiple'];
     expect(await statuses(times(60, (index) => upload(paths[index % 4]!)))).toEqual(times(60, () => 200));
     for (const path of paths) await expectRateLimited(await upload(path)(), 60);
@@ -67,8 +72,10 @@ describe('gateway abuse limits (contract §9)', () => {
   it('counts every key of a customer batch of signed URLs against the signed-URL throttle, refusing a batch that would pass it whole', async () => {
     const ip = uniqueIp();
     const authorization = await bearer(gateway.issuer, { sub: `customer-${unique()}` });
-    const batch = (size: number, path = '/api/mobile/uploads/signed-urls') => () =>
-      postJson(path, { keys: times(size, (index) => `public/avatar/${index}.webp`) }, { authorization, ...from(ip) });
+    const batch =
+      (size: number, path = '/api/mobile/uploads/signed-urls') =>
+      () =>
+        postJson(path, { keys: times(size, (index) => `public/avatar/${index}.webp`) }, { authorization, ...from(ip) });
     const single = () => fetch(`${gateway.url}/api/mobile/uploads/signed-url/public/avatar/a.webp`, { headers: { authorization, ...from(ip) } });
 
     expect(await statuses([batch(30), single, batch(19, '/mobile/uploads/signed-urls')])).toEqual([200, 200, 200]);

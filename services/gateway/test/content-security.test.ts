@@ -29,7 +29,12 @@ describe('gateway content security policies (contract §9)', () => {
     const response = await fetch(`${gateway.url}/api/docs`);
     expect(response.status).toBe(200);
     const policy = response.headers.get('content-security-policy') ?? '';
-    const directives = Object.fromEntries(policy.split(';').map((directive) => directive.trim().split(/\s+/)).map(([name, ...values]) => [name, values.join(' ')]));
+    const directives = Object.fromEntries(
+      policy
+        .split(';')
+        .map((directive) => directive.trim().split(/\s+/))
+        .map(([name, ...values]) => [name, values.join(' ')]),
+    );
     expect(directives).toMatchObject({ 'default-src': "'none'", 'script-src': "'self'", 'style-src': "'self'" });
   });
 });

@@ -15,8 +15,7 @@ describe('gateway logs', () => {
   });
   afterAll(() => gateway.close());
 
-  const accessLines = () =>
-    lines.map((line) => JSON.parse(line) as { msg: string; url?: string; statusCode?: number }).filter((line) => line.msg === 'request completed');
+  const accessLines = () => lines.map((line) => JSON.parse(line) as { msg: string; url?: string; statusCode?: number }).filter((line) => line.msg === 'request completed');
 
   it('redact the query string of signed routes and token parameters, in access lines and error lines alike', async () => {
     const signedPath = '/api/files/signed/uploads/file/u/a.pdf';

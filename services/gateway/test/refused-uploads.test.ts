@@ -54,7 +54,7 @@ describe('uploads refused before their body is read', () => {
     }
   });
 
-  it('does not read more than the route\'s cap: a larger declared body is answered at once', async () => {
+  it("does not read more than the route's cap: a larger declared body is answered at once", async () => {
     // Mobile: 5 MiB and 1 MiB of multipart overhead.
     const answer = await exchange(gateway.url, uploadHead('/api/mobile/uploads', 50 * MIB), { giveUpMs: 5_000 });
     expect(answer.closedAfterMs).toBeLessThan(scaled(2_000));

@@ -43,10 +43,7 @@ describe('gateway throttling in Redis', () => {
   it('limits login to 10 per minute per ip and email, lower-cased, across both surfaces', async () => {
     const email = `Login-${unique()}@Example.com`;
     const login = (path: string, address: string) => () => post(gateway, path, { email: address, password: 'x' });
-    const results = await statuses([
-      ...times(5, () => login('/api/auth/login/email', email)),
-      ...times(5, () => login('/api/mobile/auth/login/email', email.toLowerCase())),
-    ]);
+    const results = await statuses([...times(5, () => login('/api/auth/login/email', email)), ...times(5, () => login('/api/mobile/auth/login/email', email.toLowerCase()))]);
     expect(results).toEqual(times(10, () => 200));
     await expectRateLimited(await login('/api/auth/login/email', ` ${email.toUpperCase()} `)(), 60);
     expect((await login('/api/auth/login/email', `other-${unique()}@example.com`)()).status).toBe(200);
@@ -67,8 +64,10 @@ describe('gateway throttling in Redis', () => {
   it('limits set password to 5 per 15 minutes per user, whatever the surface', async () => {
     const alice = await bearer(gateway.issuer, { sub: `alice-${unique()}` });
     const bob = await bearer(gateway.issuer, { sub: `bob-${unique()}` });
-    const setPassword = (authorization: string, path = '/api/mobile/auth/password/set') => () =>
-      post(gateway, path, { newPassword: 'Secret#123' }, { authorization });
+    const setPassword =
+      (authorization: string, path = '/api/mobile/auth/password/set') =>
+      () =>
+        post(gateway, path, { newPassword: 'Secret#123' }, { authorization });
     expect(await statuses([...times(4, () => setPassword(alice)), setPassword(alice, '/api/auth/password/set')])).toEqual(times(5, () => 200));
     await expectRateLimited(await setPassword(alice)(), 900);
     expect((await setPassword(bob)()).status).toBe(200);
@@ -137,13 +136,13 @@ describe('gateway throttling per client ip', () => {
 
   it('limits email-verify resend to 5 per 15 minutes per ip across both surfaces', async () => {
     const ip = uniqueIp();
-    const resend = (path: string, address = from(ip)) => () => post(gateway, path, { email: `r-${unique()}@example.com` }, address);
-    expect(
-      await statuses([
-        ...times(3, () => resend('/api/auth/email/verify/resend')),
-        ...times(2, () => resend('/api/mobile/auth/email/verify/resend')),
-      ]),
-    ).toEqual(times(5, () => 200));
+    const resend =
+      (path: string, address = from(ip)) =>
+      () =>
+        post(gateway, path, { email: `r-${unique()}@example.com` }, address);
+    expect(await statuses([...times(3, () => resend('/api/auth/email/verify/resend')), ...times(2, () => resend('/api/mobile/auth/email/verify/resend'))])).toEqual(
+      times(5, () => 200),
+    );
     await expectRateLimited(await resend('/api/auth/email/verify/resend')(), 900);
     await expectRateLimited(await resend('/api/mobile/auth/email/verify/resend')(), 900);
     expect((await resend('/api/auth/email/verify/resend', from(uniqueIp()))()).status).toBe(200);

@@ -95,11 +95,20 @@ describe('uploads in flight and slow uploads', () => {
     const text = await Promise.any(uploads.map((upload) => upload.answer));
     const response = parseResponse(text);
     const settled = await Promise.all(uploads.map((upload) => Promise.race([upload.answer.then(() => true), sleep(0, false)])));
-    return { status: response.status, retryAfter: response.headers['retry-after'], errorCode: JSON.parse(response.body).errorCode, stillOpen: settled.filter((done) => !done).length };
+    return {
+      status: response.status,
+      retryAfter: response.headers['retry-after'],
+      errorCode: JSON.parse(response.body).errorCode,
+      stillOpen: settled.filter((done) => !done).length,
+    };
   }
 
   it('refuses a 4th upload in flight of one user and an 11th of one ip with 429 RATE_LIMITED and Retry-After, on every upload route', async () => {
-    for (const [path, role] of [['/api/mobile/uploads', 'customer'], ['/upload/multiple', 'admin'], ['/api/upload', 'admin']] as const) {
+    for (const [path, role] of [
+      ['/api/mobile/uploads', 'customer'],
+      ['/upload/multiple', 'admin'],
+      ['/api/upload', 'admin'],
+    ] as const) {
       const sameUser = await Promise.all([1, 2, 3, 4].map((index) => hold(path, `${role}-busy-${path}`, `10.0.${index}.1`, role)));
       expect({ path, ...(await firstAnswer(sameUser)) }).toEqual({ path, status: 429, retryAfter: expect.stringMatching(/^\d+$/), errorCode: 'RATE_LIMITED', stillOpen: 3 });
       // Another user from the same addresses is not held back by them.
@@ -126,13 +135,15 @@ describe('uploads in flight and slow uploads', () => {
     expect(status).toBe(200);
   });
 
-  it('keeps signed URLs and other users\' uploads answering while 130 uploads trickle, none of them reaching media', async () => {
+  it("keeps signed URLs and other users' uploads answering while 130 uploads trickle, none of them reaching media", async () => {
     // 130 callers from 13 addresses: within both limits, and more than a shared upstream pool's 128 connections.
     const trickling = await Promise.all(Array.from({ length: 130 }, (_, index) => hold('/api/mobile/uploads', `trickler-${index}`, `10.1.${Math.floor(index / 10)}.1`)));
     const stop = trickle(trickling, 2_000);
     try {
       await sleep(500);
-      const signed = await fetch(`${gateway.url}/api/mobile/uploads/signed-url/uploads/image/u/x.webp`, { headers: { authorization: await bearer(gateway.issuer, { sub: 'reader' }) } });
+      const signed = await fetch(`${gateway.url}/api/mobile/uploads/signed-url/uploads/image/u/x.webp`, {
+        headers: { authorization: await bearer(gateway.issuer, { sub: 'reader' }) },
+      });
       expect(signed.status).toBe(200);
       const upload = await post(gateway, '/api/mobile/uploads', await bearer(gateway.issuer, { sub: 'someone-else' }), '10.2.0.1');
       expect(upload.status).toBe(200);

@@ -27,7 +27,7 @@ describe('uploads in flight across replicas', () => {
     for (const client of clients) client.disconnect();
   });
 
-  it('refuses a user\'s 4th slot on another replica while the first keeps its leases renewed, and frees them once it is gone', async () => {
+  it("refuses a user's 4th slot on another replica while the first keeps its leases renewed, and frees them once it is gone", async () => {
     const leaseMs = 1_500;
     const first = replica(leaseMs);
     const second = replica(leaseMs);

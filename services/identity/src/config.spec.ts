@@ -20,7 +20,9 @@ describe('identity configuration rules', () => {
   });
 
   it('refuses production without an OTP_SECRET of its own', () => {
-    expect(() => configOf({ NODE_ENV: 'production', JWT_PRIVATE_KEY: signingKey })).toThrow(/^Invalid configuration: OTP_SECRET: must be set to a secret of your own in production$/);
+    expect(() => configOf({ NODE_ENV: 'production', JWT_PRIVATE_KEY: signingKey })).toThrow(
+      /^Invalid configuration: OTP_SECRET: must be set to a secret of your own in production$/,
+    );
   });
 
   it('names both when both are missing, and starts with both', () => {

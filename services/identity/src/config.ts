@@ -8,7 +8,16 @@ import { passwordsEnv } from './passwords/passwords.config.js';
 import { retentionEnv } from './retention/retention.config.js';
 import { sessionsEnv } from './sessions/sessions.config.js';
 
-export const identityEnv = serviceEnv(SERVICES.identity.port, { ...amqpEnv, ...keysEnv, ...credentialsEnv, ...passwordsEnv, ...loginBackoffEnv, ...sessionsEnv, ...retentionEnv, ...bootstrapEnv });
+export const identityEnv = serviceEnv(SERVICES.identity.port, {
+  ...amqpEnv,
+  ...keysEnv,
+  ...credentialsEnv,
+  ...passwordsEnv,
+  ...loginBackoffEnv,
+  ...sessionsEnv,
+  ...retentionEnv,
+  ...bootstrapEnv,
+});
 
 export type IdentityConfig = z.infer<z.ZodObject<typeof identityEnv>>;
 

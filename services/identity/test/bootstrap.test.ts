@@ -89,9 +89,11 @@ describe('bootstrap admin across restarts and replicas', () => {
     function run(argv: string[]) {
       const out: string[] = [];
       const err: string[] = [];
-      return userCreate(argv, { databaseUrl: db.databaseUrl, schema: db.schema }, { out: (line) => out.push(line), err: (line) => err.push(line) }).then(
-        (code) => ({ code, out, err }),
-      );
+      return userCreate(argv, { databaseUrl: db.databaseUrl, schema: db.schema }, { out: (line) => out.push(line), err: (line) => err.push(line) }).then((code) => ({
+        code,
+        out,
+        err,
+      }));
     }
 
     it('creates an account with its password and prints its publicId', async () => {

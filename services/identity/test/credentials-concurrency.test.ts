@@ -4,18 +4,7 @@ import { UnitOfWork } from '@school/service';
 import { EmailVerificationService } from '../src/credentials/email-verification/email-verification.service.js';
 import { PasswordResetService } from '../src/credentials/password-reset/password-reset.service.js';
 import type { User } from '../src/generated/prisma/client.js';
-import {
-  countEventsOf,
-  createAccount,
-  type IdentityUnderTest,
-  invite,
-  lastEventOf,
-  NEW_PASSWORD,
-  PASSWORD,
-  serveMessageRequests,
-  startIdentity,
-  tokenOf,
-} from './kit/index.js';
+import { countEventsOf, createAccount, type IdentityUnderTest, invite, lastEventOf, NEW_PASSWORD, PASSWORD, serveMessageRequests, startIdentity, tokenOf } from './kit/index.js';
 
 const RESET = '/api/auth/password/reset';
 
@@ -54,10 +43,7 @@ describe('credential redemption under concurrency', () => {
   it('lets one of a link and its code redeemed at the same time succeed', async () => {
     const user = await createAccount(identity);
     const { token, otp } = await forgot(user);
-    const answers = await Promise.all([
-      post(RESET, { token, password: NEW_PASSWORD }),
-      post(RESET, { email: user.email, otp, password: NEW_PASSWORD }),
-    ]);
+    const answers = await Promise.all([post(RESET, { token, password: NEW_PASSWORD }), post(RESET, { email: user.email, otp, password: NEW_PASSWORD })]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
   });
 

@@ -49,8 +49,7 @@ describe('public credential routes: phones, the message cap, no account probing'
   const post = (path: string, body?: unknown) => identity.request('POST', path, body);
   const credentialsOf = (user: User) => identity.prisma.verificationCredential.findMany({ where: { userId: user.id }, orderBy: { id: 'asc' } });
   const messagesTo = async (user: User) =>
-    (await eventsOf(identity, EVENT_TYPES.passwordResetRequested, user.publicId)).length +
-    (await eventsOf(identity, EVENT_TYPES.emailVerificationRequested, user.publicId)).length;
+    (await eventsOf(identity, EVENT_TYPES.passwordResetRequested, user.publicId)).length + (await eventsOf(identity, EVENT_TYPES.emailVerificationRequested, user.publicId)).length;
 
   function expectInvalidCode(answer: HttpAnswer) {
     expect(answer.status).toBe(400);

@@ -400,7 +400,7 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
       const hash = hasher.hash.bind(hasher);
       let open = 0;
       const seen: number[] = [];
-      jest.spyOn(unitOfWork, 'run').mockImplementation(((work, options) =>
+      jest.spyOn(unitOfWork, 'run').mockImplementation((work, options) =>
         run(async (tx) => {
           open += 1;
           try {
@@ -408,7 +408,8 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
           } finally {
             open -= 1;
           }
-        }, options)));
+        }, options),
+      );
       jest.spyOn(hasher, 'hash').mockImplementation((password) => {
         seen.push(open);
         return hash(password);
@@ -430,8 +431,12 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
       const byCode = await createAccount(identity);
       const { otp } = await forgotByEmail(byCode);
       const wrong = otp === '000000' ? '111111' : '000000';
-      expect(await transactionsOpenAtEachHash(async () => expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: byCode.email, otp: wrong, password: NEW_PASSWORD })))).toEqual([]);
-      expect(await transactionsOpenAtEachHash(async () => expect((await post(`${ADMIN}/password/reset`, { email: byCode.email, otp, password: NEW_PASSWORD })).status).toBe(200))).toEqual([0]);
+      expect(
+        await transactionsOpenAtEachHash(async () => expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: byCode.email, otp: wrong, password: NEW_PASSWORD }))),
+      ).toEqual([]);
+      expect(
+        await transactionsOpenAtEachHash(async () => expect((await post(`${ADMIN}/password/reset`, { email: byCode.email, otp, password: NEW_PASSWORD })).status).toBe(200)),
+      ).toEqual([0]);
       expect(await passwordIs(byCode, NEW_PASSWORD)).toBe(true);
     });
 
@@ -524,7 +529,10 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
       await invite(identity, user);
       // An invitation never carries a code; give this one a known code to show the OTP lookup still ignores it.
       const [credential] = await credentialsOf(user);
-      await identity.prisma.verificationCredential.update({ where: { id: credential!.id }, data: { otpHash: new OtpHasher(identity.app.get<CredentialsOptions>(CREDENTIALS_OPTIONS, { strict: false }).otpSecret).hash('424242') } });
+      await identity.prisma.verificationCredential.update({
+        where: { id: credential!.id },
+        data: { otpHash: new OtpHasher(identity.app.get<CredentialsOptions>(CREDENTIALS_OPTIONS, { strict: false }).otpSecret).hash('424242') },
+      });
       expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, otp: '424242', password: PASSWORD }));
       const after = (await credentialsOf(user))[0]!;
       expect(after).toMatchObject({ attempts: 0, redeemedAt: null, retiredAt: null });

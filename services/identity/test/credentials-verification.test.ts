@@ -58,9 +58,7 @@ describe('email and phone verification', () => {
       const unverified = await createAccount(identity);
       const verified = await createAccount(identity, { emailVerified: true });
       const banned = await createAccount(identity, { banned: true });
-      const answers = await Promise.all(
-        [unverified.email, verified.email, banned.email, uniqueEmail('nobody')].map((email) => post(`${MOBILE}/email/verify/resend`, { email })),
-      );
+      const answers = await Promise.all([unverified.email, verified.email, banned.email, uniqueEmail('nobody')].map((email) => post(`${MOBILE}/email/verify/resend`, { email })));
       for (const answer of answers) expect(answer).toEqual(answers[0]);
       expect(answers[0]).toEqual({ status: 200, body: { message: expect.any(String), data: null, errorCode: null } });
       await serveMessageRequests(identity);

@@ -1,17 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  AUTH_PREFIX,
-  createAccount,
-  type HttpAnswer,
-  type IdentityUnderTest,
-  me,
-  PASSWORD,
-  refresh,
-  sessionIdOf,
-  signIn,
-  startIdentity,
-  uniqueEmail,
-} from './kit/index.js';
+import { AUTH_PREFIX, createAccount, type HttpAnswer, type IdentityUnderTest, me, PASSWORD, refresh, sessionIdOf, signIn, startIdentity, uniqueEmail } from './kit/index.js';
 
 /** Contract §3 (control characters, errors[] cap) and §4 (tokens bound to their surface) on identity's routes. */
 describe('input hardening and token surfaces', () => {

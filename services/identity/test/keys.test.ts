@@ -42,7 +42,11 @@ describe('signing key kept in the identity schema', () => {
   async function rotate(argv: string[] = [], environmentKey = false): Promise<{ status: number; out: string[]; err: string[] }> {
     const out: string[] = [];
     const err: string[] = [];
-    const status = await keysRotate(argv, { databaseUrl: db.databaseUrl, schema: db.schema, timings, environmentKey }, { out: (line) => out.push(line), err: (line) => err.push(line) });
+    const status = await keysRotate(
+      argv,
+      { databaseUrl: db.databaseUrl, schema: db.schema, timings, environmentKey },
+      { out: (line) => out.push(line), err: (line) => err.push(line) },
+    );
     return { status, out, err };
   }
 

@@ -8,12 +8,24 @@ const serviceDir = join(import.meta.dirname, '..');
 
 describe('the identity test kit', () => {
   it('closes an app its suite never closed, so jest exits by itself (no forceExit)', async () => {
-    const child = spawn(process.execPath, ['--experimental-vm-modules', join(serviceDir, '../../node_modules/jest/bin/jest.js'), '--testMatch', '**/fixtures/left-open.fixture.ts', '--reporters', 'default', '--colors=false'], {
-      cwd: serviceDir,
-      // Plain text whatever the parent's terminal or FORCE_COLOR: the summary line is matched below.
-      env: { ...process.env, FORCE_COLOR: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--experimental-vm-modules',
+        join(serviceDir, '../../node_modules/jest/bin/jest.js'),
+        '--testMatch',
+        '**/fixtures/left-open.fixture.ts',
+        '--reporters',
+        'default',
+        '--colors=false',
+      ],
+      {
+        cwd: serviceDir,
+        // Plain text whatever the parent's terminal or FORCE_COLOR: the summary line is matched below.
+        env: { ...process.env, FORCE_COLOR: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

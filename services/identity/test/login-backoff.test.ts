@@ -1,7 +1,18 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/messaging';
-import { AUTH_PREFIX, createAccount, type IdentityUnderTest, lastEventOf, NEW_PASSWORD, PASSWORD, serveMessageRequests, startIdentity, type SurfaceName, uniqueEmail } from './kit/index.js';
+import {
+  AUTH_PREFIX,
+  createAccount,
+  type IdentityUnderTest,
+  lastEventOf,
+  NEW_PASSWORD,
+  PASSWORD,
+  serveMessageRequests,
+  startIdentity,
+  type SurfaceName,
+  uniqueEmail,
+} from './kit/index.js';
 
 interface Answer {
   status: number;

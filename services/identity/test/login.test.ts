@@ -2,18 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { JwtVerifier } from '@school/auth';
 import { parseConfig } from '@school/config';
 import { identityEnv } from '../src/config.js';
-import {
-  AUTH_PREFIX,
-  createAccount,
-  type IdentityUnderTest,
-  login,
-  me,
-  PASSWORD,
-  sessionIdOf,
-  startIdentity,
-  type TokenPairData,
-  uniqueEmail,
-} from './kit/index.js';
+import { AUTH_PREFIX, createAccount, type IdentityUnderTest, login, me, PASSWORD, sessionIdOf, startIdentity, type TokenPairData, uniqueEmail } from './kit/index.js';
 
 const INVALID_CREDENTIALS = { message: 'Invalid email or password', data: null, errorCode: 'AUTH_INVALID_CREDENTIALS' };
 
@@ -35,9 +24,7 @@ describe('login (both surfaces)', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.errorCode).toBeNull();
     const data = answer.body.data as TokenPairData;
-    expect(Object.keys(data).sort()).toEqual(
-      ['accessToken', 'accessTokenExpiresAt', 'expiresIn', 'refreshToken', 'refreshTokenExpiresAt', 'tokenType', 'user'].sort(),
-    );
+    expect(Object.keys(data).sort()).toEqual(['accessToken', 'accessTokenExpiresAt', 'expiresIn', 'refreshToken', 'refreshTokenExpiresAt', 'tokenType', 'user'].sort());
     expect(data.tokenType).toBe('Bearer');
     expect(data.expiresIn).toBe(900);
     expect(data.refreshToken).toMatch(/^[A-Za-z0-9_-]{43,}$/);

@@ -36,33 +36,37 @@ describe('a fair password-hash queue (contract §9)', () => {
     });
   }
 
-  it('answers a login from a fresh address with 200 or 401, never 503, during a flood from 16 addresses', async () => {
-    const user = await createAccount(identity, { role: 'admin' });
-    let flooding = true;
-    const floodStatuses = new Map<number, number>();
-    const loop = async (ip: string) => {
-      while (flooding) {
-        // A new unknown email each time: a real argon2id verification (the decoy), never a back-off.
-        const status = await login(ip, `${randomUUID()}@flood.example`, 'Wr0ng!password');
-        floodStatuses.set(status, (floodStatuses.get(status) ?? 0) + 1);
-        if (status === 503) await sleep(20);
+  it(
+    'answers a login from a fresh address with 200 or 401, never 503, during a flood from 16 addresses',
+    async () => {
+      const user = await createAccount(identity, { role: 'admin' });
+      let flooding = true;
+      const floodStatuses = new Map<number, number>();
+      const loop = async (ip: string) => {
+        while (flooding) {
+          // A new unknown email each time: a real argon2id verification (the decoy), never a back-off.
+          const status = await login(ip, `${randomUUID()}@flood.example`, 'Wr0ng!password');
+          floodStatuses.set(status, (floodStatuses.get(status) ?? 0) + 1);
+          if (status === 503) await sleep(20);
+        }
+      };
+      const flood = Array.from({ length: FLOODING_ADDRESSES * LOOPS_PER_ADDRESS }, (_, i) => loop(`198.18.0.${(i % FLOODING_ADDRESSES) + 1}`));
+      try {
+        // Let the flood fill the queue (every loop answered once) before the fresh addresses arrive.
+        const answered = () => [...floodStatuses.values()].reduce((sum, count) => sum + count, 0);
+        while (answered() < FLOODING_ADDRESSES * LOOPS_PER_ADDRESS) await sleep(50);
+        const fresh: number[] = [];
+        for (let i = 0; i < 3; i += 1) {
+          fresh.push(await login(`203.0.113.${i + 1}`, user.email, i % 2 === 0 ? PASSWORD : 'Wr0ng!password'));
+        }
+        expect(fresh).toEqual([200, 401, 200]);
+      } finally {
+        flooding = false;
+        await Promise.all(flood);
       }
-    };
-    const flood = Array.from({ length: FLOODING_ADDRESSES * LOOPS_PER_ADDRESS }, (_, i) => loop(`198.18.0.${(i % FLOODING_ADDRESSES) + 1}`));
-    try {
-      // Let the flood fill the queue (every loop answered once) before the fresh addresses arrive.
-      const answered = () => [...floodStatuses.values()].reduce((sum, count) => sum + count, 0);
-      while (answered() < FLOODING_ADDRESSES * LOOPS_PER_ADDRESS) await sleep(50);
-      const fresh: number[] = [];
-      for (let i = 0; i < 3; i += 1) {
-        fresh.push(await login(`203.0.113.${i + 1}`, user.email, i % 2 === 0 ? PASSWORD : 'Wr0ng!password'));
-      }
-      expect(fresh).toEqual([200, 401, 200]);
-    } finally {
-      flooding = false;
-      await Promise.all(flood);
-    }
-    // The flood itself was answered, never with a 500.
-    expect([...floodStatuses.keys()].every((status) => status === 401 || status === 503)).toBe(true);
-  }, TEST_TIMEOUT_MS);
+      // The flood itself was answered, never with a 500.
+      expect([...floodStatuses.keys()].every((status) => status === 401 || status === 503)).toBe(true);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });

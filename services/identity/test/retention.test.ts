@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { RetentionService } from '../src/retention/retention.service.js';
 import { SessionsService } from '../src/sessions/sessions.service.js';
-import {
-  createAccount,
-  type IdentityUnderTest,
-  refresh,
-  sessionIdOf,
-  signIn,
-  startIdentity,
-  type TokenPairData,
-} from './kit/index.js';
+import { createAccount, type IdentityUnderTest, refresh, sessionIdOf, signIn, startIdentity, type TokenPairData } from './kit/index.js';
 
 const DAY_MS = 24 * 3_600_000;
 
@@ -62,7 +54,9 @@ describe('retention: ended sessions, outlived refresh tokens and spent credentia
     const report = await identity.app.get(RetentionService).prune();
 
     expect(report.refreshTokens).toBe(1);
-    expect((await identity.prisma.refreshToken.findMany({ where: { sessionId } })).map((token) => token.tokenHash).sort()).toEqual([tokens[1]!.tokenHash, tokens[2]!.tokenHash].sort());
+    expect((await identity.prisma.refreshToken.findMany({ where: { sessionId } })).map((token) => token.tokenHash).sort()).toEqual(
+      [tokens[1]!.tokenHash, tokens[2]!.tokenHash].sort(),
+    );
     // The live token is never pruned, however old: the session refreshes on.
     expect((await refresh(identity, 'mobile', third.refreshToken)).status).toBe(200);
   });
@@ -71,7 +65,14 @@ describe('retention: ended sessions, outlived refresh tokens and spent credentia
     const customer = await createAccount(identity);
     const credential = (at: Partial<Record<'expiresAt' | 'redeemedAt' | 'retiredAt', Date>>) =>
       identity.prisma.verificationCredential.create({
-        data: { userId: customer.id, purpose: 'password_reset', target: customer.email, expiresAt: at.expiresAt ?? daysAgo(-1), redeemedAt: at.redeemedAt, retiredAt: at.retiredAt },
+        data: {
+          userId: customer.id,
+          purpose: 'password_reset',
+          target: customer.email,
+          expiresAt: at.expiresAt ?? daysAgo(-1),
+          redeemedAt: at.redeemedAt,
+          retiredAt: at.retiredAt,
+        },
       });
     const live = await credential({});
     const expiredRecently = await credential({ expiresAt: daysAgo(29) });

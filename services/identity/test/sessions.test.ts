@@ -2,17 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseConfig } from '@school/config';
 import { identityEnv } from '../src/config.js';
-import {
-  AUTH_PREFIX,
-  createAccount,
-  type IdentityUnderTest,
-  me,
-  refresh,
-  sessionIdOf,
-  signIn,
-  startIdentity,
-  type TokenPairData,
-} from './kit/index.js';
+import { AUTH_PREFIX, createAccount, type IdentityUnderTest, me, refresh, sessionIdOf, signIn, startIdentity, type TokenPairData } from './kit/index.js';
 
 const GRACE_SECONDS = 2;
 const REFRESH_INVALID = { message: 'Refresh token is invalid or expired', data: null, errorCode: 'AUTH_REFRESH_TOKEN_INVALID' };

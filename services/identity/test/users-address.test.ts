@@ -74,7 +74,10 @@ describe("users' address (contract §6): checked with reference-data over Rabbit
     const server = new RpcServer(connection, {
       prefix: identity.brokerPrefix,
       routes: [
-        { contract: GEOGRAPHY_CHECK, handler: (request) => (asked.push(request as RpcRequest<typeof GEOGRAPHY_CHECK>), checkGeography(request as RpcRequest<typeof GEOGRAPHY_CHECK>)) },
+        {
+          contract: GEOGRAPHY_CHECK,
+          handler: (request) => (asked.push(request as RpcRequest<typeof GEOGRAPHY_CHECK>), checkGeography(request as RpcRequest<typeof GEOGRAPHY_CHECK>)),
+        },
         { contract: GEOGRAPHY_RELEASE, handler: (request) => (released.push((request as RpcRequest<typeof GEOGRAPHY_RELEASE>).claimId), { released: true }) },
       ],
       prefetch: 10,
@@ -132,7 +135,13 @@ describe("users' address (contract §6): checked with reference-data over Rabbit
       const stored = { ...KATHMANDU, ward: 7, street: 'Tole 3,\nnear the temple' };
       expect(profile.address).toEqual(stored);
       expect(asked).toContainEqual(KATHMANDU);
-      expect(await addressColumnsOf(profile.publicId)).toEqual({ addressProvinceId: 1, addressDistrictId: 10, addressMunicipalityId: 100, addressWard: 7, addressStreet: stored.street });
+      expect(await addressColumnsOf(profile.publicId)).toEqual({
+        addressProvinceId: 1,
+        addressDistrictId: 10,
+        addressMunicipalityId: 100,
+        addressWard: 7,
+        addressStreet: stored.street,
+      });
       expect((await call('GET', `/api/users/${profile.publicId}`)).body.data).toMatchObject({ address: stored });
       const list = await call('GET', `/api/users?search=${encodeURIComponent((answer.body.data as { email: string }).email)}`);
       expect(list.body.data).toEqual([expect.objectContaining({ address: stored })]);
@@ -254,7 +263,7 @@ describe("users' address (contract §6): checked with reference-data over Rabbit
       expect(refused).toMatchObject({ status: 409, body: { errorCode: 'USER_EMAIL_TAKEN' } });
       expect(claims.length).toBe(asking + 1);
       expect(await recordedEvents(identity, [EVENT_TYPES.userAddressChanged])).toEqual(before);
-      await until(() => released.includes(claims.at(-1) as string), 'the refused write\'s claim released');
+      await until(() => released.includes(claims.at(-1) as string), "the refused write's claim released");
       expect(released).toEqual([claims.at(-1)]);
       expect((await identity.prisma.user.findMany({ where: { email: taken } })).map((user) => user.addressVersion)).toEqual([0]);
     });

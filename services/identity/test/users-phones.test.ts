@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/messaging';
 import type { User } from '../src/generated/prisma/client.js';
-import {
-  createAccount,
-  type IdentityUnderTest,
-  lastEventOf,
-  signedInAccessToken,
-  startIdentity,
-  uniqueEmail,
-  uniquePhone,
-} from './kit/index.js';
+import { createAccount, type IdentityUnderTest, lastEventOf, signedInAccessToken, startIdentity, uniqueEmail, uniquePhone } from './kit/index.js';
 
 const PHONE_TAKEN = { message: 'Phone number is already in use', data: null, errorCode: 'USER_PHONE_TAKEN' };
 

@@ -1,18 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/messaging';
-import {
-  createAccount,
-  type IdentityUnderTest,
-  login,
-  me,
-  PASSWORD,
-  recordedEvents,
-  refresh,
-  signIn,
-  startIdentity,
-  uniqueEmail,
-} from './kit/index.js';
+import { createAccount, type IdentityUnderTest, login, me, PASSWORD, recordedEvents, refresh, signIn, startIdentity, uniqueEmail } from './kit/index.js';
 
 interface ProfileData {
   publicId: string;
@@ -116,16 +105,13 @@ describe('users admin (contract §6)', () => {
 
     it('lets only one of two concurrent creates of one email win', async () => {
       const email = uniqueEmail('race');
-      const answers = await Promise.all([
-        create({ email, name: 'First', role: 'customer' }),
-        create({ email: email.toUpperCase(), name: 'Second', role: 'customer' }),
-      ]);
+      const answers = await Promise.all([create({ email, name: 'First', role: 'customer' }), create({ email: email.toUpperCase(), name: 'Second', role: 'customer' })]);
       expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
       expect(answers.find((answer) => answer.status === 409)!.body).toEqual(EMAIL_TAKEN);
       expect(await identity.prisma.user.count({ where: { email } })).toBe(1);
     });
 
-    it("reuses the email of a soft-deleted account", async () => {
+    it('reuses the email of a soft-deleted account', async () => {
       const gone = await createAccount(identity);
       await identity.prisma.user.update({ where: { id: gone.id }, data: { deletedAt: new Date() } });
       expect((await create({ email: gone.email, name: 'Again', role: 'customer' })).status).toBe(201);
@@ -215,14 +201,11 @@ describe('users admin (contract §6)', () => {
       ['an undeclared parameter', 'unknown=1'],
       ['a repeated parameter', 'page=1&page=2'],
       ['a search over 255 characters', `search=${'s'.repeat(256)}`],
-    ])(
-      'refuses %s: 400 VALIDATION_FAILED',
-      async (_case, query) => {
-        const answer = await list(query);
-        expect(answer.status).toBe(400);
-        expect(answer.body.errorCode).toBe('VALIDATION_FAILED');
-      },
-    );
+    ])('refuses %s: 400 VALIDATION_FAILED', async (_case, query) => {
+      const answer = await list(query);
+      expect(answer.status).toBe(400);
+      expect(answer.body.errorCode).toBe('VALIDATION_FAILED');
+    });
   });
 
   describe('GET /api/users/:publicId', () => {

@@ -20,9 +20,7 @@ describe('media configuration', () => {
 
   it('refuses production without a SIGNED_URL_SECRET of its own', () => {
     expect(() => configOf({ NODE_ENV: 'production' })).toThrow(/^Invalid configuration: SIGNED_URL_SECRET: must be set to a secret of your own in production$/);
-    expect(configOf({ NODE_ENV: 'production', SIGNED_URL_SECRET: 'a-production-secret-of-at-least-32-chars' }).SIGNED_URL_SECRET).toBe(
-      'a-production-secret-of-at-least-32-chars',
-    );
+    expect(configOf({ NODE_ENV: 'production', SIGNED_URL_SECRET: 'a-production-secret-of-at-least-32-chars' }).SIGNED_URL_SECRET).toBe('a-production-secret-of-at-least-32-chars');
   });
 
   it('refuses a short secret and an unknown driver', () => {

@@ -38,9 +38,16 @@ function rawMultipart(field: string, filename: string, type: string, bytes: Buff
  * decodes to a megapixel, 101 megapixels in all, from a file of a few KiB.
  */
 async function animationBomb(): Promise<Buffer> {
-  const frame = (background: string) => sharp({ create: { width: 8, height: 8, channels: 3, background } }).png().toBuffer();
+  const frame = (background: string) =>
+    sharp({ create: { width: 8, height: 8, channels: 3, background } })
+      .png()
+      .toBuffer();
   const frames = await Promise.all(Array.from({ length: 101 }, (_, index) => frame(index % 2 ? 'red' : 'blue')));
-  const gif = Buffer.from(await sharp(frames, { join: { animated: true } }).gif().toBuffer());
+  const gif = Buffer.from(
+    await sharp(frames, { join: { animated: true } })
+      .gif()
+      .toBuffer(),
+  );
   gif.writeUInt16LE(1000, 6);
   gif.writeUInt16LE(1000, 8);
   return gif;
@@ -92,7 +99,9 @@ describe.each(['local', 's3'] as const)('contract §9 media rules (%s storage)',
     const objects = async () => (await store.keys()).filter((key) => !key.endsWith('.content-type'));
     const rows = await media.prisma.upload.count();
     const before = await objects();
-    const big = await sharp({ create: { width: 3000, height: 3000, channels: 3, background: { r: 30, g: 90, b: 160 } } }).png().toBuffer();
+    const big = await sharp({ create: { width: 3000, height: 3000, channels: 3, background: { r: 30, g: 90, b: 160 } } })
+      .png()
+      .toBuffer();
     const answers = await Promise.all(Array.from({ length: 6 }, () => send(media, '/api/upload', form('file', big, 'big.png', 'image/png'), admin.token)));
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.every((status) => status === 200 || status === 503)).toBe(true);
@@ -190,7 +199,13 @@ describe.each(['local', 's3'] as const)('contract §9: an upload whose answer ne
     const { body, headers } = rawMultipart('file', 'big.png', 'image/png', bytes);
     const { hostname, port } = new URL(media.baseUrl);
     return new Promise((resolve, reject) => {
-      const client = httpRequest({ hostname, port, method: 'POST', path: '/api/upload', headers: { ...headers, authorization: `Bearer ${token}`, 'content-length': String(body.length) } });
+      const client = httpRequest({
+        hostname,
+        port,
+        method: 'POST',
+        path: '/api/upload',
+        headers: { ...headers, authorization: `Bearer ${token}`, 'content-length': String(body.length) },
+      });
       client.on('error', () => undefined);
       client.on('response', () => reject(new Error('media answered before the client left')));
       const onRequest = (request: IncomingMessage) => {
@@ -207,7 +222,9 @@ describe.each(['local', 's3'] as const)('contract §9: an upload whose answer ne
 
   it('deletes the object and the record stored for a client that left before its 200', async () => {
     const { token } = await media.caller('admin');
-    const big = await sharp({ create: { width: 2500, height: 2500, channels: 3, background: { r: 200, g: 100, b: 0 } } }).png().toBuffer();
+    const big = await sharp({ create: { width: 2500, height: 2500, channels: 3, background: { r: 200, g: 100, b: 0 } } })
+      .png()
+      .toBuffer();
     await uploadAndLeave(token, big);
     await until(() => media.logs.some((line) => line.includes('upload answer not delivered')), 60_000);
     // The line is logged as the discarding starts: wait for the store to be empty, not for the line.

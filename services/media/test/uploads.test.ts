@@ -23,7 +23,18 @@ type Driver = 'local' | 's3';
 const DRIVERS: Driver[] = ['local', 's3'];
 
 /** Every API the clock of jest's fake timers could replace except Date: only "now" moves. */
-const ALL_BUT_DATE = ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] as const;
+const ALL_BUT_DATE = [
+  'hrtime',
+  'nextTick',
+  'performance',
+  'queueMicrotask',
+  'setImmediate',
+  'clearImmediate',
+  'setInterval',
+  'clearInterval',
+  'setTimeout',
+  'clearTimeout',
+] as const;
 
 /** Runs `work` with Date.now() `aheadMs` in the future, for the service and the store alike (both run in this process). */
 async function later<T>(aheadMs: number, work: () => Promise<T>): Promise<T> {
@@ -261,9 +272,18 @@ describe.each(DRIVERS)('media uploads over HTTP (%s storage)', (driver) => {
         ['file', 'x.pdf', 'application/pdf'],
         ['video', 'x.mp4', 'video/mp4'],
       ] as const) {
-        for (const [label, bytes] of [['SVG', SVG], ['HTML', HTML]] as const) {
+        for (const [label, bytes] of [
+          ['SVG', SVG],
+          ['HTML', HTML],
+        ] as const) {
           const answer = await upload(`/api/upload?uploadType=${uploadType}&optimize=false`, form('file', bytes, name, type), admin.token);
-          expect({ uploadType, name, label, status: answer.status, errorCode: answer.body.errorCode }).toEqual({ uploadType, name, label, status: 400, errorCode: 'UPLOAD_CONTENT_REJECTED' });
+          expect({ uploadType, name, label, status: answer.status, errorCode: answer.body.errorCode }).toEqual({
+            uploadType,
+            name,
+            label,
+            status: 400,
+            errorCode: 'UPLOAD_CONTENT_REJECTED',
+          });
         }
       }
     });
@@ -273,7 +293,14 @@ describe.each(DRIVERS)('media uploads over HTTP (%s storage)', (driver) => {
         ['PNG with an HTML text chunk', await pngWithText('<html><script>alert(document.cookie)</script></html>'), 'p.png', 'image/png'],
         ['GIF header then HTML', Buffer.concat([Buffer.from('GIF89a'), HTML]), 'g.gif', 'image/gif'],
       ] as const) {
-        expect(await sharp(bytes).metadata().then(() => 'decodable', () => 'not decodable')).toBe(label.startsWith('PNG') ? 'decodable' : 'not decodable');
+        expect(
+          await sharp(bytes)
+            .metadata()
+            .then(
+              () => 'decodable',
+              () => 'not decodable',
+            ),
+        ).toBe(label.startsWith('PNG') ? 'decodable' : 'not decodable');
         const answer = await upload('/api/upload?optimize=false', form('file', bytes, name, type), admin.token);
         expect({ label, status: answer.status, errorCode: answer.body.errorCode }).toEqual({ label, status: 400, errorCode: 'UPLOAD_CONTENT_REJECTED' });
       }
@@ -306,7 +333,7 @@ describe.each(DRIVERS)('media uploads over HTTP (%s storage)', (driver) => {
     });
   });
 
-  it('binds every route to its surface: 401 without a token, 403 PERMISSION_INSUFFICIENT with the other surface\'s', async () => {
+  it("binds every route to its surface: 401 without a token, 403 PERMISSION_INSUFFICIENT with the other surface's", async () => {
     const key = `uploads/image/${customer.userId}/${'0'.repeat(32)}.webp`;
     const routes: Array<[string, string, 'admin' | 'mobile']> = [
       ['GET', `/api/upload/signed-url/${key}`, 'admin'],
@@ -418,7 +445,7 @@ describe.each(DRIVERS)('media uploads over HTTP (%s storage)', (driver) => {
     }
 
     if (driver === 'local') {
-      it('serves a signed file with the proxy\'s safe headers', async () => {
+      it("serves a signed file with the proxy's safe headers", async () => {
         const signed = await get(`/api/mobile/uploads/signed-url/${privateKey}`, customer.token);
         const served = await fetchHandedOut(String(signed.body.data?.['url']));
         expect(served.status).toBe(200);
@@ -454,7 +481,7 @@ describe.each(DRIVERS)('media uploads over HTTP (%s storage)', (driver) => {
       });
     }
 
-    it('refuses another user\'s private key with 403 UPLOAD_FORBIDDEN, on both surfaces', async () => {
+    it("refuses another user's private key with 403 UPLOAD_FORBIDDEN, on both surfaces", async () => {
       const mobile = await get(`/api/mobile/uploads/signed-url/${privateKey}`, otherCustomer.token);
       expect([mobile.status, mobile.body.errorCode]).toEqual([403, 'UPLOAD_FORBIDDEN']);
       const adminAnswer = await get(`/api/upload/signed-url/${privateKey}`, admin.token);
@@ -538,7 +565,7 @@ describe.each(DRIVERS)('media uploads over HTTP (%s storage)', (driver) => {
       }
     });
 
-    it('refuses a batch holding another user\'s key (403), a bad key or expiresIn (400), no keys or undeclared fields (400)', async () => {
+    it("refuses a batch holding another user's key (403), a bad key or expiresIn (400), no keys or undeclared fields (400)", async () => {
       const foreign = await post('/api/mobile/uploads/signed-urls', { keys: [ownKey, foreignKey] }, customer.token);
       expect([foreign.status, foreign.body.errorCode]).toEqual([403, 'UPLOAD_FORBIDDEN']);
       for (const body of [{ keys: ['uploads/../x'] }, { keys: [ownKey], expiresIn: 30 }, { keys: [] }, {}, { keys: [ownKey], extra: 1 }]) {
@@ -547,7 +574,7 @@ describe.each(DRIVERS)('media uploads over HTTP (%s storage)', (driver) => {
       }
     });
 
-    it('proxies the owner\'s file with private caching, its stored type, nosniff and a download disposition', async () => {
+    it("proxies the owner's file with private caching, its stored type, nosniff and a download disposition", async () => {
       for (const [path, token] of [
         [`/api/mobile/uploads/file/${ownKey}`, customer.token],
         [`/api/upload/file/${publicKey}`, admin.token],
@@ -577,7 +604,7 @@ describe.each(DRIVERS)('media uploads over HTTP (%s storage)', (driver) => {
       expect(((await beyond.json()) as Envelope).errorCode).toBe('RANGE_NOT_SATISFIABLE');
     });
 
-    it('refuses another user\'s file with 403 UPLOAD_FORBIDDEN and a missing one with 404 FILE_NOT_FOUND', async () => {
+    it("refuses another user's file with 403 UPLOAD_FORBIDDEN and a missing one with 404 FILE_NOT_FOUND", async () => {
       const foreign = await get(`/api/mobile/uploads/file/${foreignKey}`, customer.token);
       expect([foreign.status, foreign.body.errorCode]).toEqual([403, 'UPLOAD_FORBIDDEN']);
       const missing = await get(`/api/mobile/uploads/file/uploads/image/${customer.userId}/${'0'.repeat(32)}.webp`, customer.token);
@@ -610,7 +637,15 @@ describe.each(DRIVERS)('media uploads over HTTP (%s storage)', (driver) => {
       for (const [label, body, code] of [
         ['no file', none, 'VALIDATION_FAILED'],
         ['eleven files', many(11, png), 'VALIDATION_FAILED'],
-        ['one disguised file', (() => { const body = many(2, png); body.append('files', new Blob([new Uint8Array(HTML)], { type: 'image/png' }), 'x.png'); return body; })(), 'UPLOAD_CONTENT_REJECTED'],
+        [
+          'one disguised file',
+          (() => {
+            const body = many(2, png);
+            body.append('files', new Blob([new Uint8Array(HTML)], { type: 'image/png' }), 'x.png');
+            return body;
+          })(),
+          'UPLOAD_CONTENT_REJECTED',
+        ],
       ] as const) {
         const answer = await upload('/api/upload/multiple', body, admin.token);
         expect({ label, status: answer.status, errorCode: answer.body.errorCode }).toEqual({ label, status: 400, errorCode: code });

@@ -170,10 +170,13 @@ describe('events to email: outbox -> RabbitMQ -> notifier -> BullMQ -> SMTP', ()
     sink.accept();
 
     await waitFor(() => sink.matching(mark).length === 1, { what: 'delivery after the server recovered' });
-    const job = await waitFor(async () => {
-      const found = await emailQueue.getJob(`${id}_email`);
-      return (await found?.isCompleted()) ? found : null;
-    }, { what: 'the completed job' });
+    const job = await waitFor(
+      async () => {
+        const found = await emailQueue.getJob(`${id}_email`);
+        return (await found?.isCompleted()) ? found : null;
+      },
+      { what: 'the completed job' },
+    );
     expect(job.attemptsMade).toBeGreaterThanOrEqual(3);
     const metrics = await scrapeMetrics(`${notifier.url}/metrics`);
     expect(metrics(emailFailures('retry'))).toBe(retriesBefore + job.attemptsMade - 1);
@@ -186,10 +189,13 @@ describe('events to email: outbox -> RabbitMQ -> notifier -> BullMQ -> SMTP', ()
     try {
       const mark = marker();
       const id = await producer.record(EVENT_TYPES.feedbackSubmitted, guestFeedback(mark));
-      const job = await waitFor(async () => {
-        const found = await emailQueue.getJob(`${id}_email`);
-        return (await found?.isFailed()) ? found : null;
-      }, { what: 'the failed job' });
+      const job = await waitFor(
+        async () => {
+          const found = await emailQueue.getJob(`${id}_email`);
+          return (await found?.isFailed()) ? found : null;
+        },
+        { what: 'the failed job' },
+      );
       expect(job.attemptsMade).toBe(1);
       expect(job.failedReason).toMatch(/^SMTP 550/);
       expect(sink.refusals - refusalsBefore).toBe(1);
@@ -219,9 +225,7 @@ describe('events to email: outbox -> RabbitMQ -> notifier -> BullMQ -> SMTP', ()
     expect(metrics(`amqp_dead_letter_messages{queue="${dlq}"}`)).toBe(4);
     expect(metrics(`amqp_queue_messages{queue="${inbound.queue}"}`)).toBe(0);
     const dead = await broker.drain(dlq);
-    expect(dead.map((message) => message.properties.messageId).sort()).toEqual(
-      [`poison-1-${mark}`, `poison-2-${mark}`, `poison-4-${mark}`, undefined].sort(),
-    );
+    expect(dead.map((message) => message.properties.messageId).sort()).toEqual([`poison-1-${mark}`, `poison-2-${mark}`, `poison-4-${mark}`, undefined].sort());
     expect(sink.received.filter((mail) => mail.raw.includes(mark) && !mail.raw.includes(good))).toHaveLength(0);
   });
 
@@ -230,11 +234,36 @@ describe('events to email: outbox -> RabbitMQ -> notifier -> BullMQ -> SMTP', ()
     const expiresAt = new Date(Date.now() + 15 * 60_000).toISOString();
     const link = (path: string) => `http://localhost:3000/${path}?token=${mark}`;
     const ids = {
-      invitation: await producer.record(EVENT_TYPES.invitationCreated, { userId: 'u1', email: 'new.staff@example.com', name: 'New Staff', role: 'staff', inviteUrl: link('invite'), expiresAt }),
-      resetEmail: await producer.record(EVENT_TYPES.passwordResetRequested, { userId: 'u2', name: null, otp: '482913', expiresAt, delivery: { channel: 'email', email: 'reset.me@example.com', resetUrl: link('reset') } }),
-      resetSms: await producer.record(EVENT_TYPES.passwordResetRequested, { userId: 'u3', name: 'Phone User', otp: '112233', expiresAt, delivery: { channel: 'sms', phone: '+9779812345678' } }),
+      invitation: await producer.record(EVENT_TYPES.invitationCreated, {
+        userId: 'u1',
+        email: 'new.staff@example.com',
+        name: 'New Staff',
+        role: 'staff',
+        inviteUrl: link('invite'),
+        expiresAt,
+      }),
+      resetEmail: await producer.record(EVENT_TYPES.passwordResetRequested, {
+        userId: 'u2',
+        name: null,
+        otp: '482913',
+        expiresAt,
+        delivery: { channel: 'email', email: 'reset.me@example.com', resetUrl: link('reset') },
+      }),
+      resetSms: await producer.record(EVENT_TYPES.passwordResetRequested, {
+        userId: 'u3',
+        name: 'Phone User',
+        otp: '112233',
+        expiresAt,
+        delivery: { channel: 'sms', phone: '+9779812345678' },
+      }),
       changed: await producer.record(EVENT_TYPES.passwordChanged, { userId: 'u2', email: 'reset.me@example.com', name: 'Reset Me', changedAt: new Date().toISOString() }),
-      verifyEmail: await producer.record(EVENT_TYPES.emailVerificationRequested, { userId: 'u4', email: 'verify.me@example.com', name: 'Verify Me', verifyUrl: link('verify'), expiresAt }),
+      verifyEmail: await producer.record(EVENT_TYPES.emailVerificationRequested, {
+        userId: 'u4',
+        email: 'verify.me@example.com',
+        name: 'Verify Me',
+        verifyUrl: link('verify'),
+        expiresAt,
+      }),
       verifyPhone: await producer.record(EVENT_TYPES.phoneVerificationRequested, { userId: 'u4', phone: '+9779800000000', otp: '777111', expiresAt }),
       newDevice: await producer.record(EVENT_TYPES.newDeviceSignedIn, {
         userId: 'u5',
@@ -263,11 +292,17 @@ describe('events to email: outbox -> RabbitMQ -> notifier -> BullMQ -> SMTP', ()
     expect(byId(ids.newDevice)?.text).toContain('Pixel of Kim');
     expect(byId(ids.newDevice)?.html).toContain('2026-11-22 10:15 UTC');
 
-    for (const [id, phone, otp] of [[ids.resetSms, '+9779812345678', '112233'], [ids.verifyPhone, '+9779800000000', '777111']] as const) {
-      const job = await waitFor(async () => {
-        const found = await smsQueue.getJob(`${id}_sms`);
-        return (await found?.isCompleted()) ? found : null;
-      }, { what: `SMS job ${id}` });
+    for (const [id, phone, otp] of [
+      [ids.resetSms, '+9779812345678', '112233'],
+      [ids.verifyPhone, '+9779800000000', '777111'],
+    ] as const) {
+      const job = await waitFor(
+        async () => {
+          const found = await smsQueue.getJob(`${id}_sms`);
+          return (await found?.isCompleted()) ? found : null;
+        },
+        { what: `SMS job ${id}` },
+      );
       expect(job.data).toMatchObject({ to: phone, otp });
     }
     expect(byId(ids.resetSms)).toBeUndefined();

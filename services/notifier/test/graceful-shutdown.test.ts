@@ -90,9 +90,7 @@ describe('notifier shutdown with an event in progress (AMQP event transport)', (
     await closing;
     expect(steps).toEqual(['event committed', 'job queue closing']);
 
-    const inbox = await withConnection(db.databaseUrl, (client) =>
-      client.query<{ message_id: string }>(`SELECT message_id FROM ${quoteIdent(db.schema)}.processed_messages`),
-    );
+    const inbox = await withConnection(db.databaseUrl, (client) => client.query<{ message_id: string }>(`SELECT message_id FROM ${quoteIdent(db.schema)}.processed_messages`));
     expect(inbox.rows.map((row) => row.message_id)).toEqual([messageId]);
     expect(await emailQueue.getJob(`${messageId}_email`)).toBeDefined();
     // Acked: nothing came back to the queue but the message published after consuming stopped.

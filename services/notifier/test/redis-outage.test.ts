@@ -32,10 +32,10 @@ describe('notifier during a Redis outage (Redis behind a TCP proxy)', () => {
     proxy = await TcpProxy.start(TEST_REDIS_URL);
     // Whatever reaches stderr or the console outside the service's logger (BullMQ prints raw stacks there).
     const stderrWrite = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    process.stderr.write = (chunk: string | Uint8Array, ...rest: unknown[]) => {
       rawOutput.push(String(chunk));
       return (stderrWrite as (...args: unknown[]) => boolean)(chunk, ...rest);
-    });
+    };
     restore.push(() => (process.stderr.write = stderrWrite));
     for (const method of ['error', 'warn', 'log', 'info'] as const) {
       const spy = jest.spyOn(console, method).mockImplementation((...args: unknown[]) => {

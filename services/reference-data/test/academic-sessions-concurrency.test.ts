@@ -38,9 +38,7 @@ describe('academic sessions: concurrent handovers of "current"', () => {
 
   it('50 parallel PATCH isCurrent true on different sessions leave exactly one current row', async () => {
     const publicIds = await createMany(51, true);
-    const answers = await Promise.all(
-      publicIds.slice(1).map((publicId, index) => replicas[index % 2]!.request('PATCH', `${PATH}/${publicId}`, { isCurrent: true }, admin)),
-    );
+    const answers = await Promise.all(publicIds.slice(1).map((publicId, index) => replicas[index % 2]!.request('PATCH', `${PATH}/${publicId}`, { isCurrent: true }, admin)));
     const outcomes = answers.map(outcome);
     expect(outcomes.filter((value) => value !== '200' && value !== '409 ACADEMIC_SESSION_CURRENT_CONFLICT')).toEqual([]);
     expect(outcomes).toContain('200');
@@ -97,9 +95,7 @@ describe('academic sessions: concurrent handovers of "current"', () => {
 
   it('the same name created twice at once: one 201, one 409 ACADEMIC_SESSION_NAME_TAKEN', async () => {
     const answers = await Promise.all(
-      ['Twin', 'TWIN', 'twin', 'Twin'].map((name, index) =>
-        replicas[index % 2]!.request('POST', PATH, { name, startDate: '2400-01-01', endDate: '2400-12-31' }, admin),
-      ),
+      ['Twin', 'TWIN', 'twin', 'Twin'].map((name, index) => replicas[index % 2]!.request('POST', PATH, { name, startDate: '2400-01-01', endDate: '2400-12-31' }, admin)),
     );
     expect(answers.map(outcome).sort()).toEqual(['201', '409 ACADEMIC_SESSION_NAME_TAKEN', '409 ACADEMIC_SESSION_NAME_TAKEN', '409 ACADEMIC_SESSION_NAME_TAKEN']);
   });

@@ -100,14 +100,12 @@ describe('geography lookups (spec §4.7) through HTTP, real Postgres and RabbitM
       expect(seeded).toHaveLength(77);
       const municipalities = await rd.prisma.municipality.findMany({ where: { districtId: { in: seeded.map((row) => row.id) } } });
       expect(municipalities).toHaveLength(36);
-      expect(municipalities.filter((row) => row.type === 'metropolitan').map((row) => row.name).sort()).toEqual([
-        'Bharatpur',
-        'Biratnagar',
-        'Birgunj',
-        'Kathmandu',
-        'Lalitpur',
-        'Pokhara',
-      ]);
+      expect(
+        municipalities
+          .filter((row) => row.type === 'metropolitan')
+          .map((row) => row.name)
+          .sort(),
+      ).toEqual(['Bharatpur', 'Biratnagar', 'Birgunj', 'Kathmandu', 'Lalitpur', 'Pokhara']);
       expect(municipalities.filter((row) => row.type === 'sub_metropolitan')).toHaveLength(11);
       expect(municipalities.some((row) => row.type === 'vdc')).toBe(false);
       for (const row of [...provinces, ...seeded, ...municipalities]) expect(row.nameNp).toMatch(DEVANAGARI);

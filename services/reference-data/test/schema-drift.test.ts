@@ -62,15 +62,13 @@ describe('reference-data migrations', () => {
   // Geography names are unique whatever their letter case, in their scope (spec §4.7 rule 2); the
   // service maps these index names to GEOGRAPHY_NAME_TAKEN.
   describe('geography rules', () => {
-    const run = (sql: string, values: unknown[] = []) =>
-      withConnection(db.databaseUrl, (client) => client.query(sql.replaceAll('$schema', quoteIdent(db.schema)), values));
+    const run = (sql: string, values: unknown[] = []) => withConnection(db.databaseUrl, (client) => client.query(sql.replaceAll('$schema', quoteIdent(db.schema)), values));
     const constraintOf = (promise: Promise<unknown>) =>
       promise.then(
         () => 'accepted',
         (error: { constraint?: string }) => error.constraint,
       );
-    const province = (name: string) =>
-      run(`INSERT INTO $schema.provinces (public_id, name, updated_at) VALUES ($1, $2, now()) RETURNING id`, [randomUUID(), name]);
+    const province = (name: string) => run(`INSERT INTO $schema.provinces (public_id, name, updated_at) VALUES ($1, $2, now()) RETURNING id`, [randomUUID(), name]);
     const district = (provinceId: number, name: string) =>
       run(`INSERT INTO $schema.districts (public_id, province_id, name, updated_at) VALUES ($1, $2, $3, now()) RETURNING id`, [randomUUID(), provinceId, name]);
     const municipality = (districtId: number, name: string, wardCount: number | null = null) =>

@@ -47,8 +47,6 @@ export class AuthGuard implements CanActivate {
   }
 
   private layers<T>(key: symbol, context: ExecutionContext): T[] {
-    return [context.getClass(), context.getHandler()]
-      .map((target) => this.reflector.get<T | undefined>(key, target))
-      .filter((value) => value !== undefined);
+    return [context.getClass(), context.getHandler()].map((target) => this.reflector.get<T | undefined>(key, target)).filter((value) => value !== undefined);
   }
 }

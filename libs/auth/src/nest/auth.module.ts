@@ -42,8 +42,7 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
         },
         {
           provide: SessionRevocations,
-          useFactory: (redis: Redis) =>
-            new SessionRevocations(redis, options.revocationKey ? { key: options.revocationKey } : {}),
+          useFactory: (redis: Redis) => new SessionRevocations(redis, options.revocationKey ? { key: options.revocationKey } : {}),
           inject: [AUTH_REDIS],
         },
         {

@@ -115,11 +115,7 @@ export class EventConsumer {
       quorumRetry: this.connection.supportsQuorumRetryQueues(),
     });
     await channel.prefetch(prefetch);
-    const { consumerTag } = await channel.consume(
-      topology.queue,
-      (message) => (message ? this.dispatch(channel, message) : this.onCancelledByBroker(channel)),
-      { noAck: false },
-    );
+    const { consumerTag } = await channel.consume(topology.queue, (message) => (message ? this.dispatch(channel, message) : this.onCancelledByBroker(channel)), { noAck: false });
     this.subscription = { channel, consumerTag };
   }
 

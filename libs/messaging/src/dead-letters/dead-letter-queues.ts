@@ -138,6 +138,8 @@ export class ReplayError extends Error {
 
 function publishConfirmed(channel: ConfirmChannel, exchange: string, routingKey: string, content: Buffer, options: amqplib.Options.Publish): Promise<void> {
   return new Promise((resolve, reject) => {
-    channel.publish(exchange, routingKey, content, options, (error) => (error ? reject(new ReplayError(`the broker refused the copy of ${String(options.messageId)}`)) : resolve()));
+    channel.publish(exchange, routingKey, content, options, (error) =>
+      error ? reject(new ReplayError(`the broker refused the copy of ${String(options.messageId)}`)) : resolve(),
+    );
   });
 }

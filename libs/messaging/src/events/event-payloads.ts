@@ -32,9 +32,7 @@ export const feedbackSubmittedPayload = z
   })
   .strict();
 
-export const invitationCreatedPayload = z
-  .object({ userId, email, name: personName, role: z.string().min(1).max(32), inviteUrl: link, expiresAt: timestamp })
-  .strict();
+export const invitationCreatedPayload = z.object({ userId, email, name: personName, role: z.string().min(1).max(32), inviteUrl: link, expiresAt: timestamp }).strict();
 
 /** Forgot by email: the link and the code in one message; forgot by phone: the code by SMS (contract §4). */
 export const passwordResetRequestedPayload = z
@@ -43,10 +41,7 @@ export const passwordResetRequestedPayload = z
     name: personName,
     otp,
     expiresAt: timestamp,
-    delivery: z.discriminatedUnion('channel', [
-      z.object({ channel: z.literal('email'), email, resetUrl: link }).strict(),
-      z.object({ channel: z.literal('sms'), phone }).strict(),
-    ]),
+    delivery: z.discriminatedUnion('channel', [z.object({ channel: z.literal('email'), email, resetUrl: link }).strict(), z.object({ channel: z.literal('sms'), phone }).strict()]),
   })
   .strict();
 
@@ -65,9 +60,7 @@ export const newDeviceSignedInPayload = z
   })
   .strict();
 
-export const emailVerificationRequestedPayload = z
-  .object({ userId, email, name: personName, verifyUrl: link, expiresAt: timestamp })
-  .strict();
+export const emailVerificationRequestedPayload = z.object({ userId, email, name: personName, verifyUrl: link, expiresAt: timestamp }).strict();
 
 export const phoneVerificationRequestedPayload = z.object({ userId, phone, otp, expiresAt: timestamp }).strict();
 

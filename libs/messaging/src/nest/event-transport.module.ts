@@ -67,8 +67,7 @@ export class EventTransportModule {
       providers: [
         {
           provide: CONSUMER_TOPOLOGY,
-          useFactory: (names: BrokerNames) =>
-            consumerTopology(options.consumer, options.bindings, { prefix: names.prefix, ...(options.retry && { retry: options.retry }) }),
+          useFactory: (names: BrokerNames) => consumerTopology(options.consumer, options.bindings, { prefix: names.prefix, ...(options.retry && { retry: options.retry }) }),
           inject: [BROKER_NAMES],
         },
         {

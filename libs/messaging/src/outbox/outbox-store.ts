@@ -111,9 +111,7 @@ export class OutboxStore {
 
   /** When the earliest pending row becomes due (null when nothing is pending). */
   async nextDueAt(client: pg.ClientBase): Promise<Date | null> {
-    const { rows } = await client.query<{ next: Date | null }>(
-      `SELECT min(available_at) AS next FROM ${this.table} WHERE sent_at IS NULL AND parked_at IS NULL`,
-    );
+    const { rows } = await client.query<{ next: Date | null }>(`SELECT min(available_at) AS next FROM ${this.table} WHERE sent_at IS NULL AND parked_at IS NULL`);
     return rows[0]?.next ?? null;
   }
 

@@ -10,13 +10,7 @@ import { defineRpc } from './rpc-contract.js';
 const geographyId = z.number().int().positive().max(2_147_483_647);
 
 /** Why a province / district / municipality triple is no valid address. */
-export const GEOGRAPHY_CHECK_REASONS = [
-  'province_not_found',
-  'district_not_found',
-  'municipality_not_found',
-  'district_not_in_province',
-  'municipality_not_in_district',
-] as const;
+export const GEOGRAPHY_CHECK_REASONS = ['province_not_found', 'district_not_found', 'municipality_not_found', 'district_not_in_province', 'municipality_not_in_district'] as const;
 export type GeographyCheckReason = (typeof GEOGRAPHY_CHECK_REASONS)[number];
 
 /**

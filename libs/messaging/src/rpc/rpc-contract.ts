@@ -21,11 +21,7 @@ export type RpcAnswer<Contract extends RpcContract> = z.output<Contract['answer'
 /** `<service>.<question>`: lower case, dots between words, the first word the serving service. */
 const CONTRACT_NAME = /^[a-z][a-z0-9-]*(\.[a-z][a-z0-9_-]*)+$/;
 
-export function defineRpc<Request extends z.ZodType, Answer extends z.ZodType>(contract: {
-  name: string;
-  request: Request;
-  answer: Answer;
-}): RpcContract<Request, Answer> {
+export function defineRpc<Request extends z.ZodType, Answer extends z.ZodType>(contract: { name: string; request: Request; answer: Answer }): RpcContract<Request, Answer> {
   if (!CONTRACT_NAME.test(contract.name) || contract.name.length > 120) {
     throw new Error(`RPC contract name "${contract.name}" must match ${CONTRACT_NAME} (at most 120 characters)`);
   }

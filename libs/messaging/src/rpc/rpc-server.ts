@@ -104,11 +104,9 @@ export class RpcServer {
     for (const route of this.options.routes) {
       const queue = rpcQueueName(route.contract, prefix);
       await channel.assertQueue(queue, { durable: true });
-      const { consumerTag } = await channel.consume(
-        queue,
-        (message) => (message ? this.dispatch(channel, route, message) : this.onCancelledByBroker(channel, queue)),
-        { noAck: false },
-      );
+      const { consumerTag } = await channel.consume(queue, (message) => (message ? this.dispatch(channel, route, message) : this.onCancelledByBroker(channel, queue)), {
+        noAck: false,
+      });
       consumerTags.push(consumerTag);
     }
     this.subscription = { channel, consumerTags };
@@ -157,7 +155,14 @@ export class RpcServer {
     }
   }
 
-  private async replyFor(contract: RpcContract, handler: RpcRequestHandler, type: unknown, message: ConsumeMessage, headers: Record<string, unknown>, fields: object): Promise<RpcReply> {
+  private async replyFor(
+    contract: RpcContract,
+    handler: RpcRequestHandler,
+    type: unknown,
+    message: ConsumeMessage,
+    headers: Record<string, unknown>,
+    fields: object,
+  ): Promise<RpcReply> {
     const { logger } = this.options;
     const refuse = (failure: RpcFailure, reason: string): RpcReply => ({ ok: false, failure, message: reason });
     if (typeof type === 'string' && type !== contract.name) {

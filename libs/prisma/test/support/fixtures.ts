@@ -11,10 +11,7 @@ export function randomSchema(prefix: string): string {
   return `${prefix}_${randomBytes(6).toString('hex')}`;
 }
 
-export async function sql<Row extends pg.QueryResultRow = pg.QueryResultRow>(
-  text: string,
-  values: unknown[] = [],
-): Promise<Row[]> {
+export async function sql<Row extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<Row[]> {
   const client = new pg.Client({ connectionString: DATABASE_URL });
   await client.connect();
   try {

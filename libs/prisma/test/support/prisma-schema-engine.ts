@@ -57,11 +57,7 @@ export async function prismaEngine(databaseUrl: string, schema: string): Promise
   const pool = new pg.Pool({ connectionString: databaseUrl, options: `-c search_path="${schema}"`, max: 2 });
   const factory = new PrismaPg(pool, { schema });
   const datamodel = 'datasource db {\n  provider = "postgresql"\n}\n';
-  const engine = await SchemaEngine.new(
-    { datamodels: [['schema.prisma', datamodel]] },
-    () => undefined,
-    bindMigrationAwareSqlAdapterFactory(factory),
-  );
+  const engine = await SchemaEngine.new({ datamodels: [['schema.prisma', datamodel]] }, () => undefined, bindMigrationAwareSqlAdapterFactory(factory));
   return {
     engine,
     migrationsList: (migrationsDir) => migrationsList(migrationsDir),

@@ -58,13 +58,23 @@ function addToKubernetesOverlays(tree, { name }) {
 function addToEnvExample(tree, { name, variablePrefix }, port) {
   edit(tree, '.env.example', (text) => {
     const withPort = insertAfterLast(text, /^#[A-Z_]+_PORT=\d+$/gm, `# Port npm start gives ${name}.\n#${variablePrefix}_PORT=${port}\n`, '.env.example');
-    return insertAfterLast(withPort, /^#(?!JWKS)[A-Z_]+_URL=$/gm, `# Base URL of ${name}; unset: http://127.0.0.1:<${variablePrefix}_PORT>.\n#${variablePrefix}_URL=\n`, '.env.example');
+    return insertAfterLast(
+      withPort,
+      /^#(?!JWKS)[A-Z_]+_URL=$/gm,
+      `# Base URL of ${name}; unset: http://127.0.0.1:<${variablePrefix}_PORT>.\n#${variablePrefix}_URL=\n`,
+      '.env.example',
+    );
   });
 }
 
 function addToReadme(tree, { name, schema, variablePrefix }, port) {
   edit(tree, 'README.md', (text) =>
-    insertAfterLast(text, /^\| `services\/[a-z-]+` \| \d+ \| schema `[a-z_]+` \| .*$/gm, `| \`services/${name}\` | ${port} | schema \`${schema}\` | (describe it) |\n`, 'README.md'),
+    insertAfterLast(
+      text,
+      /^\| `services\/[a-z-]+` \| \d+ \| schema `[a-z_]+` \| .*$/gm,
+      `| \`services/${name}\` | ${port} | schema \`${schema}\` | (describe it) |\n`,
+      'README.md',
+    ),
   );
   edit(tree, 'docs/configuration.md', (text) =>
     text

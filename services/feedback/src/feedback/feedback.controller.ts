@@ -23,11 +23,7 @@ export class FeedbackController {
   @Post()
   @HttpCode(201)
   @Authenticated()
-  async submit(
-    @CurrentPrincipal() principal: Principal,
-    @Body(new ZodPipe(customerFeedbackBody, { status: 422 })) body: CustomerFeedbackBody,
-    @Origin() origin: RequestOrigin,
-  ) {
+  async submit(@CurrentPrincipal() principal: Principal, @Body(new ZodPipe(customerFeedbackBody, { status: 422 })) body: CustomerFeedbackBody, @Origin() origin: RequestOrigin) {
     await this.feedback.submitAsCustomer(principal, body, origin);
     return success(ACKNOWLEDGEMENT, RECEIVED);
   }

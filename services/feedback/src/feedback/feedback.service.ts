@@ -42,11 +42,7 @@ export class FeedbackService {
     await this.accept(fields, { type: 'guest', name: fields.name, email: fields.email, phone: fields.phone }, origin);
   }
 
-  private async accept(
-    fields: Omit<NewFeedbackSubmission, 'id' | 'createdAt' | keyof RequestOrigin>,
-    from: Sender,
-    origin: RequestOrigin,
-  ): Promise<void> {
+  private async accept(fields: Omit<NewFeedbackSubmission, 'id' | 'createdAt' | keyof RequestOrigin>, from: Sender, origin: RequestOrigin): Promise<void> {
     await this.unitOfWork.run(async (tx) => {
       const row = await this.submissions.create({ id: randomUUID(), ...fields, ...origin }, tx);
       await this.outbox.record(tx, EVENT_TYPES.feedbackSubmitted, {

@@ -34,6 +34,4 @@ export function requestOriginOf(request: RequestLike): RequestOrigin {
 }
 
 /** `@Origin() origin: RequestOrigin` */
-export const Origin = createParamDecorator((_data: unknown, context: ExecutionContext): RequestOrigin =>
-  requestOriginOf(context.switchToHttp().getRequest<RequestLike>()),
-);
+export const Origin = createParamDecorator((_data: unknown, context: ExecutionContext): RequestOrigin => requestOriginOf(context.switchToHttp().getRequest<RequestLike>()));

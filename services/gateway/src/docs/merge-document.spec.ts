@@ -46,8 +46,15 @@ describe('mergeDocument', () => {
   });
 
   it('describes every tag, a placeholder’s service name included', () => {
-    const merged = mergeDocument(ROUTE_TABLE, { feedback: part({ '/api/mobile/feedback/public': { post: { summary: 'Guest feedback', tags: ['feedback'], responses: {}, 'x-error-codes': {} } } }) });
-    expect(merged.tags).toEqual(expect.arrayContaining([{ name: 'feedback', description: expect.stringContaining('feedback') }, { name: 'identity', description: 'Routes of the identity service' }]));
+    const merged = mergeDocument(ROUTE_TABLE, {
+      feedback: part({ '/api/mobile/feedback/public': { post: { summary: 'Guest feedback', tags: ['feedback'], responses: {}, 'x-error-codes': {} } } }),
+    });
+    expect(merged.tags).toEqual(
+      expect.arrayContaining([
+        { name: 'feedback', description: expect.stringContaining('feedback') },
+        { name: 'identity', description: 'Routes of the identity service' },
+      ]),
+    );
     expect(merged.tags?.every((tag) => tag.description)).toBe(true);
   });
 

@@ -9,14 +9,26 @@ import { injectTraceContext } from '../tracing/request-span.js';
  * Meaningful for one connection only (RFC 9110 §7.6.1). `expect` too: Node already answered the
  * `100-continue`, and the upstream client refuses the header.
  */
-const HOP_BY_HOP: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect']);
+const HOP_BY_HOP: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'expect',
+]);
 
 /**
  * Headers that would claim who the caller is or where it came from. Services learn the caller only
  * from the bearer token they verify themselves, and the client address only from what the gateway
  * writes; a client never gets to set these.
  */
-const CALLER_CLAIM = /^(x-(user|auth|principal|session|role|permission|account|internal|client-ip|real-ip|original-forwarded-for|forwarded-(user|email|groups|preferred-username|access-token|host|port|prefix|server))(-.*)?|remote-user|x-remote-user|forwarded|true-client-ip|cf-connecting-ip)$/;
+const CALLER_CLAIM =
+  /^(x-(user|auth|principal|session|role|permission|account|internal|client-ip|real-ip|original-forwarded-for|forwarded-(user|email|groups|preferred-username|access-token|host|port|prefix|server))(-.*)?|remote-user|x-remote-user|forwarded|true-client-ip|cf-connecting-ip)$/;
 
 export interface ForwardingOptions {
   /** TRUST_PROXY: how many proxies in front of the gateway set the `X-Forwarded-*` headers. */

@@ -15,7 +15,14 @@ describe('route table', () => {
     expect(mobile).toHaveLength(12);
     const publicOnes = [...admin, ...mobile].filter((route) => route.auth === 'public').map((route) => route.path.replace('/api/mobile/auth/', '/api/auth/'));
     expect(new Set(publicOnes)).toEqual(
-      new Set(['/api/auth/login/email', '/api/auth/refresh', '/api/auth/password/forgot', '/api/auth/password/reset', '/api/auth/email/verify/resend', '/api/auth/email/verify/confirm']),
+      new Set([
+        '/api/auth/login/email',
+        '/api/auth/refresh',
+        '/api/auth/password/forgot',
+        '/api/auth/password/reset',
+        '/api/auth/email/verify/resend',
+        '/api/auth/email/verify/confirm',
+      ]),
     );
   });
 

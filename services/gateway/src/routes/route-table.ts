@@ -11,10 +11,7 @@ export type RouteAuth = 'public' | 'jwt';
  * `upload`: multipart streamed to the service, capped at `maxFiles` files of the surface's size
  * limit plus multipart overhead (see body/upload-limit.ts). `none`: no body is read.
  */
-export type BodyRule =
-  | { kind: 'none' }
-  | { kind: 'json' }
-  | { kind: 'upload'; surface: 'admin' | 'mobile'; maxFiles: number };
+export type BodyRule = { kind: 'none' } | { kind: 'json' } | { kind: 'upload'; surface: 'admin' | 'mobile'; maxFiles: number };
 
 export interface GatewayRoute {
   method: HttpMethod;
@@ -66,10 +63,7 @@ function route(method: HttpMethod, path: string, service: ServiceName, auth: Rou
 
 /** The same routes answered without `/api` as well (contract §2), forwarded upstream at their `/api` path. */
 function alsoWithoutApiPrefix(routes: GatewayRoute[]): GatewayRoute[] {
-  return routes.flatMap((canonical) => [
-    canonical,
-    { ...canonical, path: canonical.path.slice('/api'.length), upstreamPrefix: '/api' },
-  ]);
+  return routes.flatMap((canonical) => [canonical, { ...canonical, path: canonical.path.slice('/api'.length), upstreamPrefix: '/api' }]);
 }
 
 /** Login counts per ip and email, and per ip whatever the email (contract §4). */

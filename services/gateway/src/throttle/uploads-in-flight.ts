@@ -92,7 +92,12 @@ export class UploadsInFlight {
       release: () => {
         clearInterval(renewal);
         // A release Redis misses ends with the lease.
-        this.redis.pipeline().zrem(userKey, slot).zrem(ipKey, slot).exec().catch(() => {});
+        this.redis
+          .pipeline()
+          .zrem(userKey, slot)
+          .zrem(ipKey, slot)
+          .exec()
+          .catch(() => {});
       },
     };
   }

@@ -20,7 +20,11 @@ export interface ParsedResponse {
  * collects what the server answers until it closes the connection (or `giveUpMs`, stretched by the
  * time scale, passes).
  */
-export async function exchange(url: string, head: string | Buffer, options: { drip?: Array<string | Buffer>; dripEveryMs?: number; giveUpMs?: number } = {}): Promise<SocketExchange> {
+export async function exchange(
+  url: string,
+  head: string | Buffer,
+  options: { drip?: Array<string | Buffer>; dripEveryMs?: number; giveUpMs?: number } = {},
+): Promise<SocketExchange> {
   const { hostname, port } = new URL(url);
   const socket: Socket = connect(Number(port), hostname);
   const chunks: Buffer[] = [];

@@ -47,7 +47,12 @@ describe('AuthService (spec §4.1, §4.2, contract §4)', () => {
   it('answers the same 401 for an unknown email, no password, a wrong password and a surface the role may not use', async () => {
     db.addUser({ email: 'customer@example.com' }, `hashed:${PASSWORD}`);
     db.addUser({ email: 'invited@example.com' });
-    for (const attempt of [login('admin', 'nobody@example.com'), login('mobile', 'invited@example.com'), login('mobile', 'customer@example.com', 'Wr0ng!pass'), login('admin', 'customer@example.com')]) {
+    for (const attempt of [
+      login('admin', 'nobody@example.com'),
+      login('mobile', 'invited@example.com'),
+      login('mobile', 'customer@example.com', 'Wr0ng!pass'),
+      login('admin', 'customer@example.com'),
+    ]) {
       await expect(attempt).rejects.toMatchObject({ code: 'AUTH_INVALID_CREDENTIALS', status: 401 });
     }
     expect(db.sessions).toEqual([]);
@@ -139,7 +144,9 @@ describe('AuthService (spec §4.1, §4.2, contract §4)', () => {
 
     it('refuses the token of an account deleted since', async () => {
       const user = db.addUser({ email: 'deleted@example.com', deletedAt: new Date() }, `hashed:${PASSWORD}`);
-      await expect(service.setPassword(principalOf(user.publicId), { currentPassword: PASSWORD, newPassword: 'N3w!password' })).rejects.toMatchObject({ code: 'AUTH_UNAUTHENTICATED' });
+      await expect(service.setPassword(principalOf(user.publicId), { currentPassword: PASSWORD, newPassword: 'N3w!password' })).rejects.toMatchObject({
+        code: 'AUTH_UNAUTHENTICATED',
+      });
     });
   });
 });

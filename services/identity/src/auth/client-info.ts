@@ -24,6 +24,4 @@ export function clientInfoOf(request: RequestLike): ClientInfo {
 }
 
 /** `@RequestClient() client: ClientInfo` */
-export const RequestClient = createParamDecorator((_data: unknown, context: ExecutionContext): ClientInfo =>
-  clientInfoOf(context.switchToHttp().getRequest<RequestLike>()),
-);
+export const RequestClient = createParamDecorator((_data: unknown, context: ExecutionContext): ClientInfo => clientInfoOf(context.switchToHttp().getRequest<RequestLike>()));

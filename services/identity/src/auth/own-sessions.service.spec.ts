@@ -15,7 +15,22 @@ describe('OwnSessionsService (contract §10)', () => {
   let caller: Principal;
 
   function session(id: string, userId: number, createdAt: Date, fields: Partial<(typeof db.sessions)[number]> = {}) {
-    db.sessions.push({ id, userId, surface: 'mobile', deviceId: null, deviceType: null, deviceName: null, ip: null, userAgent: null, refreshTokenHash: id, expiresAt: later, revokedAt: null, revokedReason: null, createdAt, ...fields });
+    db.sessions.push({
+      id,
+      userId,
+      surface: 'mobile',
+      deviceId: null,
+      deviceType: null,
+      deviceName: null,
+      ip: null,
+      userAgent: null,
+      refreshTokenHash: id,
+      expiresAt: later,
+      revokedAt: null,
+      revokedReason: null,
+      createdAt,
+      ...fields,
+    });
   }
 
   beforeEach(() => {

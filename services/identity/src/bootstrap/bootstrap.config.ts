@@ -22,6 +22,8 @@ export type BootstrapConfig = z.infer<z.ZodObject<typeof bootstrapEnv>> & { NODE
  */
 export function refuseDevPasswordInProduction(config: BootstrapConfig): void {
   if (config.NODE_ENV === 'production' && config.BOOTSTRAP_ADMIN_PASSWORD === DEV_BOOTSTRAP_ADMIN_PASSWORD) {
-    throw new ConfigError('Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD: must be set to a password of your own in production (no admin exists, so one would be created with it)');
+    throw new ConfigError(
+      'Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD: must be set to a password of your own in production (no admin exists, so one would be created with it)',
+    );
   }
 }

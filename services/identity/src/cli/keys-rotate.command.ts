@@ -34,7 +34,9 @@ export async function keysRotate(argv: string[], target: KeysRotateTarget, outpu
     return 0;
   }
   if (target.environmentKey) {
-    output.err('keys:rotate: identity signs with JWT_PRIVATE_KEY, which only its environment can change: follow "Signing key rotation" in the README (npm run keys:rotate -- --print makes a new key pair)');
+    output.err(
+      'keys:rotate: identity signs with JWT_PRIVATE_KEY, which only its environment can change: follow "Signing key rotation" in the README (npm run keys:rotate -- --print makes a new key pair)',
+    );
     return 1;
   }
   const prisma = createPrismaClient(PrismaClient, { databaseUrl: target.databaseUrl, schema: target.schema, maxConnections: 2 });
@@ -54,5 +56,10 @@ export async function keysRotate(argv: string[], target: KeysRotateTarget, outpu
 }
 
 function messageOf(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n').find((line) => line.trim() !== '')?.trim() ?? 'unknown error';
+  return (
+    (error instanceof Error ? error.message : String(error))
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? 'unknown error'
+  );
 }

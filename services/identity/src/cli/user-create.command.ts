@@ -92,5 +92,10 @@ function describe(error: unknown): string {
   if (error instanceof AppError && error.code === 'USER_EMAIL_TAKEN') return 'a live account already uses this email';
   if (error instanceof AppError) return error.message;
   // Connection failures and the like: the first line is enough, never a stack trace.
-  return (error instanceof Error ? error.message : String(error)).split('\n').find((line) => line.trim() !== '')?.trim() ?? 'unknown error';
+  return (
+    (error instanceof Error ? error.message : String(error))
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? 'unknown error'
+  );
 }

@@ -188,26 +188,14 @@ export class CredentialsService {
    * transaction, a lock, the lookup, the HMAC and a commit like that of a counted attempt.
    */
   redeemByOtp(userId: number | undefined, otp: string, redemption: Redemption, effects: RedemptionEffects, target?: string): Promise<boolean>;
-  redeemByOtp<Prepared>(
-    userId: number | undefined,
-    otp: string,
-    redemption: Redemption,
-    effects: PreparedRedemptionEffects<Prepared>,
-    target?: string,
-  ): Promise<boolean>;
+  redeemByOtp<Prepared>(userId: number | undefined, otp: string, redemption: Redemption, effects: PreparedRedemptionEffects<Prepared>, target?: string): Promise<boolean>;
   async redeemByOtp<Prepared>(userId: number | undefined, otp: string, redemption: Redemption, effects: Effects<Prepared>, target?: string): Promise<boolean> {
     const matched = await this.unitOfWork.run((tx) => this.matchOtp(tx, userId, otp, redemption, target));
     return matched !== null && this.redeemFound(matched, redemption, effects);
   }
 
   /** The credential the code is for, or null after counting the failed attempt (committed, though the request fails). */
-  private async matchOtp(
-    tx: Transaction,
-    userId: number | undefined,
-    otp: string,
-    redemption: Redemption,
-    target: string | undefined,
-  ): Promise<VerificationCredential | null> {
+  private async matchOtp(tx: Transaction, userId: number | undefined, otp: string, redemption: Redemption, target: string | undefined): Promise<VerificationCredential | null> {
     if (userId === undefined) await this.repository.lockNobody(tx);
     else await this.repository.lockPerson(tx, userId);
     const now = this.clock.now();

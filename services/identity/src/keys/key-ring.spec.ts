@@ -14,19 +14,29 @@ describe('keyRing', () => {
   });
 
   it('publishes a new key at once but signs with it only after the activation delay', () => {
-    const keys = [{ kid: 'b', createdAt: at(1000) }, { kid: 'a', createdAt: at(0) }];
+    const keys = [
+      { kid: 'b', createdAt: at(1000) },
+      { kid: 'a', createdAt: at(0) },
+    ];
     expect(kids(keyRing(keys, at(1059), timings))).toEqual({ signing: 'a', published: ['b', 'a'] });
     expect(kids(keyRing(keys, at(1060), timings))).toEqual({ signing: 'b', published: ['b', 'a'] });
   });
 
   it('keeps the replaced key published for the retirement time after the new one took over, then drops it', () => {
-    const keys = [{ kid: 'a', createdAt: at(0) }, { kid: 'b', createdAt: at(1000) }];
+    const keys = [
+      { kid: 'a', createdAt: at(0) },
+      { kid: 'b', createdAt: at(1000) },
+    ];
     expect(kids(keyRing(keys, at(1060 + 959), timings))).toEqual({ signing: 'b', published: ['b', 'a'] });
     expect(kids(keyRing(keys, at(1060 + 960), timings))).toEqual({ signing: 'b', published: ['b'] });
   });
 
   it('handles several rotations: each key retires relative to its own successor', () => {
-    const keys = [{ kid: 'a', createdAt: at(0) }, { kid: 'b', createdAt: at(1000) }, { kid: 'c', createdAt: at(1500) }];
+    const keys = [
+      { kid: 'a', createdAt: at(0) },
+      { kid: 'b', createdAt: at(1000) },
+      { kid: 'c', createdAt: at(1500) },
+    ];
     // c signs from 1560: b (replaced at 1560) still verifies, a (replaced at 1060) until 2020.
     expect(kids(keyRing(keys, at(1600), timings))).toEqual({ signing: 'c', published: ['c', 'b', 'a'] });
     expect(kids(keyRing(keys, at(2020), timings))).toEqual({ signing: 'c', published: ['c', 'b'] });
@@ -34,7 +44,11 @@ describe('keyRing', () => {
   });
 
   it('two keys rotated in quick succession: the newer one waits for its own activation', () => {
-    const keys = [{ kid: 'a', createdAt: at(0) }, { kid: 'b', createdAt: at(1000) }, { kid: 'c', createdAt: at(1010) }];
+    const keys = [
+      { kid: 'a', createdAt: at(0) },
+      { kid: 'b', createdAt: at(1000) },
+      { kid: 'c', createdAt: at(1010) },
+    ];
     expect(kids(keyRing(keys, at(1065), timings))).toEqual({ signing: 'b', published: ['c', 'b', 'a'] });
     expect(kids(keyRing(keys, at(1070), timings))).toEqual({ signing: 'c', published: ['c', 'b', 'a'] });
   });

@@ -36,7 +36,6 @@ export class SigningKeyRepository {
     if (kids.length > 0) await this.db(tx).signingKey.deleteMany({ where: { kid: { in: [...kids] } } });
   }
 
-
   private db(tx: Transaction): Prisma.TransactionClient {
     return clientOf<Prisma.TransactionClient>(tx);
   }

@@ -19,12 +19,17 @@ async function startKeysApp(privateKeyPem: string): Promise<{ app: INestApplicat
 
   @Global()
   @Module({
-    providers: [{ provide: PrismaClient, useValue: prisma }, { provide: UnitOfWork, useValue: new UnitOfWork(prisma) }],
+    providers: [
+      { provide: PrismaClient, useValue: prisma },
+      { provide: UnitOfWork, useValue: new UnitOfWork(prisma) },
+    ],
     exports: [PrismaClient, UnitOfWork],
   })
   class PrismaStandIn {}
 
-  @Module({ imports: [PrismaStandIn, KeysModule.forRoot({ privateKeyPem, issuer, audience, timings: { activationMs: 0, retirementMs: 0 }, refreshMs: 1_000, jwksMaxAgeSeconds: 120 })] })
+  @Module({
+    imports: [PrismaStandIn, KeysModule.forRoot({ privateKeyPem, issuer, audience, timings: { activationMs: 0, retirementMs: 0 }, refreshMs: 1_000, jwksMaxAgeSeconds: 120 })],
+  })
   class TestModule {}
 
   const app = await NestFactory.create(TestModule, new FastifyAdapter(), { logger: false, abortOnError: false });

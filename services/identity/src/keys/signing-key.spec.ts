@@ -55,8 +55,6 @@ describe('keysEnv', () => {
 
   it('refuses an unusable key in one line naming the variable', () => {
     const rsa = pkcs8(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey);
-    expect(() => parseConfig(keysEnv, { JWT_PRIVATE_KEY: rsa })).toThrow(
-      /^Invalid configuration: JWT_PRIVATE_KEY: must be an Ed25519 or P-256 private key in PKCS#8 PEM$/,
-    );
+    expect(() => parseConfig(keysEnv, { JWT_PRIVATE_KEY: rsa })).toThrow(/^Invalid configuration: JWT_PRIVATE_KEY: must be an Ed25519 or P-256 private key in PKCS#8 PEM$/);
   });
 });

@@ -23,7 +23,11 @@ export interface PruneReport {
 @Injectable()
 export class RetentionService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(RetentionService.name);
-  private readonly task = new PeriodicTask(HOUR_MS, () => this.prune(), (error) => this.logger.warn({ err: error }, 'Pruning ended sessions and spent credentials failed; next try in an hour'));
+  private readonly task = new PeriodicTask(
+    HOUR_MS,
+    () => this.prune(),
+    (error) => this.logger.warn({ err: error }, 'Pruning ended sessions and spent credentials failed; next try in an hour'),
+  );
   private readonly retentionMs: number;
 
   constructor(

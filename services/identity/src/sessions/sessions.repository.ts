@@ -6,7 +6,6 @@ import { addressColumnsOf, type AddressRow, type ProfileSource } from '../users/
 import type { SessionRevokeReason } from './session-revoke-reason.js';
 import { rolesAdmittedBy, type Surface } from './surface.js';
 
-
 export interface NewSession {
   id: string;
   userId: number;
@@ -210,16 +209,22 @@ export class SessionsRepository {
 
   /** Deletes, `batch` rows per statement, sessions ended (revoked or expired) before `cutoff`, with their refresh tokens. */
   async deleteEndedBefore(cutoff: Date, batch: number): Promise<number> {
-    return deleteInBatches(batch, () => this.prisma.$executeRaw`
+    return deleteInBatches(
+      batch,
+      () => this.prisma.$executeRaw`
       DELETE FROM ${this.schema}.sessions WHERE id IN (
-        SELECT id FROM ${this.schema}.sessions WHERE revoked_at < ${cutoff} OR expires_at < ${cutoff} LIMIT ${batch})`);
+        SELECT id FROM ${this.schema}.sessions WHERE revoked_at < ${cutoff} OR expires_at < ${cutoff} LIMIT ${batch})`,
+    );
   }
 
   /** Deletes, `batch` rows per statement, rotated refresh tokens issued before `cutoff`. */
   async deleteRotatedTokensIssuedBefore(cutoff: Date, batch: number): Promise<number> {
-    return deleteInBatches(batch, () => this.prisma.$executeRaw`
+    return deleteInBatches(
+      batch,
+      () => this.prisma.$executeRaw`
       DELETE FROM ${this.schema}.refresh_tokens WHERE token_hash IN (
-        SELECT token_hash FROM ${this.schema}.refresh_tokens WHERE rotated_at IS NOT NULL AND created_at < ${cutoff} LIMIT ${batch})`);
+        SELECT token_hash FROM ${this.schema}.refresh_tokens WHERE rotated_at IS NOT NULL AND created_at < ${cutoff} LIMIT ${batch})`,
+    );
   }
 
   private db(tx: Transaction | undefined): Prisma.TransactionClient {

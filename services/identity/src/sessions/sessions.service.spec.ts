@@ -33,7 +33,21 @@ describe('SessionsService (contract §4, lessons item 5)', () => {
       rotatedAt: null,
       live: true,
       rotated: false,
-      user: { ...subject, email: 'a@example.com', name: 'A', phone: null, emailVerifiedAt: null, phoneVerifiedAt: null, createdAt: new Date(), hasPassword: true, addressProvinceId: null, addressDistrictId: null, addressMunicipalityId: null, addressWard: null, addressStreet: null },
+      user: {
+        ...subject,
+        email: 'a@example.com',
+        name: 'A',
+        phone: null,
+        emailVerifiedAt: null,
+        phoneVerifiedAt: null,
+        createdAt: new Date(),
+        hasPassword: true,
+        addressProvinceId: null,
+        addressDistrictId: null,
+        addressMunicipalityId: null,
+        addressWard: null,
+        addressStreet: null,
+      },
       ...changes,
     };
   }
@@ -84,7 +98,11 @@ describe('SessionsService (contract §4, lessons item 5)', () => {
   });
 
   it('ends every session of a user in the caller transaction, writing each to the revocation store', async () => {
-    for (const [id, userId] of [['a', subject.id], ['b', subject.id], ['c', 99]] as const) {
+    for (const [id, userId] of [
+      ['a', subject.id],
+      ['b', subject.id],
+      ['c', 99],
+    ] as const) {
       db.sessions.push({ id, userId, revokedAt: null, revokedReason: null } as (typeof db.sessions)[number]);
     }
     await db.unitOfWork.run((tx) => sessions().revokeAllForUser(tx, subject.id, SESSION_REVOKE_REASONS.ban));

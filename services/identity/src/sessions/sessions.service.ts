@@ -85,18 +85,21 @@ export class SessionsService {
     const sessionId = randomUUID();
     const refreshToken = newRefreshToken();
     const expiresAt = new Date(Date.now() + REFRESH_TOKEN_TTL_SECONDS * 1000);
-    await this.repository.create({
-      id: sessionId,
-      userId: subject.id,
-      surface,
-      deviceId: device?.deviceId ?? null,
-      deviceType: device?.deviceType ?? null,
-      deviceName: device?.deviceName ?? null,
-      ip: client.ip,
-      userAgent: client.userAgent,
-      expiresAt,
-      refreshTokenHash: hashRefreshToken(refreshToken),
-    }, tx);
+    await this.repository.create(
+      {
+        id: sessionId,
+        userId: subject.id,
+        surface,
+        deviceId: device?.deviceId ?? null,
+        deviceType: device?.deviceType ?? null,
+        deviceName: device?.deviceName ?? null,
+        ip: client.ip,
+        userAgent: client.userAgent,
+        expiresAt,
+        refreshTokenHash: hashRefreshToken(refreshToken),
+      },
+      tx,
+    );
     return this.issue(subject, surface, sessionId, refreshToken, expiresAt);
   }
 

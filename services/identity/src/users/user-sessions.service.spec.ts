@@ -11,7 +11,21 @@ describe('UserSessionsService (contract §10, administrators)', () => {
   let service: UserSessionsService;
 
   function session(id: string, userId: number, createdAt: Date) {
-    db.sessions.push({ id, userId, surface: 'admin', deviceId: 'd', deviceType: null, deviceName: null, ip: null, userAgent: null, refreshTokenHash: id, expiresAt: later, revokedAt: null, revokedReason: null, createdAt });
+    db.sessions.push({
+      id,
+      userId,
+      surface: 'admin',
+      deviceId: 'd',
+      deviceType: null,
+      deviceName: null,
+      ip: null,
+      userAgent: null,
+      refreshTokenHash: id,
+      expiresAt: later,
+      revokedAt: null,
+      revokedReason: null,
+      createdAt,
+    });
   }
 
   beforeEach(() => {

@@ -1,12 +1,6 @@
 import type { Principal } from '@school/auth';
 import { EVENT_TYPES } from '@school/messaging';
-import {
-  fakeCredentialsRepository,
-  fakeRevocations,
-  fakeSessionsRepository,
-  fakeUsersRepository,
-  InMemoryDatabase,
-} from '../../test/fakes/in-memory.js';
+import { fakeCredentialsRepository, fakeRevocations, fakeSessionsRepository, fakeUsersRepository, InMemoryDatabase } from '../../test/fakes/in-memory.js';
 import { CredentialsService } from '../credentials/credentials.service.js';
 import { InvitationsService } from '../credentials/invitations.service.js';
 import type { User } from '../generated/prisma/client.js';
@@ -69,7 +63,15 @@ describe('UsersService (contract §6)', () => {
       throw Object.assign(new Error('duplicate'), { code: '23505', constraint: 'users_phone_live_key' });
     };
     const credentials = new CredentialsService(fakeCredentialsRepository(db), users, { now: () => new Date() }, db.unitOfWork, OPTIONS);
-    const racing = new UsersService(users, {} as SessionsService, new InvitationsService(credentials, db.outbox, OPTIONS), credentials, db.unitOfWork, noAddresses, new AddressEvents(db.outbox));
+    const racing = new UsersService(
+      users,
+      {} as SessionsService,
+      new InvitationsService(credentials, db.outbox, OPTIONS),
+      credentials,
+      db.unitOfWork,
+      noAddresses,
+      new AddressEvents(db.outbox),
+    );
     await expect(racing.create({ email: 'race@example.com', name: 'X', role: 'customer', phone: '+9779800000004' })).rejects.toMatchObject({ code: 'USER_PHONE_TAKEN' });
   });
 

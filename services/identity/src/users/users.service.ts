@@ -56,7 +56,10 @@ export class UsersService {
       this.unitOfWork.run(async (tx) => {
         if (await this.users.findLiveByEmail(body.email, tx)) throw emailTaken();
         if (body.phone !== undefined && (await this.users.findLiveByPhone(body.phone, tx))) throw phoneTaken();
-        const created = await this.users.create({ publicId: uuidv7(), email: body.email, name: body.name, role: body.role, phone: body.phone ?? null, address: body.address ?? null }, tx);
+        const created = await this.users.create(
+          { publicId: uuidv7(), email: body.email, name: body.name, role: body.role, phone: body.phone ?? null, address: body.address ?? null },
+          tx,
+        );
         await this.invitations.issue(tx, created);
         if (body.address) await this.addressEvents.changed(tx, created, checked);
         checked?.assertStillClaimed();

@@ -159,7 +159,14 @@ export function fakeSessionsRepository(db: InMemoryDatabase): SessionsRepository
     findLiveOfUser: async (userId: number, now: Date): Promise<SessionRecord[]> =>
       db.sessions
         .filter((row) => row.userId === userId && row.revokedAt === null && row.expiresAt > now)
-        .map((row) => ({ id: row.id, deviceId: row.deviceId, deviceType: row.deviceType, deviceName: row.deviceName, createdAt: row.createdAt ?? now, lastUsedAt: row.createdAt ?? now }))
+        .map((row) => ({
+          id: row.id,
+          deviceId: row.deviceId,
+          deviceType: row.deviceType,
+          deviceName: row.deviceName,
+          createdAt: row.createdAt ?? now,
+          lastUsedAt: row.createdAt ?? now,
+        }))
         .reverse(),
     revokeLiveOfUser: async (_tx: Transaction, userId: number, sessionId: string, reason: SessionRevokeReason, now: Date) => {
       const session = db.sessions.find((row) => row.id === sessionId.toLowerCase() && row.userId === userId && row.revokedAt === null && row.expiresAt > now);

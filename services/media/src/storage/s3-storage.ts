@@ -58,9 +58,7 @@ export class S3Storage implements Storage {
   async get(key: string, range?: ByteRange): Promise<StoredObject | null> {
     const info = await this.stat(key);
     if (!info) return null;
-    const stream = range
-      ? await this.client.getPartialObject(this.bucket, key, range.start, range.end - range.start + 1)
-      : await this.client.getObject(this.bucket, key);
+    const stream = range ? await this.client.getPartialObject(this.bucket, key, range.start, range.end - range.start + 1) : await this.client.getObject(this.bucket, key);
     return { ...info, stream };
   }
 

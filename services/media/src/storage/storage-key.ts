@@ -16,10 +16,7 @@ const MAX_KEY_LENGTH = 512;
  */
 export function storageKey(raw: string): string {
   const segments = raw.split('/');
-  const valid =
-    raw.length > 0 &&
-    raw.length <= MAX_KEY_LENGTH &&
-    segments.every((segment) => SEGMENT.test(segment) && segment !== '..' && segment !== '.');
+  const valid = raw.length > 0 && raw.length <= MAX_KEY_LENGTH && segments.every((segment) => SEGMENT.test(segment) && segment !== '..' && segment !== '.');
   if (!valid) throw validationFailed([{ field: 'key', message: 'must be a stored relativePath' }]);
   return raw;
 }

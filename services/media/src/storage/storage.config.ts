@@ -23,14 +23,23 @@ export const storageEnv = {
   UPLOAD_MAX_FILE_SIZE_MB: z.coerce.number().int().positive().default(50),
   S3_ENDPOINT: httpUrl.optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
-  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name').optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name')
+    .optional(),
   S3_ACCESS_KEY: z.string().min(1).optional(),
   S3_SECRET_KEY: z.string().min(1).optional(),
   /** Where public objects are read (a CDN or the bucket's public URL); unset: <S3_ENDPOINT>/<S3_BUCKET>. */
   S3_PUBLIC_BASE_URL: httpUrl.optional(),
 };
 
-type S3Env = { STORAGE_DRIVER: 'local' | 's3'; S3_ENDPOINT?: string | undefined; S3_BUCKET?: string | undefined; S3_ACCESS_KEY?: string | undefined; S3_SECRET_KEY?: string | undefined };
+type S3Env = {
+  STORAGE_DRIVER: 'local' | 's3';
+  S3_ENDPOINT?: string | undefined;
+  S3_BUCKET?: string | undefined;
+  S3_ACCESS_KEY?: string | undefined;
+  S3_SECRET_KEY?: string | undefined;
+};
 
 /** The s3 driver needs its endpoint, bucket and credentials. */
 export const s3SettingsRequired: ConfigRule<S3Env> = (config) => {
@@ -44,6 +53,4 @@ export const s3SettingsRequired: ConfigRule<S3Env> = (config) => {
  * media schema (signedUrlSecretOf); a production media is given one of its own.
  */
 export const signedUrlSecretRequiredInProduction: ConfigRule<{ NODE_ENV: string; SIGNED_URL_SECRET?: string | undefined }> = (config) =>
-  config.NODE_ENV === 'production' && !config.SIGNED_URL_SECRET
-    ? { variable: 'SIGNED_URL_SECRET', problem: 'must be set to a secret of your own in production' }
-    : undefined;
+  config.NODE_ENV === 'production' && !config.SIGNED_URL_SECRET ? { variable: 'SIGNED_URL_SECRET', problem: 'must be set to a secret of your own in production' } : undefined;

@@ -26,10 +26,7 @@ export function storageOf(config: MediaConfig, signedUrlSecret: string): Storage
   if (config.STORAGE_DRIVER === 's3') {
     const endpoint = config.S3_ENDPOINT ?? '';
     const bucket = config.S3_BUCKET ?? '';
-    const storage = new S3Storage(
-      s3Client({ endpoint, region: config.S3_REGION, bucket, accessKey: config.S3_ACCESS_KEY ?? '', secretKey: config.S3_SECRET_KEY ?? '' }),
-      bucket,
-    );
+    const storage = new S3Storage(s3Client({ endpoint, region: config.S3_REGION, bucket, accessKey: config.S3_ACCESS_KEY ?? '', secretKey: config.S3_SECRET_KEY ?? '' }), bucket);
     return { storage, urls: new S3FileUrls(storage, config.S3_PUBLIC_BASE_URL ?? `${endpoint.replace(/\/+$/, '')}/${bucket}`), signer };
   }
   return { storage: new LocalStorage(config.STORAGE_DIR), urls: new GatewayFileUrls(config.PUBLIC_BASE_URL, signer), signer };

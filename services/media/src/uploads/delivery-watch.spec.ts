@@ -25,7 +25,10 @@ describe('DeliveryWatch (contract §9: an upload not answered 200 stores nothing
   });
 
   it('undoes it when the answer is not a 200, or the connection closed before it was written whole', () => {
-    for (const [statusCode, writableFinished] of [[503, true], [200, false]] as const) {
+    for (const [statusCode, writableFinished] of [
+      [503, true],
+      [200, false],
+    ] as const) {
       const res = response();
       const { undone, undo } = watch(res);
       undo('a');

@@ -20,10 +20,7 @@ export async function toWebp(input: string, output: string): Promise<void> {
   try {
     const { pixels, limit } = decodeBudget(await sharp(input, { animated: true }).metadata());
     if (!(pixels > 0 && pixels <= limit)) throw new Error(`${pixels} pixels declared, at most ${limit} are decoded`);
-    await sharp(input, { limitInputPixels: limit, animated: true, failOn: 'error' })
-      .rotate()
-      .webp({ quality: 82, effort: 3 })
-      .toFile(output);
+    await sharp(input, { limitInputPixels: limit, animated: true, failOn: 'error' }).rotate().webp({ quality: 82, effort: 3 }).toFile(output);
   } catch (error) {
     throw new ImageDecodeError('the image could not be decoded', { cause: error });
   }

@@ -37,12 +37,7 @@ export abstract class UploadRoutes {
 
   @Post()
   @HttpCode(200)
-  async upload(
-    @CurrentPrincipal() caller: Principal,
-    @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-    @Query() query: Record<string, unknown>,
-  ) {
+  async upload(@CurrentPrincipal() caller: Principal, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Query() query: Record<string, unknown>) {
     const delivery = new DeliveryWatch(reply.raw);
     const options = parseUploadQuery(query, this.surface);
     const file = await multipartFile(request, FILE_FIELD, this.allowance.maxBytes);

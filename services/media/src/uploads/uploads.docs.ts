@@ -43,7 +43,15 @@ const PARTIAL = [{ status: 206, description: 'The requested byte range (Content-
 const SURFACE: RouteError[] = ['PERMISSION_INSUFFICIENT'];
 const KEY: RouteError[] = ['VALIDATION_FAILED', 'UPLOAD_FORBIDDEN'];
 /** VALIDATION_FAILED: a malformed body or file name; SERVICE_UNAVAILABLE: no image conversion free in time (contract §9). */
-const UPLOAD: RouteError[] = ['VALIDATION_FAILED', 'UPLOAD_FILE_REQUIRED', 'UPLOAD_TYPE_INVALID', 'UPLOAD_CONTENT_REJECTED', 'UPLOAD_TOO_LARGE', 'STORAGE_UNAVAILABLE', 'SERVICE_UNAVAILABLE'];
+const UPLOAD: RouteError[] = [
+  'VALIDATION_FAILED',
+  'UPLOAD_FILE_REQUIRED',
+  'UPLOAD_TYPE_INVALID',
+  'UPLOAD_CONTENT_REJECTED',
+  'UPLOAD_TOO_LARGE',
+  'STORAGE_UNAVAILABLE',
+  'SERVICE_UNAVAILABLE',
+];
 /** Customers' uploads also count against their storage quota. */
 const QUOTA: Record<'admin' | 'mobile', RouteError[]> = { admin: [], mobile: ['UPLOAD_QUOTA_EXCEEDED'] };
 

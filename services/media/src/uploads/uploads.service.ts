@@ -161,9 +161,11 @@ export class UploadsService {
       return { path: received, originalName: file.filename, extension: format.extensions[0] ?? format.name, mimeType: storedType(format) };
     }
     const converted = spool.path('.webp');
-    await this.conversions.run(() => toWebp(received, converted)).catch((error: unknown) => {
-      throw error instanceof ImageDecodeError ? new AppError('UPLOAD_CONTENT_REJECTED', undefined, { cause: error }) : error;
-    });
+    await this.conversions
+      .run(() => toWebp(received, converted))
+      .catch((error: unknown) => {
+        throw error instanceof ImageDecodeError ? new AppError('UPLOAD_CONTENT_REJECTED', undefined, { cause: error }) : error;
+      });
     return { path: converted, originalName: file.filename, extension: 'webp', mimeType: WEBP_MIME };
   }
 

@@ -18,9 +18,7 @@ export async function rotatedJpeg(width: number, height: number): Promise<Buffer
 
 export const HTML = Buffer.from('<!DOCTYPE html><html><body><script>alert(document.cookie)</script></body></html>');
 export const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="10" height="10"/></svg>');
-export const PDF = Buffer.from(
-  '%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [] /Count 0>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n',
-);
+export const PDF = Buffer.from('%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [] /Count 0>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n');
 
 export function form(field: string, bytes: Buffer, filename: string, type: string): FormData {
   const body = new FormData();
@@ -30,7 +28,10 @@ export function form(field: string, bytes: Buffer, filename: string, type: strin
 
 /** A two-frame animated GIF. */
 export async function animatedGif(): Promise<Buffer> {
-  const frame = (background: string) => sharp({ create: { width: 8, height: 8, channels: 3, background } }).png().toBuffer();
+  const frame = (background: string) =>
+    sharp({ create: { width: 8, height: 8, channels: 3, background } })
+      .png()
+      .toBuffer();
   return sharp([await frame('red'), await frame('blue')], { join: { animated: true } })
     .gif()
     .toBuffer();

@@ -106,7 +106,10 @@ function decodeParts(raw: string, headers: Map<string, string>): { text: string;
     const encoding = (partHeaders.get('content-transfer-encoding') ?? '7bit').toLowerCase();
     const decoded =
       encoding === 'quoted-printable'
-        ? Buffer.from(body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))), 'latin1').toString('utf8')
+        ? Buffer.from(
+            body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+            'latin1',
+          ).toString('utf8')
         : encoding === 'base64'
           ? Buffer.from(body, 'base64').toString('utf8')
           : body;

@@ -4,12 +4,7 @@ import { RequirePermissions } from '@school/auth/nest';
 import { paginated, success } from '@school/http';
 import { PublicIdPipe, ZodPipe } from '@school/http/nest';
 import { AcademicSessionsService } from './academic-sessions.service.js';
-import {
-  type CreateAcademicSessionBody,
-  createAcademicSessionBody,
-  type UpdateAcademicSessionBody,
-  updateAcademicSessionBody,
-} from './dto/academic-session-body.dto.js';
+import { type CreateAcademicSessionBody, createAcademicSessionBody, type UpdateAcademicSessionBody, updateAcademicSessionBody } from './dto/academic-session-body.dto.js';
 import { type ListAcademicSessionsQuery, listAcademicSessionsQuery } from './dto/list-academic-sessions.query.js';
 
 const SESSION_ID = new PublicIdPipe('ACADEMIC_SESSION_NOT_FOUND');

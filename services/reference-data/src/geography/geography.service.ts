@@ -121,9 +121,7 @@ export class GeographyService implements OnModuleInit {
   async updateMunicipality(publicId: string, body: UpdateMunicipalityBody): Promise<MunicipalityDto> {
     const row = await this.found('municipality', await this.repository.findMunicipality(publicId));
     const move = { name: body.name, parentId: body.districtId };
-    const updated = await this.guardedUpdate('municipality', { ...row, parentId: row.districtId }, move, (tx) =>
-      this.repository.updateMunicipality(row.id, body, tx),
-    );
+    const updated = await this.guardedUpdate('municipality', { ...row, parentId: row.districtId }, move, (tx) => this.repository.updateMunicipality(row.id, body, tx));
     return municipalityDto(updated);
   }
 

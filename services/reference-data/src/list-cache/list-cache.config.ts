@@ -5,9 +5,15 @@ import { z } from 'zod';
  * replica sees one cache and one invalidation; `CACHE_REDIS_URL` defaults to `REDIS_URL`.
  */
 export const listCacheEnv = {
-  CACHE_REDIS_URL: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a URL (redis: or rediss:)').optional(),
+  CACHE_REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, 'must be a URL (redis: or rediss:)')
+    .optional(),
   /** Prefix of every cache key: empty in production, random in tests sharing one Redis. */
-  CACHE_KEY_PREFIX: z.string().regex(/^[\w:.-]{0,64}$/, 'letters, digits, _ : . - only').default(''),
+  CACHE_KEY_PREFIX: z
+    .string()
+    .regex(/^[\w:.-]{0,64}$/, 'letters, digits, _ : . - only')
+    .default(''),
 };
 
 export interface ListCacheConfig {

@@ -123,8 +123,7 @@ export async function startReferenceData(prefix = 'reference_data', env: Record<
       baseUrl: app.baseUrl,
       prisma: suite.prisma,
       tokens,
-      migrate: async () =>
-        (await applyMigrations({ databaseUrl: suite.db.databaseUrl, schema: suite.db.schema, migrationsDir: join(serviceDir, 'prisma', 'migrations') })).applied,
+      migrate: async () => (await applyMigrations({ databaseUrl: suite.db.databaseUrl, schema: suite.db.schema, migrationsDir: join(serviceDir, 'prisma', 'migrations') })).applied,
       broker: {
         async serve(routes) {
           const server = new RpcServer(connection, { prefix: suite.brokerPrefix, routes, prefetch: 10, logger: silentLogger });

@@ -9,6 +9,4 @@ export const sixDigitOtp = z.string().regex(/^\d{6}$/, 'must be exactly six digi
  * simply unknown (AUTH_VERIFICATION_CODE_INVALID, spec §4.2 rule 4).
  */
 export const LINK_TOKEN_MAX_LENGTH = 256;
-export const presentedLinkToken = singleLineRaw
-  .min(1, 'must not be empty')
-  .max(LINK_TOKEN_MAX_LENGTH, `must be at most ${LINK_TOKEN_MAX_LENGTH} characters`);
+export const presentedLinkToken = singleLineRaw.min(1, 'must not be empty').max(LINK_TOKEN_MAX_LENGTH, `must be at most ${LINK_TOKEN_MAX_LENGTH} characters`);

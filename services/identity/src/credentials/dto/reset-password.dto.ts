@@ -6,8 +6,7 @@ import { presentedLinkToken, sixDigitOtp } from './credential-fields.js';
 
 /** A reset request once its branch is known and its fields are valid. */
 export type ResetPasswordCommand =
-  | { branch: 'token'; token: string; password: string }
-  | { branch: 'otp'; otp: string; email: string | undefined; phone: string | undefined; password: string };
+  { branch: 'token'; token: string; password: string } | { branch: 'otp'; otp: string; email: string | undefined; phone: string | undefined; password: string };
 
 /** The fields of spec §2.2 as sent: only these, each a string (null counts as not sent). */
 const resetShape = z

@@ -6,12 +6,7 @@ import { ZodPipe } from '@school/http/nest';
 import { EmailVerificationService } from '../email-verification/email-verification.service.js';
 import { PasswordResetService } from '../password-reset/password-reset.service.js';
 import { PhoneVerificationService } from '../phone-verification/phone-verification.service.js';
-import {
-  confirmPhoneVerificationBody,
-  type ConfirmPhoneVerificationBody,
-  requestPhoneVerificationBody,
-  type RequestPhoneVerificationBody,
-} from '../dto/phone-verification.dto.js';
+import { confirmPhoneVerificationBody, type ConfirmPhoneVerificationBody, requestPhoneVerificationBody, type RequestPhoneVerificationBody } from '../dto/phone-verification.dto.js';
 import { SURFACES } from '../../sessions/surface.js';
 import { CREDENTIAL_MESSAGES } from './credentials.messages.js';
 import { PublicCredentialRoutes } from './public-credentials.routes.js';

@@ -3,12 +3,7 @@ import { success, type SuccessEnvelope } from '@school/http';
 import { ZodPipe } from '@school/http/nest';
 import { EmailVerificationService } from '../email-verification/email-verification.service.js';
 import { PasswordResetService } from '../password-reset/password-reset.service.js';
-import {
-  confirmEmailVerificationBody,
-  type ConfirmEmailVerificationBody,
-  resendEmailVerificationBody,
-  type ResendEmailVerificationBody,
-} from '../dto/email-verification.dto.js';
+import { confirmEmailVerificationBody, type ConfirmEmailVerificationBody, resendEmailVerificationBody, type ResendEmailVerificationBody } from '../dto/email-verification.dto.js';
 import { forgotPasswordBody, type ForgotPasswordRequest } from '../dto/forgot-password.dto.js';
 import { type ResetPasswordCommand, ResetPasswordPipe } from '../dto/reset-password.dto.js';
 import { CREDENTIAL_MESSAGES } from './credentials.messages.js';

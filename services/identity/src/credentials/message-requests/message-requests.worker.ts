@@ -30,8 +30,10 @@ export class MessageRequestsWorker implements OnApplicationBootstrap, OnApplicat
     private readonly unitOfWork: UnitOfWork,
     @Inject(CREDENTIALS_OPTIONS) private readonly options: CredentialsOptions,
   ) {
-    this.task = new PeriodicTask(options.messageRequestsIntervalMs, () => this.work(), (error) =>
-      this.logger.warn({ err: error }, 'Serving forgot and resend requests failed; next try at the next interval'),
+    this.task = new PeriodicTask(
+      options.messageRequestsIntervalMs,
+      () => this.work(),
+      (error) => this.logger.warn({ err: error }, 'Serving forgot and resend requests failed; next try at the next interval'),
     );
   }
 
@@ -74,7 +76,10 @@ export class MessageRequestsWorker implements OnApplicationBootstrap, OnApplicat
     } catch (error) {
       if (claimed === undefined) throw error;
       const dropped = await this.repository.recordFailure(claimed, MAX_FAILURES);
-      this.logger.error({ err: error, request: claimed, dropped }, dropped ? 'A forgot or resend request kept failing; dropped' : 'Serving a forgot or resend request failed; will retry');
+      this.logger.error(
+        { err: error, request: claimed, dropped },
+        dropped ? 'A forgot or resend request kept failing; dropped' : 'Serving a forgot or resend request failed; will retry',
+      );
       return true;
     }
   }

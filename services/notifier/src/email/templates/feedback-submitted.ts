@@ -12,11 +12,7 @@ export function feedbackSubmittedEmail(data: EmailTemplates['feedback_submitted'
   const category = CATEGORY_LABELS[data.category];
   const sender: Array<[string, string]> =
     data.from.type === 'guest'
-      ? [
-          ['From', `${data.from.name} (guest)`],
-          ['Email', data.from.email],
-          ...(data.from.phone ? [['Phone', data.from.phone] as [string, string]] : []),
-        ]
+      ? [['From', `${data.from.name} (guest)`], ['Email', data.from.email], ...(data.from.phone ? [['Phone', data.from.phone] as [string, string]] : [])]
       : [['From', `Customer account ${data.from.userId}`]];
   const blocks: Block[] = [
     { kind: 'text', text: 'New feedback was submitted.' },
