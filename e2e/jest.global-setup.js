@@ -7,6 +7,7 @@ const testDir = join(import.meta.dirname, 'test');
 
 /** Whether a suite this run selected uses the shared system (a run of other files starts none, and needs no build). */
 function selectedSuitesShare(globalConfig) {
+  if (process.env.JEST_LANE === 'unit') return false; // the unit lane runs src/**/*.spec.ts only
   const patterns = globalConfig.testPathPatterns;
   const matches = patterns?.isSet?.() ? patterns.toExecutor({ rootDir: globalConfig.rootDir }) : undefined;
   return readdirSync(testDir)
