@@ -44,7 +44,7 @@ const { reportResult } = await import('./support.mjs');
 const { AppModule } = await import(join(root, 'services/notifier/dist/app.module.js'));
 const { notifierEnv } = await import(join(root, 'services/notifier/dist/config.js'));
 const { INBOUND_EVENTS } = await import(join(root, 'services/notifier/dist/inbound/inbound-topology.js'));
-const { startInboundEvents } = await import(join(root, 'services/notifier/dist/inbound/start-inbound-events.js'));
+const { startEventTransport } = await import('@school/messaging/nest');
 
 const run = randomBytes(4).toString('hex');
 const prefix = `bench-${run}.`;
@@ -149,7 +149,7 @@ try {
   });
   const logger = createLogger({ service: 'notifier', level: process.env.BENCH_LOG_LEVEL ?? 'error' });
   const notifier = await createServiceApp(AppModule.forRoot(config, { databaseSchema: notifierSchema }), { logger });
-  await startInboundEvents(notifier);
+  await startEventTransport(notifier);
   await notifier.listen({ host: '127.0.0.1', port: 0 });
   cleanups.push(async () => {
     const redis = new Redis(REDIS_URL);

@@ -85,6 +85,14 @@ export function cpuPerRequest(before, after, requests) {
   return `CPU ms per request: ${perRequest.map(([name, ms]) => `${name} ${ms.toFixed(3)}`).join(', ')}`;
 }
 
+/** Stops one started process and forgets it, so waitFor() no longer counts its exit as a failure. */
+export async function stopProcess(child) {
+  const exited = child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined;
+  child.kill('SIGTERM');
+  await exited;
+  children.splice(children.indexOf(child), 1);
+}
+
 export async function stopAll() {
   const exits = children.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined));
   for (const child of children) child.kill('SIGTERM');

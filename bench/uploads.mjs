@@ -20,7 +20,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@school/testing';
-import { freshDatabase, reportResult, startProcess, stopAll, waitFor } from './support.mjs';
+import { freshDatabase, reportResult, startProcess, stopAll, stopProcess, waitFor } from './support.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const mains = Object.fromEntries(['identity', 'media', 'gateway'].map((name) => [name, `${root}services/${name}/dist/main.js`]));
@@ -155,9 +155,7 @@ try {
   reportResult({ figure: 'WebP uploads through the gateway vs raw sharp', product: mean(through), ceiling: mean(raw), unit: '/s', target: { op: '>=', value: 0.7 } });
 
   // A fresh media process, so that its peak is the one of the 50 MiB uploads, not of the conversions above.
-  const exited = new Promise((resolve) => media.once('exit', resolve));
-  media.kill('SIGTERM');
-  await exited;
+  await stopProcess(media);
   media = startProcess('media', mains.media, mediaEnv);
   await waitFor(`${mediaUrl}/health/ready`);
   const big = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(50 * MIB - 1024, 0x20)]);
@@ -177,9 +175,7 @@ try {
   }
 
   // A fresh media again, so that its peak is the one of the bombs.
-  const stopped = new Promise((resolve) => media.once('exit', resolve));
-  media.kill('SIGTERM');
-  await stopped;
+  await stopProcess(media);
   media = startProcess('media', mains.media, mediaEnv);
   await waitFor(`${mediaUrl}/health/ready`);
   const bombPath = join(workDir, 'bomb.png');
