@@ -1,10 +1,6 @@
-/**
- * The client surfaces of contract §4: the administrator backoffice (`/api/auth`) and the customer
- * app (`/api/mobile/auth`). An access token is bound to the surface whose login issued it.
- */
-export const SURFACES = { admin: 'admin', mobile: 'mobile' } as const;
+import { SURFACES, type Surface } from '@school/contracts';
 
-export type Surface = (typeof SURFACES)[keyof typeof SURFACES];
+export { SURFACES, type Surface };
 
 /** The access-token claim naming the surface that issued the token. */
 export const SURFACE_CLAIM = 'srf';

@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE, type ErrorCode } from './error-codes.js';
+import { ERROR_CATALOGUE, type ErrorCode } from '@school/contracts';
 import { capFieldErrors, type FieldError } from './envelope.js';
 
 export interface AppErrorOptions {

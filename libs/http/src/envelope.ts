@@ -1,5 +1,5 @@
-import type { ErrorCode } from './error-codes.js';
-import { printable } from './text-rules.js';
+import type { ErrorCode } from '@school/contracts';
+import { printable } from '@school/contracts';
 
 /** Response bodies of contract §3. */
 export interface SuccessEnvelope<T> {

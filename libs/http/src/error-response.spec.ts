@@ -1,5 +1,5 @@
 import { AppError } from './app-error.js';
-import { ERROR_CATALOGUE } from './error-codes.js';
+import { ERROR_CATALOGUE } from '@school/contracts';
 import { toErrorResponse } from './error-response.js';
 
 describe('toErrorResponse', () => {

@@ -1,6 +1,6 @@
 import { AppError } from './app-error.js';
 import { isDependencyUnavailable } from './dependency-failure.js';
-import { ERROR_CATALOGUE, type ErrorCode } from './error-codes.js';
+import { ERROR_CATALOGUE, type ErrorCode } from '@school/contracts';
 import type { ErrorEnvelope } from './envelope.js';
 
 export interface ErrorResponse {

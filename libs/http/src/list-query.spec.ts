@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { listQueryShape, pageInfo, pageWindow, UNPAGINATED_CAP } from './list-query.js';
+import { listQueryShape, UNPAGINATED_CAP } from '@school/contracts';
+import { pageInfo, pageWindow } from './list-query.js';
 import { validate } from './validation.js';
 
 const query = z.strictObject({ ...listQueryShape({ defaultOrder: 'desc' }), search: z.string().optional() });

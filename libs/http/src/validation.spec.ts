@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { AppError } from './app-error.js';
 import { MAX_FIELD_ERRORS } from './envelope.js';
-import { fieldErrors, multiLineText, NUL_MESSAGE, queryBoolean, singleLine, trimmedString, validate } from './validation.js';
+import { multiLineText, NUL_MESSAGE, queryBoolean, singleLine, trimmedString } from '@school/contracts';
+import { fieldErrors, validate } from './validation.js';
 // The bound stretched on a loaded machine, as jest's timeouts are (TEST_TIME_SCALE).
 
 const body = z.strictObject({ name: trimmedString(1, 5), nested: z.strictObject({ flag: z.boolean() }).optional() });

@@ -1,24 +1,30 @@
-import { HTTP_METHODS, OPENAPI_VERSION, type HttpMethod, type OpenApiDocument } from './openapi-types.js';
-import { operationOf, type RouteDoc } from './route-doc.js';
+import type { RouteManifest, RouteSpec } from '@school/contracts';
+import { legacyOperationOf, type RouteDoc } from './legacy-route-doc.js';
+import { HTTP_METHODS, OPENAPI_VERSION, type HttpMethod, type OpenApiDocument, type Operation } from './openapi-types.js';
+import { type DocumentOptions, operationOf } from './route-doc.js';
 
-/** The part of the API one service serves, in its own paths; the gateway merges the parts. */
-export function serviceDocument(service: string, routes: readonly RouteDoc[]): OpenApiDocument {
+/** `/api/users/:publicId` -> `/api/users/{publicId}`; a trailing `*` (a key with slashes) -> `{key}`. */
+export function openApiPath(fastifyPath: string): string {
+  return fastifyPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\*$/, '{key}');
+}
+
+function add(document: OpenApiDocument, method: string, path: string, operation: Operation): void {
+  const item = (document.paths[path] ??= {});
+  const key = method.toLowerCase() as HttpMethod;
+  if (item[key]) throw new Error(`${method} ${path} is documented twice`);
+  item[key] = operation;
+}
+
+/** The part of the API one service serves, in its own paths, from its contexts' manifests; the gateway merges the parts. */
+export function serviceDocument(service: string, manifests: readonly RouteManifest[], options: DocumentOptions = {}, legacy: readonly RouteDoc[] = []): OpenApiDocument {
   const document: OpenApiDocument = { openapi: OPENAPI_VERSION, info: { title: service, version: '1' }, paths: {} };
-  for (const route of routes) {
-    const method = route.method.toLowerCase() as HttpMethod;
-    const item = (document.paths[route.path] ??= {});
-    if (item[method]) throw new Error(`${route.method} ${route.path} is documented twice`);
-    item[method] = operationOf(route);
-  }
+  const routes: RouteSpec[] = manifests.flatMap((manifest) => Object.values(manifest));
+  for (const route of routes) add(document, route.method, openApiPath(route.path), operationOf(route, options));
+  for (const route of legacy) add(document, route.method, route.path, legacyOperationOf(route));
   return document;
 }
 
 /** Every operation of a document as `METHOD path`. */
 export function operationKeys(document: OpenApiDocument): string[] {
   return Object.entries(document.paths).flatMap(([path, item]) => HTTP_METHODS.filter((method) => item[method]).map((method) => `${method.toUpperCase()} ${path}`));
-}
-
-/** `/api/users/:publicId` -> `/api/users/{publicId}`; a trailing `*` (a key with slashes) -> `{key}`. */
-export function openApiPath(fastifyPath: string): string {
-  return fastifyPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\*$/, '{key}');
 }

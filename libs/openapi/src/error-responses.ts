@@ -1,8 +1,6 @@
+import type { RouteError } from '@school/contracts';
 import { ERROR_CATALOGUE, type ErrorCode, MAX_FIELD_ERRORS } from '@school/http';
 import type { JsonSchema, Operation, Response } from './openapi-types.js';
-
-/** An error code a route answers with; `status` only where the route departs from the catalogue (422 on one route). */
-export type RouteError = ErrorCode | { code: ErrorCode; status: number };
 
 export function errorStatus(error: RouteError): number {
   return typeof error === 'string' ? ERROR_CATALOGUE[error].status : error.status;

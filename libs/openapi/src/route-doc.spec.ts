@@ -1,7 +1,7 @@
-import { queryBoolean, singleLine } from '@school/http';
+import { queryBoolean, singleLine, successEnvelope } from '@school/contracts';
+import type { RouteSpec } from '@school/contracts';
 import { z } from 'zod';
 import { serviceDocument } from './document.js';
-import { successEnvelope } from './envelopes.js';
 import { addErrors } from './error-responses.js';
 import { operationOf } from './route-doc.js';
 
@@ -15,7 +15,8 @@ const query = z.strictObject({
 describe('operationOf', () => {
   const operation = operationOf({
     method: 'PATCH',
-    path: '/things/{publicId}',
+    path: '/things/:publicId',
+    auth: 'jwt',
     tag: 'geography',
     summary: 'Update a thing',
     params: z.object({ publicId: z.uuid() }),
@@ -24,7 +25,7 @@ describe('operationOf', () => {
     response: { status: 200, description: 'Updated', schema: successEnvelope(z.object({ id: z.number() })) },
     errors: ['GEOGRAPHY_NAME_TAKEN', 'GEOGRAPHY_IN_USE', 'PROVINCE_NOT_FOUND'],
     permissions: ['Geography_UPDATE'],
-    tokenSurface: 'admin',
+    surface: { surface: 'admin', check: 'token' },
   });
 
   it('describes the body as the validating schema accepts it: bounds, defaults, no undeclared field', () => {
@@ -70,6 +71,7 @@ describe('operationOf', () => {
     const feedback = operationOf({
       method: 'POST',
       path: '/f',
+      auth: 'public',
       tag: 'feedback',
       summary: 'f',
       body: { json: body },
@@ -84,6 +86,7 @@ describe('operationOf', () => {
     const feedback = operationOf({
       method: 'POST',
       path: '/f',
+      auth: 'public',
       tag: 'feedback',
       summary: 'f',
       body: { json: body },
@@ -102,17 +105,24 @@ describe('operationOf', () => {
 });
 
 describe('files in and out', () => {
-  const files = operationOf({
+  const upload: RouteSpec = {
     method: 'POST',
     path: '/files',
+    auth: 'jwt',
     tag: 'files',
-    summary: 'files',
-    body: { multipart: { field: 'file', maxFiles: 1, contentTypes: ['image/png', 'application/pdf'] } },
+    summary: 'files (at most {maxFileBytes} bytes)',
+    body: { upload: { surface: 'mobile', field: 'file', maxFiles: 1, contentTypes: ['image/png', 'application/pdf'] } },
     response: { status: 200, description: 'the file back', raw: { contentTypes: ['image/png', 'application/pdf'], schema: { type: 'string', format: 'binary' } } },
-  });
+  };
+  const files = operationOf(upload, { maxFileBytes: { admin: 10, mobile: 5 } });
 
   it('names the media types a file part may claim', () => {
     expect(files.requestBody?.content['multipart/form-data']?.encoding).toEqual({ file: { contentType: 'image/png, application/pdf' } });
+  });
+
+  it('states the size limit of the upload’s surface, in the schema and where the text names it', () => {
+    expect(files.summary).toBe('files (at most 5 bytes)');
+    expect(files.requestBody?.content['multipart/form-data']?.schema).toMatchObject({ properties: { file: { description: 'at most 5 bytes' } } });
   });
 
   it('answers each media type a served file may have', () => {
@@ -125,6 +135,7 @@ describe('the input of a trimmed field', () => {
     const schema = operationOf({
       method: 'POST',
       path: '/t',
+      auth: 'public',
       tag: 'users',
       summary: 't',
       body: { json: z.strictObject({ name: singleLine(1, 10), note: singleLine(0, 10).optional() }) },
@@ -137,8 +148,13 @@ describe('the input of a trimmed field', () => {
 });
 
 describe('serviceDocument', () => {
+  const route: RouteSpec = { method: 'GET', path: '/x/:publicId', auth: 'public', tag: 'keys', summary: 'x', response: { status: 200, description: 'ok' } };
+
+  it('documents each route at its OpenAPI path', () => {
+    expect(Object.keys(serviceDocument('svc', [{ x: route }]).paths)).toEqual(['/x/{publicId}']);
+  });
+
   it('refuses a route documented twice', () => {
-    const route = { method: 'GET', path: '/x', tag: 'keys', summary: 'x', response: { status: 200, description: 'ok' } } as const;
-    expect(() => serviceDocument('svc', [route, route])).toThrow('GET /x is documented twice');
+    expect(() => serviceDocument('svc', [{ x: route }, { y: route }])).toThrow('GET /x/{publicId} is documented twice');
   });
 });

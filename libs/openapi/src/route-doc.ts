@@ -1,52 +1,16 @@
+import { isJsonBody, type RouteError, type RouteResponse, type RouteSpec, type Surface, type UploadBody } from '@school/contracts';
 import type { z } from 'zod';
-import { addErrors, type RouteError } from './error-responses.js';
-import type { HttpMethod, JsonSchema, MediaType, Operation, Parameter } from './openapi-types.js';
+import { addErrors } from './error-responses.js';
+import type { JsonSchema, MediaType, Operation, Parameter } from './openapi-types.js';
 import { jsonSchema } from './schema.js';
-import type { ApiTag } from './tags.js';
 
-/** A multipart upload: one file in `field`, or 1 to `maxFiles` files. */
-export interface MultipartBody {
-  field: string;
-  maxFiles: number;
-  maxFileBytes?: number;
-  /** The media types a file part may claim (its `Content-Type`); absent: any. */
-  contentTypes?: readonly string[];
+/** What a service's configuration decides of its document: each surface's file size limit. */
+export interface DocumentOptions {
+  maxFileBytes?: Readonly<Record<Surface, number>>;
 }
 
-export interface RouteResponse {
-  status: number;
-  description: string;
-  /** The JSON body, converted like the request DTOs. */
-  schema?: z.ZodType;
-  /** A body that is not JSON (a file, an event stream): each media type it may have, and its schema. */
-  raw?: { contentTypes: readonly string[]; schema: JsonSchema };
-  example?: unknown;
-}
-
-/**
- * One route as its service serves it: the same zod schemas that validate the request describe it,
- * so the document cannot drift from validation. `path` is in OpenAPI syntax (`{publicId}`).
- */
-export interface RouteDoc {
-  method: Uppercase<HttpMethod>;
-  path: string;
-  tag: ApiTag;
-  summary: string;
-  description?: string;
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  body?: { json: z.ZodType; example?: unknown } | { multipart: MultipartBody };
-  response: RouteResponse;
-  /** Other successes (206 for a byte range). */
-  alsoAnswers?: readonly RouteResponse[];
-  /** The route's own error codes; VALIDATION_FAILED is added for any route with a query or a body. */
-  errors?: readonly RouteError[];
-  /** Status of a validation failure where the contract departs from 400 (the authenticated feedback route: 422). */
-  validationStatus?: number;
-  permissions?: readonly string[];
-  /** The login surface of the route (contract §4): a JWT route accepts only its tokens, a login issues them; absent: any valid token. */
-  tokenSurface?: 'admin' | 'mobile';
-}
+/** `{maxFileBytes}` in a route's text: the size limit of its upload surface. */
+const MAX_FILE_BYTES = /\{maxFileBytes\}/g;
 
 /** JSON Schema types a query string carries as their usual text form (`20`). */
 const SCALAR_TYPES = new Set(['integer', 'number']);
@@ -82,7 +46,7 @@ function parameters(schema: z.ZodObject, location: 'path' | 'query'): Parameter[
   });
 }
 
-function multipartSchema({ field, maxFiles, maxFileBytes, contentTypes }: MultipartBody): MediaType {
+function multipartSchema({ field, maxFiles, contentTypes }: UploadBody['upload'], maxFileBytes: number | undefined): MediaType {
   const file: JsonSchema = {
     type: 'string',
     format: 'binary',
@@ -95,8 +59,8 @@ function multipartSchema({ field, maxFiles, maxFileBytes, contentTypes }: Multip
   };
 }
 
-function requestBody(body: NonNullable<RouteDoc['body']>): Operation['requestBody'] {
-  if ('multipart' in body) return { required: true, content: { 'multipart/form-data': multipartSchema(body.multipart) } };
+function requestBody(body: NonNullable<RouteSpec['body']>, options: DocumentOptions): Operation['requestBody'] {
+  if (!isJsonBody(body)) return { required: true, content: { 'multipart/form-data': multipartSchema(body.upload, options.maxFileBytes?.[body.upload.surface]) } };
   const media: MediaType = { schema: jsonSchema(body.json, 'input') };
   if (body.example !== undefined) media.example = body.example;
   return { required: true, content: { 'application/json': media } };
@@ -111,28 +75,34 @@ function successContent(response: RouteResponse): Record<string, MediaType> | un
   return { 'application/json': media };
 }
 
+function text(route: RouteSpec, value: string, options: DocumentOptions): string {
+  const surface = route.body && !isJsonBody(route.body) ? route.body.upload.surface : undefined;
+  const bytes = surface && options.maxFileBytes?.[surface];
+  return bytes ? value.replace(MAX_FILE_BYTES, String(bytes)) : value;
+}
+
 /** The OpenAPI operation of a route: parameters, body, success response and one response per error status. */
-export function operationOf(doc: RouteDoc): Operation {
-  const parameterList = [...(doc.params ? parameters(doc.params, 'path') : []), ...(doc.query ? parameters(doc.query, 'query') : [])];
+export function operationOf(route: RouteSpec, options: DocumentOptions = {}): Operation {
+  const parameterList = [...(route.params ? parameters(route.params, 'path') : []), ...(route.query ? parameters(route.query, 'query') : [])];
   const operation: Operation = {
-    summary: doc.summary,
-    tags: [doc.tag],
-    ...(doc.description && { description: doc.description }),
+    summary: text(route, route.summary, options),
+    tags: [route.tag],
+    ...(route.description && { description: text(route, route.description, options) }),
     ...(parameterList.length > 0 && { parameters: parameterList }),
-    ...(doc.body && { requestBody: requestBody(doc.body) }),
+    ...(route.body && { requestBody: requestBody(route.body, options) }),
     responses: Object.fromEntries(
-      [doc.response, ...(doc.alsoAnswers ?? [])].map((response) => {
+      [route.response, ...(route.alsoAnswers ?? [])].map((response) => {
         const content = successContent(response);
         return [String(response.status), { description: response.description, ...(content && { content }) }];
       }),
     ),
-    ...(doc.permissions && doc.permissions.length > 0 && { 'x-permissions': [...doc.permissions] }),
-    ...(doc.tokenSurface && { 'x-token-surface': doc.tokenSurface }),
+    ...(route.permissions && route.permissions.length > 0 && { 'x-permissions': [...route.permissions] }),
+    ...(route.surface && { 'x-token-surface': route.surface.surface }),
     'x-error-codes': {},
   };
   // A path parameter naming no row is a 404 of the route's own; a route refusing a malformed one says so in `errors`.
-  const validates = doc.query || doc.body;
-  const validation: RouteError[] = validates ? [doc.validationStatus ? { code: 'VALIDATION_FAILED', status: doc.validationStatus } : 'VALIDATION_FAILED'] : [];
-  const permission: RouteError[] = doc.permissions?.length ? ['PERMISSION_INSUFFICIENT'] : [];
-  return addErrors(operation, [...validation, ...permission, ...(doc.errors ?? [])]);
+  const validates = route.query || route.body;
+  const validation: RouteError[] = validates ? [route.validationStatus ? { code: 'VALIDATION_FAILED', status: route.validationStatus } : 'VALIDATION_FAILED'] : [];
+  const permission: RouteError[] = route.permissions?.length ? ['PERMISSION_INSUFFICIENT'] : [];
+  return addErrors(operation, [...validation, ...permission, ...(route.errors ?? [])]);
 }

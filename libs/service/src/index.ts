@@ -9,3 +9,5 @@ export * from './run-service.js';
 export * from './start-service.js';
 export * from './periodic-task.js';
 export * from './unit-of-work.js';
+export * from './route/route.decorator.js';
+export * from './route/route-input.js';

@@ -11,7 +11,7 @@ const MOBILE = { prefix: '/api/mobile/auth', tag: 'mobile-auth' } as const;
 const onSurface = (tokenSurface: 'admin' | 'mobile', routes: RouteDoc[]): RouteDoc[] => routes.map((route) => ({ ...route, tokenSurface }));
 
 /** This service's part of the API, served at GET /openapi.json for the gateway to merge. */
-export const IDENTITY_DOCUMENT = serviceDocument('identity', [
+export const IDENTITY_DOCUMENT = serviceDocument('identity', [], {}, [
   ...onSurface('admin', [
     ...surfaceAuthRoutes(ADMIN.prefix, ADMIN.tag, 'admin and staff'),
     PERMISSIONS_ROUTE,

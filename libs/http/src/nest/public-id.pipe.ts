@@ -1,6 +1,6 @@
 import type { PipeTransform } from '@nestjs/common';
 import { AppError } from '../app-error.js';
-import type { ErrorCode } from '../error-codes.js';
+import type { ErrorCode } from '@school/contracts';
 
 const PUBLIC_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

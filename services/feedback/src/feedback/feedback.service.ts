@@ -3,7 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Principal } from '@school/auth';
 import { EVENT_TYPES, type EventPayload, Outbox } from '@school/messaging';
 import { UnitOfWork } from '@school/service';
-import type { CustomerFeedbackBody, GuestFeedbackBody } from './dto/feedback-body.dto.js';
+import type { CustomerFeedbackBody, GuestFeedbackBody } from '@school/contracts';
 import { FeedbackRepository, type NewFeedbackSubmission } from './feedback.repository.js';
 import type { RequestOrigin } from './request-origin.js';
 

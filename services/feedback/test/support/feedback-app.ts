@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import type { INestApplication } from '@nestjs/common';
 import { parseConfig } from '@school/config';
 import { OUTBOX_MIGRATIONS } from '@school/messaging';
 import { TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
@@ -22,6 +23,7 @@ export interface OutboxRow {
 
 export interface FeedbackUnderTest {
   baseUrl: string;
+  app: INestApplication;
   /** A client of the suite's own schema, for reading what the routes wrote. */
   prisma: PrismaClient;
   token(role: 'admin' | 'staff' | 'customer', userId?: string): Promise<string>;
@@ -54,6 +56,7 @@ export async function startFeedback(): Promise<FeedbackUnderTest> {
 
   return {
     baseUrl,
+    app,
     prisma,
     token: (role, userId = randomUUID()) => issuer.sign({ sub: userId, sid: randomUUID(), role }),
     async request(path, body, options = {}) {

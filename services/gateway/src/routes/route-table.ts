@@ -1,17 +1,14 @@
 import type { ServiceName } from '@school/config';
-import type { ThrottlePolicyName } from '../throttle/policies.js';
+import { type HttpMethod, isJsonBody, type RouteAuth, type RouteManifest, type RouteSpec, SERVICE_ROUTES, type Surface, type ThrottlePolicyName } from '@school/contracts';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** `jwt`: the gateway verifies the bearer token before the upstream sees the request (the service verifies it again). */
-export type RouteAuth = 'public' | 'jwt';
+export type { HttpMethod, RouteAuth };
 
 /**
  * What a route accepts as a body. `json`: parsed by the gateway, at most JSON_BODY_LIMIT bytes.
  * `upload`: multipart streamed to the service, capped at `maxFiles` files of the surface's size
  * limit plus multipart overhead (see body/upload-limit.ts). `none`: no body is read.
  */
-export type BodyRule = { kind: 'none' } | { kind: 'json' } | { kind: 'upload'; surface: 'admin' | 'mobile'; maxFiles: number };
+export type BodyRule = { kind: 'none' } | { kind: 'json' } | { kind: 'upload'; surface: Surface; maxFiles: number };
 
 export interface GatewayRoute {
   method: HttpMethod;
@@ -59,6 +56,37 @@ function route(method: HttpMethod, path: string, service: ServiceName, auth: Rou
     ...(options.stream && { stream: true }),
     ...(options.servesFiles && { servesFiles: true }),
   };
+}
+
+/** A GET reads no body; any other route but an upload takes JSON. */
+function bodyRule(spec: RouteSpec): BodyRule {
+  if (spec.body && !isJsonBody(spec.body)) return { kind: 'upload', surface: spec.body.upload.surface, maxFiles: spec.body.upload.maxFiles };
+  return spec.method === 'GET' ? NO_BODY : JSON_BODY;
+}
+
+function gatewayRoute(service: ServiceName, spec: RouteSpec): GatewayRoute {
+  return {
+    method: spec.method,
+    path: spec.path,
+    service,
+    auth: spec.auth,
+    body: bodyRule(spec),
+    ...(spec.throttles && { throttles: spec.throttles }),
+    ...(spec.perKeyThrottles && { perKeyThrottles: spec.perKeyThrottles }),
+    ...(spec.noStore && { noStore: true }),
+    ...(spec.stream && { stream: true }),
+    ...(spec.servesFiles && { servesFiles: true }),
+  };
+}
+
+/** A service's routes as its contexts' manifests declare them, each upload alias after its route. */
+function fromManifests(service: ServiceName, manifests: readonly RouteManifest[]): GatewayRoute[] {
+  return manifests
+    .flatMap((manifest) => Object.values(manifest))
+    .flatMap((spec) => {
+      const route = gatewayRoute(service, spec);
+      return spec.alsoWithoutApiPrefix ? alsoWithoutApiPrefix([route]) : [route];
+    });
 }
 
 /** The same routes answered without `/api` as well (contract §2), forwarded upstream at their `/api` path. */
@@ -135,12 +163,6 @@ const referenceData: GatewayRoute[] = [
   route('PUT', '/api/school-profile', 'reference-data', 'jwt'),
 ];
 
-const feedback: GatewayRoute[] = [
-  // spec §4.3
-  route('POST', '/api/mobile/feedback', 'feedback', 'jwt', { throttles: ['feedback'] }),
-  route('POST', '/api/mobile/feedback/public', 'feedback', 'public', { throttles: ['guestFeedback', 'guestFeedbackPerIp'] }),
-];
-
 const media: GatewayRoute[] = [
   // spec §4.4, contract §2 and §8
   ...alsoWithoutApiPrefix([
@@ -168,4 +190,4 @@ const notifier: GatewayRoute[] = [
 ];
 
 /** Every route the gateway answers besides its own /health routes; anything else is 404 NOT_FOUND. */
-export const ROUTE_TABLE: readonly GatewayRoute[] = [...identity, ...referenceData, ...feedback, ...media, ...notifier];
+export const ROUTE_TABLE: readonly GatewayRoute[] = [...identity, ...referenceData, ...fromManifests('feedback', SERVICE_ROUTES.feedback), ...media, ...notifier];

@@ -1,3 +1,7 @@
+import type { ThrottlePolicyName } from '@school/contracts';
+
+export type { ThrottlePolicyName };
+
 /** What identifies a caller for a throttle: the client ip, the `X-Device-Id` header, the login email, the JWT subject. */
 export type ThrottleKeyPart = 'ip' | 'device' | 'email' | 'user';
 
@@ -10,7 +14,7 @@ export interface ThrottlePolicy {
 const MINUTE = 60_000;
 
 /**
- * Every gateway throttle (spec §4.2, §4.3, §8; contract §4 and §9). A policy is one counter per key: the
+ * The limit, window and key of every throttle the routes name (spec §4.2, §4.3, §8; contract §4 and §9). A policy is one counter per key: the
  * admin and mobile routes of the same operation share it. A route may count against several.
  */
 export const THROTTLE_POLICIES = {
@@ -26,9 +30,7 @@ export const THROTTLE_POLICIES = {
   adminUpload: { limit: 60, windowMs: MINUTE, key: ['user'] },
   mobileUpload: { limit: 10, windowMs: MINUTE, key: ['ip'] },
   mobileSignedUrl: { limit: 60, windowMs: MINUTE, key: ['ip'] },
-} as const satisfies Record<string, ThrottlePolicy>;
-
-export type ThrottlePolicyName = keyof typeof THROTTLE_POLICIES;
+} as const satisfies Record<ThrottlePolicyName, ThrottlePolicy>;
 
 /** A policy keyed on the body can only run once the body is parsed; all others run before it is read. */
 export function needsBody(policy: ThrottlePolicy): boolean {

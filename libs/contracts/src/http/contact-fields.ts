@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SINGLE_LINE_TEXT } from './text-rules.js';
-import { SINGLE_LINE_MESSAGE } from './validation.js';
+import { SINGLE_LINE_MESSAGE } from './text-fields.js';
 
 export const EMAIL_MAX_LENGTH = 255;
 

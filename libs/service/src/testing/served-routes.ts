@@ -1,0 +1,97 @@
+import { type INestApplication, RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
+import { ModulesContainer } from '@nestjs/core';
+import { REQUIRED_PERMISSIONS, REQUIRED_SURFACE, TOKEN_SURFACE } from '@school/auth/nest';
+import type { RouteManifest, RouteSpec } from '@school/contracts';
+import { ROUTE_SPEC } from '../route/route.decorator.js';
+
+/** How a handler is guarded, as the AuthGuard reads it (the controller's layer and the handler's). */
+export interface HandlerGuard {
+  jwt: boolean;
+  permissions: string[];
+  tokenSurfaces: string[];
+  requiredSurfaces: string[];
+}
+
+export interface ServedRoute {
+  /** `METHOD /path` as Nest registers the handler. */
+  key: string;
+  handler: string;
+  /** The manifest entry the handler serves (@Route()); absent on a handler declared otherwise. */
+  spec: RouteSpec | undefined;
+  guard: HandlerGuard;
+}
+
+/** The routes every service serves besides its manifests' (health, its OpenAPI part). */
+const PLATFORM_ROUTES = /^GET \/(health\/|openapi\.json$)/;
+
+function joinPath(prefix: string | undefined, path: string | undefined): string {
+  const joined = ['', prefix ?? '', path ?? '']
+    .map((part) => part.replace(/^\/+|\/+$/g, ''))
+    .filter(Boolean)
+    .join('/');
+  return `/${joined}`;
+}
+
+function layers<T>(key: symbol, targets: readonly object[]): T[] {
+  return targets.map((target) => Reflect.getMetadata(key, target) as T | undefined).filter((value): value is T => value !== undefined);
+}
+
+function guardOf(controller: object, handler: object): HandlerGuard {
+  const targets = [controller, handler];
+  const permissions = layers<string[]>(REQUIRED_PERMISSIONS, targets);
+  const requiredSurfaces = layers<string>(REQUIRED_SURFACE, targets);
+  return {
+    jwt: permissions.length > 0 || requiredSurfaces.length > 0,
+    permissions: permissions.flat().sort(),
+    tokenSurfaces: layers<string>(TOKEN_SURFACE, targets),
+    requiredSurfaces,
+  };
+}
+
+/** The methods of a controller, those of the classes it extends included. */
+function methodNames(prototype: object): Set<string> {
+  const names = new Set<string>();
+  for (let at: object | null = prototype; at && at !== Object.prototype; at = Object.getPrototypeOf(at) as object | null) {
+    for (const name of Object.getOwnPropertyNames(at)) if (name !== 'constructor') names.add(name);
+  }
+  return names;
+}
+
+/** Every HTTP handler of the running app's controllers but the platform's, with the manifest entry and guard it carries. */
+export function servedRoutes(app: INestApplication): ServedRoute[] {
+  const served: ServedRoute[] = [];
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const controller = wrapper.metatype as (new (...args: never[]) => object) | null;
+      if (!controller) continue;
+      const prototype = controller.prototype as Record<string, unknown>;
+      for (const name of methodNames(prototype)) {
+        const handler = prototype[name];
+        if (typeof handler !== 'function') continue;
+        const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+        if (method === undefined) continue;
+        const key = `${RequestMethod[method]} ${joinPath(Reflect.getMetadata(PATH_METADATA, controller) as string, Reflect.getMetadata(PATH_METADATA, handler) as string)}`;
+        if (PLATFORM_ROUTES.test(key)) continue;
+        served.push({ key, handler: `${controller.name}.${name}`, spec: Reflect.getMetadata(ROUTE_SPEC, handler) as RouteSpec | undefined, guard: guardOf(controller, handler) });
+      }
+    }
+  }
+  return served;
+}
+
+/** The guard a manifest entry asks for: what @Route() applies, and nothing else may add or remove. */
+export function guardFor(spec: RouteSpec): HandlerGuard {
+  const jwt = spec.auth === 'jwt';
+  return {
+    jwt,
+    permissions: jwt ? [...(spec.permissions ?? [])].sort() : [],
+    tokenSurfaces: jwt && spec.surface?.check === 'token' ? [spec.surface.surface] : [],
+    requiredSurfaces: jwt && spec.surface?.check === 'caller' ? [spec.surface.surface] : [],
+  };
+}
+
+/** `METHOD /path` of every entry of the manifests. */
+export function manifestKeys(manifests: readonly RouteManifest[]): string[] {
+  return manifests.flatMap((manifest) => Object.values(manifest).map((spec) => `${spec.method} ${spec.path}`));
+}
