@@ -1,7 +1,11 @@
+import { ACADEMIC_SESSION_ROUTES } from './academic-sessions.js';
 import { FEEDBACK_ROUTES } from './feedback.js';
+import { GEOGRAPHY_ROUTES } from './geography.js';
 import type { RouteManifest } from './route-spec.js';
+import { SCHOOL_PROFILE_ROUTES } from './school-profile.js';
 
 /** Every context's manifest, by the service that serves it: the gateway's route table comes from these. */
 export const SERVICE_ROUTES = {
+  'reference-data': [ACADEMIC_SESSION_ROUTES, GEOGRAPHY_ROUTES, SCHOOL_PROFILE_ROUTES],
   feedback: [FEEDBACK_ROUTES],
 } as const satisfies Record<string, readonly RouteManifest[]>;

@@ -143,26 +143,6 @@ const identity: GatewayRoute[] = [
   route('GET', '/.well-known/jwks.json', 'identity', 'public'),
 ];
 
-const lookupFamilies = ['provinces', 'districts', 'municipalities'] as const;
-
-const referenceData: GatewayRoute[] = [
-  // spec §4.6
-  route('GET', '/api/academic-sessions', 'reference-data', 'jwt'),
-  route('POST', '/api/academic-sessions', 'reference-data', 'jwt'),
-  route('PATCH', '/api/academic-sessions/:publicId', 'reference-data', 'jwt'),
-  route('DELETE', '/api/academic-sessions/:publicId', 'reference-data', 'jwt'),
-  // spec §4.7, three identical families
-  ...lookupFamilies.flatMap((family) => [
-    route('GET', `/api/lookups/${family}`, 'reference-data', 'jwt'),
-    route('POST', `/api/lookups/${family}`, 'reference-data', 'jwt'),
-    route('PATCH', `/api/lookups/${family}/:publicId`, 'reference-data', 'jwt'),
-    route('DELETE', `/api/lookups/${family}/:publicId`, 'reference-data', 'jwt'),
-  ]),
-  // contract §6, school profile
-  route('GET', '/api/school-profile', 'reference-data', 'jwt'),
-  route('PUT', '/api/school-profile', 'reference-data', 'jwt'),
-];
-
 const media: GatewayRoute[] = [
   // spec §4.4, contract §2 and §8
   ...alsoWithoutApiPrefix([
@@ -190,4 +170,10 @@ const notifier: GatewayRoute[] = [
 ];
 
 /** Every route the gateway answers besides its own /health routes; anything else is 404 NOT_FOUND. */
-export const ROUTE_TABLE: readonly GatewayRoute[] = [...identity, ...referenceData, ...fromManifests('feedback', SERVICE_ROUTES.feedback), ...media, ...notifier];
+export const ROUTE_TABLE: readonly GatewayRoute[] = [
+  ...identity,
+  ...fromManifests('reference-data', SERVICE_ROUTES['reference-data']),
+  ...fromManifests('feedback', SERVICE_ROUTES.feedback),
+  ...media,
+  ...notifier,
+];

@@ -1,19 +1,8 @@
+import type { AcademicSessionDto } from '@school/contracts';
 import type { AcademicSession } from '../generated/prisma/client.js';
 import { fromDateColumn } from './calendar-date.js';
 
-/** AcademicSessionDto (spec §2.7). */
-export interface AcademicSessionDto {
-  id: number;
-  publicId: string;
-  name: string;
-  startDate: string;
-  endDate: string;
-  isCurrent: boolean;
-  isActive: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
+/** AcademicSessionDto (spec §2.7, declared with the routes) of a row. */
 export function toAcademicSessionDto(row: AcademicSession): AcademicSessionDto {
   return {
     id: row.id,

@@ -3,7 +3,7 @@ import { escapeLike } from '@school/prisma';
 import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
 import { type AcademicSession, Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { toDateColumn } from './calendar-date.js';
-import type { AcademicSessionSort } from './dto/list-academic-sessions.query.js';
+import type { AcademicSessionSort } from '@school/contracts';
 
 type Db = Prisma.TransactionClient;
 

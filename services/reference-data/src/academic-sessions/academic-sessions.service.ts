@@ -5,13 +5,13 @@ import { isSerializationFailure, isUniqueViolation } from '@school/prisma';
 import { UnitOfWork } from '@school/service';
 import type { AcademicSession } from '../generated/prisma/client.js';
 import { datesValid, decidePatch, deleteRefusal, type SessionState } from './academic-session-rules.js';
-import { type AcademicSessionDto, toAcademicSessionDto } from './academic-session.dto.js';
+import type { AcademicSessionDto } from '@school/contracts';
+import { toAcademicSessionDto } from './academic-session.dto.js';
 import type { ListCache } from '../list-cache/list-cache.js';
 import { ListCaches } from '../list-cache/list-cache.module.js';
 import { fromDateColumn } from './calendar-date.js';
 import { ACADEMIC_SESSION_INDEXES, type AcademicSessionChanges, AcademicSessionsRepository, isDatesViolation } from './academic-sessions.repository.js';
-import type { CreateAcademicSessionBody, UpdateAcademicSessionBody } from './dto/academic-session-body.dto.js';
-import type { ListAcademicSessionsQuery } from './dto/list-academic-sessions.query.js';
+import type { CreateAcademicSessionBody, ListAcademicSessionsQuery, UpdateAcademicSessionBody } from '@school/contracts';
 
 export interface AcademicSessionPage {
   sessions: AcademicSessionDto[];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { fromDateColumn, isCalendarDate, toDateColumn } from './calendar-date.js';
+import { isCalendarDate } from '@school/contracts';
+import { fromDateColumn, toDateColumn } from './calendar-date.js';
 
 describe('calendar dates YYYY-MM-DD', () => {
   it('accepts days that exist', () => {

@@ -1,104 +1,88 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { PERMISSIONS } from '@school/auth';
-import { RequirePermissions } from '@school/auth/nest';
+import { Controller, Param } from '@nestjs/common';
+import { type BodyOf, GEOGRAPHY_ROUTES as ROUTES, type QueryOf, type ResponseOf } from '@school/contracts';
 import { paginated, success } from '@school/http';
-import { PublicIdPipe, ZodPipe } from '@school/http/nest';
-import { type CreateDistrictBody, createDistrictBody, type ListDistrictsQuery, listDistrictsQuery, type UpdateDistrictBody, updateDistrictBody } from './dto/district.dto.js';
-import {
-  type CreateMunicipalityBody,
-  createMunicipalityBody,
-  type ListMunicipalitiesQuery,
-  listMunicipalitiesQuery,
-  type UpdateMunicipalityBody,
-  updateMunicipalityBody,
-} from './dto/municipality.dto.js';
-import { type CreateProvinceBody, createProvinceBody, type ListProvincesQuery, listProvincesQuery, type UpdateProvinceBody, updateProvinceBody } from './dto/province.dto.js';
+import { PublicIdPipe } from '@school/http/nest';
+import { Route, RouteBody, RouteQuery } from '@school/service';
 import { GeographyService } from './geography.service.js';
 
 const PROVINCE_ID = new PublicIdPipe('PROVINCE_NOT_FOUND');
 const DISTRICT_ID = new PublicIdPipe('DISTRICT_NOT_FOUND');
 const MUNICIPALITY_ID = new PublicIdPipe('MUNICIPALITY_NOT_FOUND');
 
-/**
- * The twelve routes of spec §4.7. A publicId that is not a UUID names no row: 404 of its level.
- * Create 201 (Nest's default for POST), update 200, delete 200 with `data: null` (contract §3).
- */
-@Controller('api/lookups')
+/** Spec §4.7: the twelve routes of GEOGRAPHY_ROUTES. A publicId that is not a UUID names no row: 404 of its level. */
+@Controller()
 export class GeographyController {
   constructor(private readonly geography: GeographyService) {}
 
-  @Get('provinces')
-  @RequirePermissions(PERMISSIONS.Geography_READ)
-  async listProvinces(@Query(new ZodPipe(listProvincesQuery)) query: ListProvincesQuery) {
+  @Route(ROUTES.listProvinces)
+  async listProvinces(@RouteQuery() query: QueryOf<typeof ROUTES.listProvinces>): Promise<ResponseOf<typeof ROUTES.listProvinces>> {
     return success('Provinces', await this.geography.listProvinces(query));
   }
 
-  @Post('provinces')
-  @RequirePermissions(PERMISSIONS.Geography_CREATE)
-  async createProvince(@Body(new ZodPipe(createProvinceBody)) body: CreateProvinceBody) {
+  @Route(ROUTES.createProvince)
+  async createProvince(@RouteBody() body: BodyOf<typeof ROUTES.createProvince>): Promise<ResponseOf<typeof ROUTES.createProvince>> {
     return success('Province created', await this.geography.createProvince(body));
   }
 
-  @Patch('provinces/:publicId')
-  @RequirePermissions(PERMISSIONS.Geography_UPDATE)
-  async updateProvince(@Param('publicId', PROVINCE_ID) publicId: string, @Body(new ZodPipe(updateProvinceBody)) body: UpdateProvinceBody) {
+  @Route(ROUTES.updateProvince)
+  async updateProvince(
+    @Param('publicId', PROVINCE_ID) publicId: string,
+    @RouteBody() body: BodyOf<typeof ROUTES.updateProvince>,
+  ): Promise<ResponseOf<typeof ROUTES.updateProvince>> {
     return success('Province updated', await this.geography.updateProvince(publicId, body));
   }
 
-  @Delete('provinces/:publicId')
-  @RequirePermissions(PERMISSIONS.Geography_DELETE)
-  async deleteProvince(@Param('publicId', PROVINCE_ID) publicId: string) {
+  @Route(ROUTES.deleteProvince)
+  async deleteProvince(@Param('publicId', PROVINCE_ID) publicId: string): Promise<ResponseOf<typeof ROUTES.deleteProvince>> {
     await this.geography.deleteProvince(publicId);
     return success('Province deleted', null);
   }
 
-  @Get('districts')
-  @RequirePermissions(PERMISSIONS.Geography_READ)
-  async listDistricts(@Query(new ZodPipe(listDistrictsQuery)) query: ListDistrictsQuery) {
+  @Route(ROUTES.listDistricts)
+  async listDistricts(@RouteQuery() query: QueryOf<typeof ROUTES.listDistricts>): Promise<ResponseOf<typeof ROUTES.listDistricts>> {
     return success('Districts', await this.geography.listDistricts(query));
   }
 
-  @Post('districts')
-  @RequirePermissions(PERMISSIONS.Geography_CREATE)
-  async createDistrict(@Body(new ZodPipe(createDistrictBody)) body: CreateDistrictBody) {
+  @Route(ROUTES.createDistrict)
+  async createDistrict(@RouteBody() body: BodyOf<typeof ROUTES.createDistrict>): Promise<ResponseOf<typeof ROUTES.createDistrict>> {
     return success('District created', await this.geography.createDistrict(body));
   }
 
-  @Patch('districts/:publicId')
-  @RequirePermissions(PERMISSIONS.Geography_UPDATE)
-  async updateDistrict(@Param('publicId', DISTRICT_ID) publicId: string, @Body(new ZodPipe(updateDistrictBody)) body: UpdateDistrictBody) {
+  @Route(ROUTES.updateDistrict)
+  async updateDistrict(
+    @Param('publicId', DISTRICT_ID) publicId: string,
+    @RouteBody() body: BodyOf<typeof ROUTES.updateDistrict>,
+  ): Promise<ResponseOf<typeof ROUTES.updateDistrict>> {
     return success('District updated', await this.geography.updateDistrict(publicId, body));
   }
 
-  @Delete('districts/:publicId')
-  @RequirePermissions(PERMISSIONS.Geography_DELETE)
-  async deleteDistrict(@Param('publicId', DISTRICT_ID) publicId: string) {
+  @Route(ROUTES.deleteDistrict)
+  async deleteDistrict(@Param('publicId', DISTRICT_ID) publicId: string): Promise<ResponseOf<typeof ROUTES.deleteDistrict>> {
     await this.geography.deleteDistrict(publicId);
     return success('District deleted', null);
   }
 
-  @Get('municipalities')
-  @RequirePermissions(PERMISSIONS.Geography_READ)
-  async listMunicipalities(@Query(new ZodPipe(listMunicipalitiesQuery)) query: ListMunicipalitiesQuery) {
+  @Route(ROUTES.listMunicipalities)
+  async listMunicipalities(@RouteQuery() query: QueryOf<typeof ROUTES.listMunicipalities>): Promise<ResponseOf<typeof ROUTES.listMunicipalities>> {
     const { municipalities, page } = await this.geography.listMunicipalities(query);
     return paginated('Municipalities', municipalities, page);
   }
 
-  @Post('municipalities')
-  @RequirePermissions(PERMISSIONS.Geography_CREATE)
-  async createMunicipality(@Body(new ZodPipe(createMunicipalityBody)) body: CreateMunicipalityBody) {
+  @Route(ROUTES.createMunicipality)
+  async createMunicipality(@RouteBody() body: BodyOf<typeof ROUTES.createMunicipality>): Promise<ResponseOf<typeof ROUTES.createMunicipality>> {
     return success('Municipality created', await this.geography.createMunicipality(body));
   }
 
-  @Patch('municipalities/:publicId')
-  @RequirePermissions(PERMISSIONS.Geography_UPDATE)
-  async updateMunicipality(@Param('publicId', MUNICIPALITY_ID) publicId: string, @Body(new ZodPipe(updateMunicipalityBody)) body: UpdateMunicipalityBody) {
+  @Route(ROUTES.updateMunicipality)
+  async updateMunicipality(
+    @Param('publicId', MUNICIPALITY_ID) publicId: string,
+    @RouteBody() body: BodyOf<typeof ROUTES.updateMunicipality>,
+  ): Promise<ResponseOf<typeof ROUTES.updateMunicipality>> {
     return success('Municipality updated', await this.geography.updateMunicipality(publicId, body));
   }
 
-  @Delete('municipalities/:publicId')
-  @RequirePermissions(PERMISSIONS.Geography_DELETE)
-  async deleteMunicipality(@Param('publicId', MUNICIPALITY_ID) publicId: string) {
+  @Route(ROUTES.deleteMunicipality)
+  async deleteMunicipality(@Param('publicId', MUNICIPALITY_ID) publicId: string): Promise<ResponseOf<typeof ROUTES.deleteMunicipality>> {
     await this.geography.deleteMunicipality(publicId);
     return success('Municipality deleted', null);
   }

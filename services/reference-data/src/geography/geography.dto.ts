@@ -1,32 +1,8 @@
-import type { District, Municipality, MunicipalityType, Province } from '../generated/prisma/client.js';
+import type { DistrictDto, MunicipalityDto, ProvinceDto } from '@school/contracts';
+import type { District, Municipality, Province } from '../generated/prisma/client.js';
 import type { DistrictRow, MunicipalityRow } from './geography.repository.js';
 
-/** Spec §2.8 ProvinceDto. */
-export interface ProvinceDto {
-  id: number;
-  publicId: string;
-  name: string;
-  nameNp: string | null;
-  code: string | null;
-  isActive: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-/** Spec §2.8 DistrictDto: the ProvinceDto fields (`code` included, contract §6) plus its province. */
-export interface DistrictDto extends ProvinceDto {
-  provinceId: number;
-  provinceName: string;
-}
-
-/** Spec §2.8 MunicipalityDto. */
-export interface MunicipalityDto extends ProvinceDto {
-  districtId: number;
-  districtName: string;
-  type: MunicipalityType;
-  wardCount: number | null;
-}
-
+/** Spec §2.8 ProvinceDto, DistrictDto and MunicipalityDto (declared with the routes, @school/contracts) of their rows. */
 function baseDto(row: Province | District | Municipality): ProvinceDto {
   return {
     id: row.id,
@@ -35,8 +11,8 @@ function baseDto(row: Province | District | Municipality): ProvinceDto {
     nameNp: row.nameNp,
     code: row.code,
     isActive: row.isActive,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
   };
 }
 

@@ -2,10 +2,21 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { AppError, type ErrorCode, pageInfo, type PageInfo, pageWindow } from '@school/http';
 import { uuidv7 } from '@school/messaging';
 import { type Transaction, UnitOfWork } from '@school/service';
-import type { CreateDistrictBody, ListDistrictsQuery, UpdateDistrictBody } from './dto/district.dto.js';
-import type { CreateMunicipalityBody, ListMunicipalitiesQuery, UpdateMunicipalityBody } from './dto/municipality.dto.js';
-import type { CreateProvinceBody, ListProvincesQuery, UpdateProvinceBody } from './dto/province.dto.js';
-import { districtDto, type DistrictDto, municipalityDto, type MunicipalityDto, provinceDto, type ProvinceDto } from './geography.dto.js';
+import type {
+  CreateDistrictBody,
+  CreateMunicipalityBody,
+  CreateProvinceBody,
+  DistrictDto,
+  ListDistrictsQuery,
+  ListMunicipalitiesQuery,
+  ListProvincesQuery,
+  MunicipalityDto,
+  ProvinceDto,
+  UpdateDistrictBody,
+  UpdateMunicipalityBody,
+  UpdateProvinceBody,
+} from '@school/contracts';
+import { districtDto, municipalityDto, provinceDto } from './geography.dto.js';
 import type { GeographyLevel } from './geography-level.js';
 import { GeographyReferences } from './geography-references.js';
 import { GeographyRepository, type WriteRefusal } from './geography.repository.js';

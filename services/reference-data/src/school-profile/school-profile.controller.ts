@@ -1,25 +1,21 @@
-import { Body, Controller, Get, Put } from '@nestjs/common';
-import { PERMISSIONS } from '@school/auth';
-import { RequirePermissions } from '@school/auth/nest';
+import { Controller } from '@nestjs/common';
+import { type BodyOf, type ResponseOf, SCHOOL_PROFILE_ROUTES as ROUTES } from '@school/contracts';
 import { success } from '@school/http';
-import { ZodPipe } from '@school/http/nest';
-import { type PutSchoolProfileBody, putSchoolProfileBody } from './dto/school-profile.dto.js';
+import { Route, RouteBody } from '@school/service';
 import { SchoolProfileService } from './school-profile.service.js';
 
-/** Contract §6 school profile: GET answers `data: null` before the first PUT; PUT answers 200. */
-@Controller('api/school-profile')
+/** Contract §6: the routes of SCHOOL_PROFILE_ROUTES. */
+@Controller()
 export class SchoolProfileController {
   constructor(private readonly profile: SchoolProfileService) {}
 
-  @Get()
-  @RequirePermissions(PERMISSIONS.SchoolProfile_READ)
-  async get() {
+  @Route(ROUTES.get)
+  async get(): Promise<ResponseOf<typeof ROUTES.get>> {
     return success('School profile', await this.profile.get());
   }
 
-  @Put()
-  @RequirePermissions(PERMISSIONS.SchoolProfile_UPDATE)
-  async put(@Body(new ZodPipe(putSchoolProfileBody)) body: PutSchoolProfileBody) {
+  @Route(ROUTES.put)
+  async put(@RouteBody() body: BodyOf<typeof ROUTES.put>): Promise<ResponseOf<typeof ROUTES.put>> {
     return success('School profile saved', await this.profile.put(body));
   }
 }

@@ -5,22 +5,8 @@ import { UnitOfWork } from '@school/service';
 import type { SchoolProfile } from '../generated/prisma/client.js';
 import { GeographyCheck } from '../geography/geography-check.js';
 import { GeographyRepository } from '../geography/geography.repository.js';
-import type { PutSchoolProfileBody } from './dto/school-profile.dto.js';
+import type { PutSchoolProfileBody, SchoolProfileDto } from '@school/contracts';
 import { SchoolProfileRepository } from './school-profile.repository.js';
-
-/** Contract §6 school profile as the API shows it. */
-export interface SchoolProfileDto {
-  name: string;
-  provinceId: number;
-  districtId: number;
-  municipalityId: number;
-  ward: number | null;
-  street: string | null;
-  phone: string | null;
-  email: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
 
 const REASON_FIELD: Record<GeographyCheckReason, FieldError> = {
   province_not_found: { field: 'provinceId', message: 'no such province' },
@@ -30,9 +16,10 @@ const REASON_FIELD: Record<GeographyCheckReason, FieldError> = {
   municipality_not_in_district: { field: 'municipalityId', message: 'is not a municipality of the district' },
 };
 
+/** Contract §6 school profile as the API shows it. */
 function toDto(row: SchoolProfile): SchoolProfileDto {
   const { name, provinceId, districtId, municipalityId, ward, street, phone, email, createdAt, updatedAt } = row;
-  return { name, provinceId, districtId, municipalityId, ward, street, phone, email, createdAt, updatedAt };
+  return { name, provinceId, districtId, municipalityId, ward, street, phone, email, createdAt: createdAt.toISOString(), updatedAt: updatedAt.toISOString() };
 }
 
 @Injectable()
