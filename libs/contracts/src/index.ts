@@ -15,3 +15,5 @@ export * from './routes/route-spec.js';
 export * from './routes/school-profile.js';
 export * from './routes/service-routes.js';
 export * from './routes/throttle-policies.js';
+export * from './routes/upload-types.js';
+export * from './routes/uploads.js';

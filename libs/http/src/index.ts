@@ -31,5 +31,6 @@ export {
   PAGE_SIZE_MAX,
   UNPAGINATED_CAP,
   listQueryShape,
+  MAX_SIGNED_URL_KEYS,
   type SortOrder,
 } from '@school/contracts';

@@ -4,6 +4,3 @@
  * contract fits in a few hundred bytes; 2 KiB is the length every browser and proxy is known to carry.
  */
 export const MAX_URL_LENGTH = 2048;
-
-/** Keys in one batch of signed URLs (contract §9): media refuses more with 400, the gateway counts each against the signed-URL throttle. */
-export const MAX_SIGNED_URL_KEYS = 100;

@@ -3,9 +3,11 @@ import { FEEDBACK_ROUTES } from './feedback.js';
 import { GEOGRAPHY_ROUTES } from './geography.js';
 import type { RouteManifest } from './route-spec.js';
 import { SCHOOL_PROFILE_ROUTES } from './school-profile.js';
+import { ADMIN_UPLOAD_ROUTES, MOBILE_UPLOAD_ROUTES, SIGNED_FILE_ROUTES } from './uploads.js';
 
 /** Every context's manifest, by the service that serves it: the gateway's route table comes from these. */
 export const SERVICE_ROUTES = {
   'reference-data': [ACADEMIC_SESSION_ROUTES, GEOGRAPHY_ROUTES, SCHOOL_PROFILE_ROUTES],
   feedback: [FEEDBACK_ROUTES],
+  media: [ADMIN_UPLOAD_ROUTES, MOBILE_UPLOAD_ROUTES, SIGNED_FILE_ROUTES],
 } as const satisfies Record<string, readonly RouteManifest[]>;

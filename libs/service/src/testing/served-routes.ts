@@ -49,13 +49,16 @@ function guardOf(controller: object, handler: object): HandlerGuard {
   };
 }
 
-/** The methods of a controller, those of the classes it extends included. */
-function methodNames(prototype: object): Set<string> {
-  const names = new Set<string>();
+/** The methods of a controller, those of the classes it extends included (a subclass's first); accessors are not read. */
+function methodsOf(prototype: object): Array<{ name: string; handler: object }> {
+  const methods = new Map<string, object>();
   for (let at: object | null = prototype; at && at !== Object.prototype; at = Object.getPrototypeOf(at) as object | null) {
-    for (const name of Object.getOwnPropertyNames(at)) if (name !== 'constructor') names.add(name);
+    for (const name of Object.getOwnPropertyNames(at)) {
+      const value: unknown = Object.getOwnPropertyDescriptor(at, name)?.value;
+      if (name !== 'constructor' && typeof value === 'function' && !methods.has(name)) methods.set(name, value);
+    }
   }
-  return names;
+  return [...methods].map(([name, handler]) => ({ name, handler }));
 }
 
 /** Every HTTP handler of the running app's controllers but the platform's, with the manifest entry and guard it carries. */
@@ -65,10 +68,7 @@ export function servedRoutes(app: INestApplication): ServedRoute[] {
     for (const wrapper of module.controllers.values()) {
       const controller = wrapper.metatype as (new (...args: never[]) => object) | null;
       if (!controller) continue;
-      const prototype = controller.prototype as Record<string, unknown>;
-      for (const name of methodNames(prototype)) {
-        const handler = prototype[name];
-        if (typeof handler !== 'function') continue;
+      for (const { name, handler } of methodsOf(controller.prototype as object)) {
         const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
         if (method === undefined) continue;
         const key = `${RequestMethod[method]} ${joinPath(Reflect.getMetadata(PATH_METADATA, controller) as string, Reflect.getMetadata(PATH_METADATA, handler) as string)}`;

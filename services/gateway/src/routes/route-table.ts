@@ -143,27 +143,6 @@ const identity: GatewayRoute[] = [
   route('GET', '/.well-known/jwks.json', 'identity', 'public'),
 ];
 
-const media: GatewayRoute[] = [
-  // spec §4.4, contract §2 and §8
-  ...alsoWithoutApiPrefix([
-    route('POST', '/api/upload', 'media', 'jwt', { throttles: ['adminUpload'], body: { kind: 'upload', surface: 'admin', maxFiles: 1 } }),
-    route('POST', '/api/upload/multiple', 'media', 'jwt', { throttles: ['adminUpload'], body: { kind: 'upload', surface: 'admin', maxFiles: 10 } }),
-    route('GET', '/api/upload/signed-url/*', 'media', 'jwt'),
-    route('POST', '/api/upload/signed-urls', 'media', 'jwt'),
-    route('GET', '/api/upload/file/*', 'media', 'jwt', { servesFiles: true }),
-    // spec §4.5
-    route('POST', '/api/mobile/uploads', 'media', 'jwt', {
-      throttles: ['mobileUpload'],
-      body: { kind: 'upload', surface: 'mobile', maxFiles: 1 },
-    }),
-    route('GET', '/api/mobile/uploads/signed-url/*', 'media', 'jwt', { throttles: ['mobileSignedUrl'] }),
-    route('POST', '/api/mobile/uploads/signed-urls', 'media', 'jwt', { perKeyThrottles: ['mobileSignedUrl'] }),
-    route('GET', '/api/mobile/uploads/file/*', 'media', 'jwt', { servesFiles: true }),
-  ]),
-  // contract §8: local-driver signed URLs carry their own signature
-  route('GET', '/api/files/signed/*', 'media', 'public', { servesFiles: true }),
-];
-
 const notifier: GatewayRoute[] = [
   // contract §7
   route('GET', '/api/notifications/stream', 'notifier', 'jwt', { stream: true }),
@@ -174,6 +153,6 @@ export const ROUTE_TABLE: readonly GatewayRoute[] = [
   ...identity,
   ...fromManifests('reference-data', SERVICE_ROUTES['reference-data']),
   ...fromManifests('feedback', SERVICE_ROUTES.feedback),
-  ...media,
+  ...fromManifests('media', SERVICE_ROUTES.media),
   ...notifier,
 ];

@@ -1,12 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { MAX_EXPIRES_IN_SECONDS } from '@school/contracts';
 
 /** What a signature grants: reading the file. Part of the signed text so a signature means nothing elsewhere. */
 const PURPOSE = 'files.read';
-
-/** Contract §8: signed URLs live 60 s to 7 days. */
-export const MIN_EXPIRES_IN_SECONDS = 60;
-export const MAX_EXPIRES_IN_SECONDS = 604_800;
-export const DEFAULT_EXPIRES_IN_SECONDS = 7_200;
 
 const SIGNATURE = /^[0-9a-f]{64}$/;
 const EPOCH_MS = /^\d{1,15}$/;

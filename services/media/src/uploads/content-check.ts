@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { AppError } from '@school/http';
 import { fileTypeFromFile } from 'file-type';
-import type { Format } from './upload-types.js';
+import type { Format } from '@school/contracts';
 
 /** Browsers sniff the first 512 bytes; markup there could turn a file into a page. */
 const SNIFF_WINDOW = 1024;

@@ -1,7 +1,7 @@
 import { isPublicKey } from '../storage/storage-key.js';
 import type { S3Storage } from '../storage/s3-storage.js';
 import type { UrlSigner } from '../storage/url-signer.js';
-import type { FileUrlDto } from './dto/upload-result.dto.js';
+import type { FileUrlDto } from '@school/contracts';
 
 /** The gateway route serving stored files without a bearer token (contract §8, local driver). */
 export const SIGNED_FILES_PATH = '/api/files/signed/';

@@ -1,13 +1,9 @@
 import { finished, PassThrough } from 'node:stream';
+import { FILES_FIELD, MAX_FILES_PER_BATCH } from '@school/contracts';
 import { AppError, validationFailed } from '@school/http';
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { IncomingFile } from './uploads.service.js';
-
-/** The multipart fields spec §4.4 names: one upload, and a batch of 1 to MAX_FILES_PER_BATCH. */
-export const FILE_FIELD = 'file';
-export const FILES_FIELD = 'files';
-export const MAX_FILES_PER_BATCH = 10;
 
 /** @fastify/multipart's errors for more files than `limits.files` and a file over `limits.fileSize`. */
 const FILES_LIMIT = 'FST_FILES_LIMIT';

@@ -1,18 +1,17 @@
-import { Controller, Get, Headers, Param, Query, Res } from '@nestjs/common';
+import { Controller, Headers, Param, Query, Res } from '@nestjs/common';
+import { SIGNED_FILE_ROUTES } from '@school/contracts';
+import { Route } from '@school/service';
 import type { FastifyReply } from 'fastify';
 import { storageKey } from '../storage/storage-key.js';
 import { sendFile } from './file-reply.js';
 import { UploadsService } from './uploads.service.js';
 
-/**
- * Contract §8, local driver: the file behind a signed URL, without a bearer token, until the URL
- * expires (403 after it, or for any tampered part); `public/` files at a permanent URL.
- */
-@Controller('api/files/signed')
+/** Contract §8, local driver: the route of SIGNED_FILE_ROUTES; its signature is checked by the signer, never by shape alone. */
+@Controller()
 export class SignedFilesController {
   constructor(private readonly uploads: UploadsService) {}
 
-  @Get('*')
+  @Route(SIGNED_FILE_ROUTES.serve)
   async serve(
     @Param('*') key: string,
     @Query('expires') expires: unknown,

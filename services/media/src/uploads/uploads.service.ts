@@ -7,17 +7,16 @@ import { AppError } from '@school/http';
 import { UnitOfWork } from '@school/service';
 import { isPublicKey, keyFor, ownerOfKey, randomFilename } from '../storage/storage-key.js';
 import { type ByteRange, STORAGE, type Storage, type StoredObject } from '../storage/storage.js';
-import { DEFAULT_EXPIRES_IN_SECONDS, UrlSigner } from '../storage/url-signer.js';
+import { UrlSigner } from '../storage/url-signer.js';
 import { byteRange } from './byte-range.js';
 import { assertContentMatches, claimedFormat } from './content-check.js';
 import { CONVERSION_GATE, type ConversionGate } from './conversion-gate.js';
-import type { FileUrlDto, UploadResultDto } from './dto/upload-result.dto.js';
 import type { UploadQuery } from './dto/upload.query.js';
 import { assertFileName } from './file-name.js';
 import { FILE_URLS, type FileUrls } from './file-urls.js';
 import { ImageDecodeError, toWebp } from './image-optimizer.js';
 import { Spool } from './spool.js';
-import { ALLOWLISTS, isPublicType, storedType } from './upload-types.js';
+import { ALLOWLISTS, DEFAULT_EXPIRES_IN_SECONDS, type FileUrlDto, isPublicType, storedType, type UploadResultDto } from '@school/contracts';
 import { type UploadRecord, UploadsRepository } from './uploads.repository.js';
 
 /**

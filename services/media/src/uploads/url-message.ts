@@ -1,4 +1,4 @@
-import type { FileUrlDto } from './dto/upload-result.dto.js';
+import type { FileUrlDto } from '@school/contracts';
 
 /** Spec §4.4: the signed-url route's message says which kind of URL it answers. */
 export function urlMessage(url: FileUrlDto): string {

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { INestApplication } from '@nestjs/common';
 import { parseConfig } from '@school/config';
 import { createPrismaClient } from '@school/prisma';
 import { createServiceApp } from '@school/service';
@@ -21,6 +22,7 @@ export interface Caller {
 
 export interface MediaUnderTest {
   baseUrl: string;
+  app: INestApplication;
   storageDir: string;
   prisma: PrismaClient;
   /** Media's HTTP server, for tests that watch requests from the server's side. */
@@ -80,6 +82,7 @@ export async function startMedia(env: Record<string, string> = {}, options: Medi
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   return {
     baseUrl,
+    app,
     storageDir,
     prisma,
     server: app.getHttpServer(),
