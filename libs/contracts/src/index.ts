@@ -11,6 +11,7 @@ export * from './routes/academic-sessions.js';
 export * from './routes/api-tags.js';
 export * from './routes/feedback.js';
 export * from './routes/geography.js';
+export * from './routes/notifications.js';
 export * from './routes/route-spec.js';
 export * from './routes/school-profile.js';
 export * from './routes/service-routes.js';

@@ -1,5 +1,5 @@
+import { SERVICE_ROUTES } from '@school/contracts';
 import { serviceDocument } from '@school/openapi';
-import { LIVE_NOTIFICATION_ROUTES } from './live/live-notifications.docs.js';
 
 /** This service's part of the API, served at GET /openapi.json for the gateway to merge. */
-export const NOTIFIER_DOCUMENT = serviceDocument('notifier', [], {}, LIVE_NOTIFICATION_ROUTES);
+export const NOTIFIER_DOCUMENT = serviceDocument('notifier', SERVICE_ROUTES.notifier);

@@ -1,6 +1,7 @@
 import { ACADEMIC_SESSION_ROUTES } from './academic-sessions.js';
 import { FEEDBACK_ROUTES } from './feedback.js';
 import { GEOGRAPHY_ROUTES } from './geography.js';
+import { NOTIFICATION_ROUTES } from './notifications.js';
 import type { RouteManifest } from './route-spec.js';
 import { SCHOOL_PROFILE_ROUTES } from './school-profile.js';
 import { ADMIN_UPLOAD_ROUTES, MOBILE_UPLOAD_ROUTES, SIGNED_FILE_ROUTES } from './uploads.js';
@@ -10,4 +11,5 @@ export const SERVICE_ROUTES = {
   'reference-data': [ACADEMIC_SESSION_ROUTES, GEOGRAPHY_ROUTES, SCHOOL_PROFILE_ROUTES],
   feedback: [FEEDBACK_ROUTES],
   media: [ADMIN_UPLOAD_ROUTES, MOBILE_UPLOAD_ROUTES, SIGNED_FILE_ROUTES],
+  notifier: [NOTIFICATION_ROUTES],
 } as const satisfies Record<string, readonly RouteManifest[]>;

@@ -143,16 +143,11 @@ const identity: GatewayRoute[] = [
   route('GET', '/.well-known/jwks.json', 'identity', 'public'),
 ];
 
-const notifier: GatewayRoute[] = [
-  // contract §7
-  route('GET', '/api/notifications/stream', 'notifier', 'jwt', { stream: true }),
-];
-
 /** Every route the gateway answers besides its own /health routes; anything else is 404 NOT_FOUND. */
 export const ROUTE_TABLE: readonly GatewayRoute[] = [
   ...identity,
   ...fromManifests('reference-data', SERVICE_ROUTES['reference-data']),
   ...fromManifests('feedback', SERVICE_ROUTES.feedback),
   ...fromManifests('media', SERVICE_ROUTES.media),
-  ...notifier,
+  ...fromManifests('notifier', SERVICE_ROUTES.notifier),
 ];

@@ -1,7 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import { Controller, Get, Req, Res } from '@nestjs/common';
-import { PERMISSIONS, type Principal } from '@school/auth';
-import { CurrentPrincipal, RequirePermissions } from '@school/auth/nest';
+import { Controller, Req, Res } from '@nestjs/common';
+import type { Principal } from '@school/auth';
+import { CurrentPrincipal } from '@school/auth/nest';
+import { NOTIFICATION_ROUTES } from '@school/contracts';
+import { Route } from '@school/service';
 import { LiveNotificationHub } from './live-notification.hub.js';
 
 interface StreamRequest {
@@ -13,13 +15,12 @@ interface StreamReply {
   raw: ServerResponse;
 }
 
-/** Contract §7: `GET /api/notifications/stream`, Server-Sent Events for holders of Feedback_READ. */
-@Controller('api/notifications')
+/** Contract §7: the route of NOTIFICATION_ROUTES. */
+@Controller()
 export class LiveNotificationsController {
   constructor(private readonly hub: LiveNotificationHub) {}
 
-  @Get('stream')
-  @RequirePermissions(PERMISSIONS.Feedback_READ)
+  @Route(NOTIFICATION_ROUTES.stream)
   stream(@Req() request: StreamRequest, @Res() reply: StreamReply, @CurrentPrincipal() principal: Principal): void {
     // The guard has run (401/403 envelopes); from here on the response is a stream we own.
     reply.hijack();
