@@ -1,7 +1,6 @@
-/** The roles of contract §4. */
-export const ROLES = ['admin', 'staff', 'customer'] as const;
+import { type Role, ROLES } from '@school/contracts';
 
-export type Role = (typeof ROLES)[number];
+export { type Role, ROLES };
 
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);

@@ -1,5 +1,4 @@
 import type { RouteManifest, RouteSpec } from '@school/contracts';
-import { legacyOperationOf, type RouteDoc } from './legacy-route-doc.js';
 import { HTTP_METHODS, OPENAPI_VERSION, type HttpMethod, type OpenApiDocument, type Operation } from './openapi-types.js';
 import { type DocumentOptions, operationOf } from './route-doc.js';
 
@@ -16,11 +15,10 @@ function add(document: OpenApiDocument, method: string, path: string, operation:
 }
 
 /** The part of the API one service serves, in its own paths, from its contexts' manifests; the gateway merges the parts. */
-export function serviceDocument(service: string, manifests: readonly RouteManifest[], options: DocumentOptions = {}, legacy: readonly RouteDoc[] = []): OpenApiDocument {
+export function serviceDocument(service: string, manifests: readonly RouteManifest[], options: DocumentOptions = {}): OpenApiDocument {
   const document: OpenApiDocument = { openapi: OPENAPI_VERSION, info: { title: service, version: '1' }, paths: {} };
   const routes: RouteSpec[] = manifests.flatMap((manifest) => Object.values(manifest));
   for (const route of routes) add(document, route.method, openApiPath(route.path), operationOf(route, options));
-  for (const route of legacy) add(document, route.method, route.path, legacyOperationOf(route));
   return document;
 }
 

@@ -1,4 +1,4 @@
-/** The groups of the public API (OpenAPI tags): the services' RouteDocs name them, the gateway describes them. */
+/** The groups of the public API (OpenAPI tags): the route manifests name them, the gateway describes them. */
 export const API_TAGS = {
   'admin-auth': 'Administrator and staff authentication (spec §4.1): login, refresh, passwords, verification, the caller’s profile and sessions',
   'mobile-auth': 'Customer authentication on the mobile surface (spec §4.2), and the caller’s sessions',
@@ -16,7 +16,7 @@ export const API_TAGS = {
 
 export type ApiTag = keyof typeof API_TAGS;
 
-/** A tag's description; a tag of no RouteDoc (a placeholder's service name) says whose routes it groups. */
+/** A tag's description; a tag of no route (a placeholder's service name) says whose routes it groups. */
 export function tagDescription(name: string): string {
   return name in API_TAGS ? API_TAGS[name as ApiTag] : `Routes of the ${name} service`;
 }

@@ -125,7 +125,7 @@ export class AppModule {
 
 const openApi = ({ name, camel }) => `import { serviceDocument } from '@school/openapi';
 
-/** This service's part of the API, served at GET /openapi.json for the gateway to merge; add each route's RouteDoc. */
+/** This service's part of the API, served at GET /openapi.json for the gateway to merge: its route manifests (SERVICE_ROUTES of @school/contracts) once it has some. */
 export const ${constant(camel)}_DOCUMENT = serviceDocument('${name}', []);
 `;
 

@@ -26,7 +26,7 @@ export default async function serviceGenerator(tree, options) {
     if (!options.skipInstall) execSync('npm install --ignore-scripts', { stdio: 'inherit' });
     console.log(
       `\n@school/${names.name} listens on ${port} (${names.variablePrefix}_PORT) and owns schema ${names.schema}.\n` +
-        'Next: its models in prisma/schema.prisma and a migration, its routes in services/gateway/src/routes/route-table.ts,\n' +
+        'Next: its models in prisma/schema.prisma and a migration, its routes in a manifest of libs/contracts/src/routes/ (SERVICE_ROUTES),\n' +
         'its rules in src/<context>/, then `npm run build && node deploy/k8s/generate.mjs` for its Kubernetes manifests\n' +
         '(see "Adding a service" in docs/development.md).',
     );

@@ -1,5 +1,7 @@
-import type { ServiceName } from '@school/config';
+import { SERVICE_NAMES, type ServiceName } from '@school/config';
 import { type HttpMethod, isJsonBody, type RouteAuth, type RouteManifest, type RouteSpec, SERVICE_ROUTES, type Surface, type ThrottlePolicyName } from '@school/contracts';
+
+// The table is not written here: each service's contexts declare their routes once, in @school/contracts.
 
 export type { HttpMethod, RouteAuth };
 
@@ -31,32 +33,8 @@ export interface GatewayRoute {
   servesFiles?: boolean;
 }
 
-interface RouteOptions {
-  throttles?: readonly ThrottlePolicyName[];
-  perKeyThrottles?: readonly ThrottlePolicyName[];
-  body?: BodyRule;
-  noStore?: boolean;
-  stream?: boolean;
-  servesFiles?: boolean;
-}
-
 const NO_BODY: BodyRule = { kind: 'none' };
 const JSON_BODY: BodyRule = { kind: 'json' };
-
-function route(method: HttpMethod, path: string, service: ServiceName, auth: RouteAuth, options: RouteOptions = {}): GatewayRoute {
-  return {
-    method,
-    path,
-    service,
-    auth,
-    body: options.body ?? (method === 'GET' ? NO_BODY : JSON_BODY),
-    ...(options.throttles && { throttles: options.throttles }),
-    ...(options.perKeyThrottles && { perKeyThrottles: options.perKeyThrottles }),
-    ...(options.noStore && { noStore: true }),
-    ...(options.stream && { stream: true }),
-    ...(options.servesFiles && { servesFiles: true }),
-  };
-}
 
 /** A GET reads no body; any other route but an upload takes JSON. */
 function bodyRule(spec: RouteSpec): BodyRule {
@@ -79,75 +57,23 @@ function gatewayRoute(service: ServiceName, spec: RouteSpec): GatewayRoute {
   };
 }
 
-/** A service's routes as its contexts' manifests declare them, each upload alias after its route. */
+/** The same route answered without `/api` as well (contract §2), forwarded upstream at its `/api` path. */
+function withoutApiPrefix(canonical: GatewayRoute): GatewayRoute {
+  return { ...canonical, path: canonical.path.slice('/api'.length), upstreamPrefix: '/api' };
+}
+
+/** A service's routes as its contexts' manifests declare them, each `/api`-less alias after its route. */
 function fromManifests(service: ServiceName, manifests: readonly RouteManifest[]): GatewayRoute[] {
   return manifests
     .flatMap((manifest) => Object.values(manifest))
     .flatMap((spec) => {
       const route = gatewayRoute(service, spec);
-      return spec.alsoWithoutApiPrefix ? alsoWithoutApiPrefix([route]) : [route];
+      return spec.alsoWithoutApiPrefix ? [route, withoutApiPrefix(route)] : [route];
     });
 }
 
-/** The same routes answered without `/api` as well (contract §2), forwarded upstream at their `/api` path. */
-function alsoWithoutApiPrefix(routes: GatewayRoute[]): GatewayRoute[] {
-  return routes.flatMap((canonical) => [canonical, { ...canonical, path: canonical.path.slice('/api'.length), upstreamPrefix: '/api' }]);
-}
+/** A service just generated has no manifest yet: it serves no route through the gateway until one lists its routes. */
+const MANIFESTS: Partial<Record<ServiceName, readonly RouteManifest[]>> = SERVICE_ROUTES;
 
-/** Login counts per ip and email, and per ip whatever the email (contract §4). */
-const LOGIN = { throttles: ['login', 'loginPerIp'], noStore: true } as const;
-/** Token pairs and profiles must not be kept by a browser or proxy cache. */
-const PRIVATE = { noStore: true } as const;
-
-const identity: GatewayRoute[] = [
-  // spec §4.1, admin authentication
-  route('POST', '/api/auth/login/email', 'identity', 'public', LOGIN),
-  route('POST', '/api/auth/password/forgot', 'identity', 'public', { throttles: ['forgotPassword'] }),
-  route('POST', '/api/auth/password/reset', 'identity', 'public', { throttles: ['resetPassword'] }),
-  route('POST', '/api/auth/password/set', 'identity', 'jwt', { throttles: ['setPassword'] }),
-  route('POST', '/api/auth/email/verify/resend', 'identity', 'public', { throttles: ['emailVerifyResend'] }),
-  route('POST', '/api/auth/email/verify/confirm', 'identity', 'public'),
-  route('POST', '/api/auth/refresh', 'identity', 'public', PRIVATE),
-  route('GET', '/api/auth/me', 'identity', 'jwt', PRIVATE),
-  route('GET', '/api/auth/permissions', 'identity', 'jwt', PRIVATE),
-  route('POST', '/api/auth/phone/verify/request', 'identity', 'jwt'),
-  route('POST', '/api/auth/phone/verify/confirm', 'identity', 'jwt'),
-  route('DELETE', '/api/auth/logout', 'identity', 'jwt'),
-  // contract §10, the caller's sessions
-  route('GET', '/api/auth/sessions', 'identity', 'jwt', PRIVATE),
-  route('DELETE', '/api/auth/sessions', 'identity', 'jwt'),
-  route('DELETE', '/api/auth/sessions/:id', 'identity', 'jwt'),
-  // spec §4.2, customer mobile authentication
-  route('POST', '/api/mobile/auth/login/email', 'identity', 'public', LOGIN),
-  route('POST', '/api/mobile/auth/refresh', 'identity', 'public', PRIVATE),
-  route('POST', '/api/mobile/auth/password/forgot', 'identity', 'public', { throttles: ['forgotPassword'] }),
-  route('POST', '/api/mobile/auth/password/reset', 'identity', 'public', { throttles: ['resetPassword'] }),
-  route('POST', '/api/mobile/auth/password/set', 'identity', 'jwt', { throttles: ['setPassword'] }),
-  route('POST', '/api/mobile/auth/email/verify/resend', 'identity', 'public', { throttles: ['emailVerifyResend'] }),
-  route('POST', '/api/mobile/auth/email/verify/confirm', 'identity', 'public'),
-  route('GET', '/api/mobile/auth/me', 'identity', 'jwt', PRIVATE),
-  route('DELETE', '/api/mobile/auth/logout', 'identity', 'jwt'),
-  route('GET', '/api/mobile/auth/sessions', 'identity', 'jwt', PRIVATE),
-  route('DELETE', '/api/mobile/auth/sessions', 'identity', 'jwt'),
-  route('DELETE', '/api/mobile/auth/sessions/:id', 'identity', 'jwt'),
-  // contract §6, users: profiles and pages of profiles
-  route('GET', '/api/users', 'identity', 'jwt', PRIVATE),
-  route('POST', '/api/users', 'identity', 'jwt', PRIVATE),
-  route('GET', '/api/users/:publicId', 'identity', 'jwt', PRIVATE),
-  route('PATCH', '/api/users/:publicId', 'identity', 'jwt', PRIVATE),
-  route('DELETE', '/api/users/:publicId', 'identity', 'jwt', PRIVATE),
-  // contract §10, an account's sessions
-  route('GET', '/api/users/:publicId/sessions', 'identity', 'jwt', PRIVATE),
-  route('DELETE', '/api/users/:publicId/sessions', 'identity', 'jwt'),
-  // contract §4, public keys of the access tokens
-  route('GET', '/.well-known/jwks.json', 'identity', 'public'),
-];
-
-/** Every route the gateway answers besides its own /health routes; anything else is 404 NOT_FOUND. */
-export const ROUTE_TABLE: readonly GatewayRoute[] = [
-  ...identity,
-  ...fromManifests('reference-data', SERVICE_ROUTES['reference-data']),
-  ...fromManifests('feedback', SERVICE_ROUTES.feedback),
-  ...fromManifests('media', SERVICE_ROUTES.media),
-  ...fromManifests('notifier', SERVICE_ROUTES.notifier),
-];
+/** Every route the gateway answers besides its own /health routes and docs; anything else is 404 NOT_FOUND. */
+export const ROUTE_TABLE: readonly GatewayRoute[] = SERVICE_NAMES.flatMap((service) => fromManifests(service, MANIFESTS[service] ?? []));

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type Permission, permissionsOf, type Principal, type Role } from '@school/auth';
+import { permissionsOf, type Principal } from '@school/auth';
 import { AppError } from '@school/http';
 import { EVENT_TYPES, Outbox } from '@school/messaging';
 import { UnitOfWork } from '@school/service';
@@ -7,23 +7,17 @@ import { LoginBackoffService } from '../login-backoff/login-backoff.service.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { ProviderAccountsRepository } from '../passwords/provider-accounts.repository.js';
 import { SESSION_REVOKE_REASONS } from '../sessions/session-revoke-reason.js';
-import { type ClientInfo, type IssuedTokens, SessionsService } from '../sessions/sessions.service.js';
+import { type ClientInfo, SessionsService } from '../sessions/sessions.service.js';
 import { type Surface, surfaceAdmits } from '../sessions/surface.js';
 import { type Profile, toProfile } from '../users/profile.js';
 import { type UserAccount, UsersRepository } from '../users/users.repository.js';
-import type { LoginBody } from './dto/login.dto.js';
-import type { SetPasswordBody } from './dto/set-password.dto.js';
+import type { LoginBody, PermissionsDto, SetPasswordBody, TokenResponseDto } from '@school/contracts';
 import { NewDeviceAlert } from './new-device-alert.js';
 
 /** Login and refresh answer (contract §4). */
-export interface TokenResponse extends IssuedTokens {
-  user: Profile;
-}
+export type TokenResponse = TokenResponseDto;
 
-export interface PermissionsView {
-  role: Role;
-  permissions: Permission[];
-}
+export type PermissionsView = PermissionsDto;
 
 /** The caller-facing rules of authentication, shared by the admin and the mobile surface. */
 @Injectable()

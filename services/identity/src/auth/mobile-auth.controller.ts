@@ -1,11 +1,14 @@
 import { Controller } from '@nestjs/common';
-import { TokenSurface } from '@school/auth/nest';
+import { MOBILE_AUTH_ROUTES } from '@school/contracts';
 import { SURFACES } from '../sessions/surface.js';
-import { SurfaceAuthController } from './surface-auth.controller.js';
+import { AuthService } from './auth.service.js';
+import { OwnSessionsService } from './own-sessions.service.js';
+import { surfaceAuthHandlers } from './surface-auth.controller.js';
 
-/** Spec §4.2, customer mobile surface (customers only); its JWT routes refuse admin-surface tokens (contract §4). */
-@Controller('api/mobile/auth')
-@TokenSurface(SURFACES.mobile)
-export class MobileAuthController extends SurfaceAuthController {
-  protected readonly surface = SURFACES.mobile;
+/** Spec §4.2, the routes of MOBILE_AUTH_ROUTES (customers only); its JWT routes refuse admin-surface tokens (contract §4). */
+@Controller()
+export class MobileAuthController extends surfaceAuthHandlers(MOBILE_AUTH_ROUTES, SURFACES.mobile) {
+  constructor(auth: AuthService, ownSessions: OwnSessionsService) {
+    super(auth, ownSessions);
+  }
 }

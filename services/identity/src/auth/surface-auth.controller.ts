@@ -1,78 +1,74 @@
-import { Body, Delete, Get, HttpCode, Injectable, Param, Post } from '@nestjs/common';
+import { Body, Param } from '@nestjs/common';
 import type { Principal } from '@school/auth';
-import { Authenticated, CurrentPrincipal } from '@school/auth/nest';
+import { CurrentPrincipal } from '@school/auth/nest';
+import { type BodyOf, type ResponseOf, setPasswordBody, type SurfaceAuthRoutes } from '@school/contracts';
 import { success } from '@school/http';
 import { ZodPipe } from '@school/http/nest';
+import { Route, RouteBody } from '@school/service';
+import { newPassword } from '../passwords/password-policy.js';
 import type { ClientInfo } from '../sessions/sessions.service.js';
 import type { Surface } from '../sessions/surface.js';
 import { AUTH_MESSAGES } from './auth-messages.js';
-import { AuthService } from './auth.service.js';
+import type { AuthService } from './auth.service.js';
 import { RequestClient } from './client-info.js';
-import { OwnSessionsService } from './own-sessions.service.js';
-import { type LoginBody, loginBody } from './dto/login.dto.js';
-import { type RefreshBody, refreshBody } from './dto/refresh.dto.js';
-import { type SetPasswordBody, setPasswordBody } from './dto/set-password.dto.js';
+import type { OwnSessionsService } from './own-sessions.service.js';
 
-/** The routes both surfaces share (spec §4.1 and §4.2); a subclass names its prefix and surface. */
-// @Injectable() only so the constructor's parameter types are emitted for the subclasses' injection.
-@Injectable()
-export abstract class SurfaceAuthController {
-  protected abstract readonly surface: Surface;
+/** The set-password body of the manifest with the breached-password check, which only identity can make (its list). */
+const SET_PASSWORD_BODY = setPasswordBody.extend({ newPassword });
 
-  constructor(
-    protected readonly auth: AuthService,
-    private readonly ownSessions: OwnSessionsService,
-  ) {}
+/** The handlers both surfaces share (spec §4.1 and §4.2), for the routes of one surface's manifest; each surface's controller extends them. */
+export function surfaceAuthHandlers(routes: SurfaceAuthRoutes, surface: Surface) {
+  abstract class SurfaceAuthHandlers {
+    constructor(
+      protected readonly auth: AuthService,
+      private readonly ownSessions: OwnSessionsService,
+    ) {}
 
-  @Post('login/email')
-  @HttpCode(200)
-  async login(@Body(new ZodPipe(loginBody)) body: LoginBody, @RequestClient() client: ClientInfo) {
-    return success(AUTH_MESSAGES.login, await this.auth.login(this.surface, body, client));
+    @Route(routes.login)
+    async login(@RouteBody() body: BodyOf<typeof routes.login>, @RequestClient() client: ClientInfo): Promise<ResponseOf<typeof routes.login>> {
+      return success(AUTH_MESSAGES.login, await this.auth.login(surface, body, client));
+    }
+
+    @Route(routes.refresh)
+    async refresh(@RouteBody() body: BodyOf<typeof routes.refresh>): Promise<ResponseOf<typeof routes.refresh>> {
+      return success(AUTH_MESSAGES.refresh, await this.auth.refresh(surface, body.refreshToken));
+    }
+
+    @Route(routes.logout)
+    async logout(@CurrentPrincipal() principal: Principal): Promise<ResponseOf<typeof routes.logout>> {
+      await this.auth.logout(principal);
+      return success(AUTH_MESSAGES.logout, null);
+    }
+
+    @Route(routes.me)
+    async me(@CurrentPrincipal() principal: Principal): Promise<ResponseOf<typeof routes.me>> {
+      return success(AUTH_MESSAGES.me, await this.auth.me(principal));
+    }
+
+    @Route(routes.setPassword)
+    async setPassword(
+      @CurrentPrincipal() principal: Principal,
+      @Body(new ZodPipe(SET_PASSWORD_BODY)) body: BodyOf<typeof routes.setPassword>,
+    ): Promise<ResponseOf<typeof routes.setPassword>> {
+      await this.auth.setPassword(principal, body);
+      return success(AUTH_MESSAGES.passwordSet, null);
+    }
+
+    @Route(routes.sessions)
+    async sessions(@CurrentPrincipal() principal: Principal): Promise<ResponseOf<typeof routes.sessions>> {
+      return success(AUTH_MESSAGES.sessions, await this.ownSessions.list(principal));
+    }
+
+    @Route(routes.endSession)
+    async endSession(@CurrentPrincipal() principal: Principal, @Param('id') id: string): Promise<ResponseOf<typeof routes.endSession>> {
+      await this.ownSessions.end(principal, id);
+      return success(AUTH_MESSAGES.sessionEnded, null);
+    }
+
+    @Route(routes.endOtherSessions)
+    async endOtherSessions(@CurrentPrincipal() principal: Principal): Promise<ResponseOf<typeof routes.endOtherSessions>> {
+      return success(AUTH_MESSAGES.otherSessionsEnded, await this.ownSessions.endOthers(principal));
+    }
   }
-
-  @Post('refresh')
-  @HttpCode(200)
-  async refresh(@Body(new ZodPipe(refreshBody)) body: RefreshBody) {
-    return success(AUTH_MESSAGES.refresh, await this.auth.refresh(this.surface, body.refreshToken));
-  }
-
-  @Delete('logout')
-  @Authenticated()
-  async logout(@CurrentPrincipal() principal: Principal) {
-    await this.auth.logout(principal);
-    return success(AUTH_MESSAGES.logout, null);
-  }
-
-  @Get('me')
-  @Authenticated()
-  async me(@CurrentPrincipal() principal: Principal) {
-    return success(AUTH_MESSAGES.me, await this.auth.me(principal));
-  }
-
-  @Post('password/set')
-  @HttpCode(200)
-  @Authenticated()
-  async setPassword(@CurrentPrincipal() principal: Principal, @Body(new ZodPipe(setPasswordBody)) body: SetPasswordBody) {
-    await this.auth.setPassword(principal, body);
-    return success(AUTH_MESSAGES.passwordSet, null);
-  }
-
-  @Get('sessions')
-  @Authenticated()
-  async sessions(@CurrentPrincipal() principal: Principal) {
-    return success(AUTH_MESSAGES.sessions, await this.ownSessions.list(principal));
-  }
-
-  @Delete('sessions/:id')
-  @Authenticated()
-  async endSession(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
-    await this.ownSessions.end(principal, id);
-    return success(AUTH_MESSAGES.sessionEnded, null);
-  }
-
-  @Delete('sessions')
-  @Authenticated()
-  async endOtherSessions(@CurrentPrincipal() principal: Principal) {
-    return success(AUTH_MESSAGES.otherSessionsEnded, await this.ownSessions.endOthers(principal));
-  }
+  return SurfaceAuthHandlers;
 }

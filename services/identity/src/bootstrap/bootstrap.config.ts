@@ -1,7 +1,7 @@
 import { ConfigError } from '@school/config';
 import { z } from 'zod';
 import { emailAddress } from '@school/http';
-import { strongPassword } from '../passwords/password-policy.js';
+import { strongPassword } from '@school/contracts';
 
 /**
  * Contract §1: the `admin` account created at start-up when no live admin exists. The dev defaults

@@ -1,4 +1,5 @@
-import { newPassword, strongPassword } from './password-policy.js';
+import { strongPassword } from '@school/contracts';
+import { newPassword } from './password-policy.js';
 
 describe('strong password rule', () => {
   it.each(['Admin123!', 'aB3$efgh', `Aa1!${'x'.repeat(28)}`])('accepts %s', (password) => {

@@ -1,17 +1,11 @@
+import type { OwnSessionDto, SessionDto } from '@school/contracts';
 import type { SessionRecord } from './sessions.repository.js';
 
-/** A live session in the answers of contract §10; device fields the login did not send are null. */
-export interface SessionView {
-  id: string;
-  deviceId: string | null;
-  deviceType: string | null;
-  deviceName: string | null;
-  createdAt: string;
-  lastUsedAt: string;
-}
+/** A live session in the answers of contract §10 (its schema: @school/contracts); device fields the login did not send are null. */
+export type SessionView = SessionDto;
 
 /** The caller's own sessions also say which one the calling token belongs to. */
-export type OwnSessionView = SessionView & { current: boolean };
+export type OwnSessionView = OwnSessionDto;
 
 export function toSessionView(session: SessionRecord): SessionView {
   return {

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { AppError, type FieldError, validationFailed } from '@school/http';
 import { ADDRESS_COMMIT_SECONDS, GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE, type GeographyCheckReason, RpcClient } from '@school/messaging';
-import type { AddressBody } from './dto/address.dto.js';
+import type { AddressBody } from '@school/contracts';
 
 /** The address field each refusal of reference-data names, and why. */
 const REFUSALS: Record<GeographyCheckReason, FieldError> = {

@@ -1,29 +1,11 @@
-import type { Role } from '@school/auth';
+import type { ProfileDto } from '@school/contracts';
 import type { User } from '../generated/prisma/client.js';
 
-/** The profile of contract §4, answered by `me`, login, refresh and the users admin routes. */
-export interface Profile {
-  publicId: string;
-  email: string;
-  name: string;
-  phone: string | null;
-  role: Role;
-  emailVerified: boolean;
-  phoneVerified: boolean;
-  /** False while the account has no EMAIL-provider password (spec §2.4). */
-  hasPassword: boolean;
-  address: ProfileAddress | null;
-  createdAt: string;
-}
+/** The profile of contract §4, answered by `me`, login, refresh and the users admin routes (its schema: @school/contracts). */
+export type Profile = ProfileDto;
 
 /** A person's address (contract §6): geography ids of reference-data; ward and street null when unset. */
-export interface ProfileAddress {
-  provinceId: number;
-  districtId: number;
-  municipalityId: number;
-  ward: number | null;
-  street: string | null;
-}
+export type ProfileAddress = NonNullable<ProfileDto['address']>;
 
 /** The address columns of the users table, all null when the person has no address. */
 export type AddressColumns = Pick<User, 'addressProvinceId' | 'addressDistrictId' | 'addressMunicipalityId' | 'addressWard' | 'addressStreet'>;

@@ -1,64 +1,61 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
-import { PERMISSIONS, type Principal } from '@school/auth';
-import { CurrentPrincipal, RequirePermissions } from '@school/auth/nest';
+import { Controller, Param } from '@nestjs/common';
+import type { Principal } from '@school/auth';
+import { CurrentPrincipal } from '@school/auth/nest';
+import { type BodyOf, type QueryOf, type ResponseOf, USER_ROUTES as ROUTES } from '@school/contracts';
 import { paginated, success } from '@school/http';
-import { PublicIdPipe, ZodPipe } from '@school/http/nest';
-import { type CreateUserBody, createUserBody, type UpdateUserBody, updateUserBody } from './dto/user-body.dto.js';
-import { type ListUsersQuery, listUsersQuery } from './dto/list-users.query.js';
+import { PublicIdPipe } from '@school/http/nest';
+import { Route, RouteBody, RouteQuery } from '@school/service';
 import { UserSessionsService } from './user-sessions.service.js';
 import { UsersService } from './users.service.js';
 
 const USER_ID = new PublicIdPipe('USER_NOT_FOUND');
 
-/** Contract §6 users admin. A publicId that is not a UUID names no user: 404 USER_NOT_FOUND. */
-@Controller('api/users')
+/** Contract §6 users admin: the routes of USER_ROUTES. A publicId that is not a UUID names no user: 404 USER_NOT_FOUND. */
+@Controller()
 export class UsersController {
   constructor(
     private readonly users: UsersService,
     private readonly userSessions: UserSessionsService,
   ) {}
 
-  @Post()
-  @RequirePermissions(PERMISSIONS.Users_CREATE)
-  async create(@Body(new ZodPipe(createUserBody)) body: CreateUserBody) {
+  @Route(ROUTES.create)
+  async create(@RouteBody() body: BodyOf<typeof ROUTES.create>): Promise<ResponseOf<typeof ROUTES.create>> {
     return success('User created', await this.users.create(body));
   }
 
-  @Get()
-  @RequirePermissions(PERMISSIONS.Users_READ)
-  async list(@Query(new ZodPipe(listUsersQuery)) query: ListUsersQuery) {
+  @Route(ROUTES.list)
+  async list(@RouteQuery() query: QueryOf<typeof ROUTES.list>): Promise<ResponseOf<typeof ROUTES.list>> {
     const { profiles, page } = await this.users.list(query);
     return paginated('Users', profiles, page);
   }
 
-  @Get(':publicId')
-  @RequirePermissions(PERMISSIONS.Users_READ)
-  async get(@Param('publicId', USER_ID) publicId: string) {
+  @Route(ROUTES.get)
+  async get(@Param('publicId', USER_ID) publicId: string): Promise<ResponseOf<typeof ROUTES.get>> {
     return success('User', await this.users.get(publicId));
   }
 
-  @Patch(':publicId')
-  @RequirePermissions(PERMISSIONS.Users_UPDATE)
-  async update(@CurrentPrincipal() actor: Principal, @Param('publicId', USER_ID) publicId: string, @Body(new ZodPipe(updateUserBody)) body: UpdateUserBody) {
+  @Route(ROUTES.update)
+  async update(
+    @CurrentPrincipal() actor: Principal,
+    @Param('publicId', USER_ID) publicId: string,
+    @RouteBody() body: BodyOf<typeof ROUTES.update>,
+  ): Promise<ResponseOf<typeof ROUTES.update>> {
     return success('User updated', await this.users.update(actor, publicId, body));
   }
 
-  @Delete(':publicId')
-  @RequirePermissions(PERMISSIONS.Users_DELETE)
-  async remove(@CurrentPrincipal() actor: Principal, @Param('publicId', USER_ID) publicId: string) {
+  @Route(ROUTES.remove)
+  async remove(@CurrentPrincipal() actor: Principal, @Param('publicId', USER_ID) publicId: string): Promise<ResponseOf<typeof ROUTES.remove>> {
     await this.users.remove(actor, publicId);
     return success('User deleted', null);
   }
 
-  @Get(':publicId/sessions')
-  @RequirePermissions(PERMISSIONS.Users_READ)
-  async sessions(@Param('publicId', USER_ID) publicId: string) {
+  @Route(ROUTES.sessions)
+  async sessions(@Param('publicId', USER_ID) publicId: string): Promise<ResponseOf<typeof ROUTES.sessions>> {
     return success('Sessions', await this.userSessions.list(publicId));
   }
 
-  @Delete(':publicId/sessions')
-  @RequirePermissions(PERMISSIONS.Users_UPDATE)
-  async endSessions(@Param('publicId', USER_ID) publicId: string) {
+  @Route(ROUTES.endSessions)
+  async endSessions(@Param('publicId', USER_ID) publicId: string): Promise<ResponseOf<typeof ROUTES.endSessions>> {
     return success('Sessions ended', await this.userSessions.endAll(publicId));
   }
 }

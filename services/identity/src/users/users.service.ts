@@ -11,8 +11,7 @@ import { SessionsService } from '../sessions/sessions.service.js';
 import { AddressEvents } from './address-events.js';
 import { AddressGeography, type CheckedAddress } from './address-geography.js';
 import { type AccountControl, isSelfAction, mayRemoveActiveAdmin, removesActiveAdmin } from './account-rules.js';
-import type { CreateUserBody, UpdateUserBody } from './dto/user-body.dto.js';
-import type { ListUsersQuery } from './dto/list-users.query.js';
+import type { CreateUserBody, ListUsersQuery, UpdateUserBody } from '@school/contracts';
 import { type Profile, toProfile } from './profile.js';
 import { type UserChanges, UsersRepository, violatedLiveUnique } from './users.repository.js';
 

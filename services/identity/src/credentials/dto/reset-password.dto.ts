@@ -1,8 +1,8 @@
 import type { PipeTransform } from '@nestjs/common';
-import { AppError, e164Phone, emailAddress, validate } from '@school/http';
+import { e164Phone, emailAddress, presentedLinkToken, sixDigitOtp } from '@school/contracts';
+import { AppError, validate } from '@school/http';
 import { z } from 'zod';
 import { newPassword } from '../../passwords/password-policy.js';
-import { presentedLinkToken, sixDigitOtp } from './credential-fields.js';
 
 /** A reset request once its branch is known and its fields are valid. */
 export type ResetPasswordCommand =

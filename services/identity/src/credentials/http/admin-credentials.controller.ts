@@ -1,20 +1,18 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import type { Principal } from '@school/auth';
-import { Authenticated, CurrentPrincipal, TokenSurface } from '@school/auth/nest';
-import { success, type SuccessEnvelope } from '@school/http';
-import { ZodPipe } from '@school/http/nest';
+import { CurrentPrincipal } from '@school/auth/nest';
+import { ADMIN_CREDENTIAL_ROUTES as ROUTES, type BodyOf, type ResponseOf } from '@school/contracts';
+import { success } from '@school/http';
+import { Route, RouteBody } from '@school/service';
 import { EmailVerificationService } from '../email-verification/email-verification.service.js';
 import { PasswordResetService } from '../password-reset/password-reset.service.js';
 import { PhoneVerificationService } from '../phone-verification/phone-verification.service.js';
-import { confirmPhoneVerificationBody, type ConfirmPhoneVerificationBody, requestPhoneVerificationBody, type RequestPhoneVerificationBody } from '../dto/phone-verification.dto.js';
-import { SURFACES } from '../../sessions/surface.js';
 import { CREDENTIAL_MESSAGES } from './credentials.messages.js';
-import { PublicCredentialRoutes } from './public-credentials.routes.js';
+import { publicCredentialHandlers } from './public-credentials.routes.js';
 
-/** Admin surface (spec §4.1): the public credential routes plus phone verification (JWT, admin-surface tokens only). */
-@Controller('api/auth')
-@TokenSurface(SURFACES.admin)
-export class AdminCredentialsController extends PublicCredentialRoutes {
+/** Admin surface (spec §4.1): the routes of ADMIN_CREDENTIAL_ROUTES, phone verification among them (JWT, admin-surface tokens only). */
+@Controller()
+export class AdminCredentialsController extends publicCredentialHandlers(ROUTES) {
   constructor(
     passwordReset: PasswordResetService,
     emailVerification: EmailVerificationService,
@@ -23,24 +21,20 @@ export class AdminCredentialsController extends PublicCredentialRoutes {
     super(passwordReset, emailVerification);
   }
 
-  @Post('phone/verify/request')
-  @HttpCode(200)
-  @Authenticated()
+  @Route(ROUTES.requestPhoneVerification)
   async requestPhoneVerification(
     @CurrentPrincipal() principal: Principal,
-    @Body(new ZodPipe(requestPhoneVerificationBody)) body: RequestPhoneVerificationBody,
-  ): Promise<SuccessEnvelope<null>> {
+    @RouteBody() body: BodyOf<typeof ROUTES.requestPhoneVerification>,
+  ): Promise<ResponseOf<typeof ROUTES.requestPhoneVerification>> {
     await this.phoneVerification.request(principal, body.phone);
     return success(CREDENTIAL_MESSAGES.phoneCodeSent, null);
   }
 
-  @Post('phone/verify/confirm')
-  @HttpCode(200)
-  @Authenticated()
+  @Route(ROUTES.confirmPhoneVerification)
   async confirmPhoneVerification(
     @CurrentPrincipal() principal: Principal,
-    @Body(new ZodPipe(confirmPhoneVerificationBody)) body: ConfirmPhoneVerificationBody,
-  ): Promise<SuccessEnvelope<null>> {
+    @RouteBody() body: BodyOf<typeof ROUTES.confirmPhoneVerification>,
+  ): Promise<ResponseOf<typeof ROUTES.confirmPhoneVerification>> {
     await this.phoneVerification.confirm(principal, body.phone, body.otp);
     return success(CREDENTIAL_MESSAGES.phoneVerified, null);
   }

@@ -1,14 +1,12 @@
 import { Controller } from '@nestjs/common';
-import { TokenSurface } from '@school/auth/nest';
-import { SURFACES } from '../../sessions/surface.js';
+import { MOBILE_CREDENTIAL_ROUTES } from '@school/contracts';
 import { EmailVerificationService } from '../email-verification/email-verification.service.js';
 import { PasswordResetService } from '../password-reset/password-reset.service.js';
-import { PublicCredentialRoutes } from './public-credentials.routes.js';
+import { publicCredentialHandlers } from './public-credentials.routes.js';
 
-/** Customer mobile surface (spec §4.2): the public credential routes. */
-@Controller('api/mobile/auth')
-@TokenSurface(SURFACES.mobile)
-export class MobileCredentialsController extends PublicCredentialRoutes {
+/** Customer mobile surface (spec §4.2): the routes of MOBILE_CREDENTIAL_ROUTES. */
+@Controller()
+export class MobileCredentialsController extends publicCredentialHandlers(MOBILE_CREDENTIAL_ROUTES) {
   constructor(passwordReset: PasswordResetService, emailVerification: EmailVerificationService) {
     super(passwordReset, emailVerification);
   }

@@ -1,48 +1,47 @@
-import { Body, HttpCode, Post } from '@nestjs/common';
-import { success, type SuccessEnvelope } from '@school/http';
-import { ZodPipe } from '@school/http/nest';
-import { EmailVerificationService } from '../email-verification/email-verification.service.js';
-import { PasswordResetService } from '../password-reset/password-reset.service.js';
-import { confirmEmailVerificationBody, type ConfirmEmailVerificationBody, resendEmailVerificationBody, type ResendEmailVerificationBody } from '../dto/email-verification.dto.js';
-import { forgotPasswordBody, type ForgotPasswordRequest } from '../dto/forgot-password.dto.js';
+import { Body } from '@nestjs/common';
+import type { BodyOf, PublicCredentialRouteSpecs, ResponseOf } from '@school/contracts';
+import { success } from '@school/http';
+import { Route, RouteBody } from '@school/service';
+import type { EmailVerificationService } from '../email-verification/email-verification.service.js';
+import type { PasswordResetService } from '../password-reset/password-reset.service.js';
 import { type ResetPasswordCommand, ResetPasswordPipe } from '../dto/reset-password.dto.js';
 import { CREDENTIAL_MESSAGES } from './credentials.messages.js';
 
 /**
- * The public credential routes both surfaces serve identically (spec §4.1, §4.2, §5): forgot,
- * reset, email verification resend and confirm. Each surface's controller extends this with its prefix.
+ * The handlers of the public credential routes both surfaces serve identically (spec §4.1, §4.2,
+ * §5): forgot, reset, email verification resend and confirm, for one surface's manifest. The reset
+ * body is read by its own rules (ResetPasswordPipe: the branch first, then its fields).
  */
-export abstract class PublicCredentialRoutes {
-  constructor(
-    private readonly passwordReset: PasswordResetService,
-    private readonly emailVerification: EmailVerificationService,
-  ) {}
+export function publicCredentialHandlers(routes: PublicCredentialRouteSpecs) {
+  abstract class PublicCredentialHandlers {
+    constructor(
+      private readonly passwordReset: PasswordResetService,
+      private readonly emailVerification: EmailVerificationService,
+    ) {}
 
-  @Post('password/forgot')
-  @HttpCode(200)
-  async forgot(@Body(new ZodPipe(forgotPasswordBody)) body: ForgotPasswordRequest): Promise<SuccessEnvelope<null>> {
-    await this.passwordReset.forgot(body);
-    return success(CREDENTIAL_MESSAGES.forgot, null);
-  }
+    @Route(routes.forgot)
+    async forgot(@RouteBody() body: BodyOf<typeof routes.forgot>): Promise<ResponseOf<typeof routes.forgot>> {
+      await this.passwordReset.forgot(body);
+      return success(CREDENTIAL_MESSAGES.forgot, null);
+    }
 
-  @Post('password/reset')
-  @HttpCode(200)
-  async reset(@Body(ResetPasswordPipe) command: ResetPasswordCommand): Promise<SuccessEnvelope<null>> {
-    await this.passwordReset.reset(command);
-    return success(CREDENTIAL_MESSAGES.reset, null);
-  }
+    @Route(routes.reset)
+    async reset(@Body(ResetPasswordPipe) command: ResetPasswordCommand): Promise<ResponseOf<typeof routes.reset>> {
+      await this.passwordReset.reset(command);
+      return success(CREDENTIAL_MESSAGES.reset, null);
+    }
 
-  @Post('email/verify/resend')
-  @HttpCode(200)
-  async resendEmailVerification(@Body(new ZodPipe(resendEmailVerificationBody)) body: ResendEmailVerificationBody): Promise<SuccessEnvelope<null>> {
-    await this.emailVerification.resend(body.email);
-    return success(CREDENTIAL_MESSAGES.emailVerificationResent, null);
-  }
+    @Route(routes.resendEmailVerification)
+    async resendEmailVerification(@RouteBody() body: BodyOf<typeof routes.resendEmailVerification>): Promise<ResponseOf<typeof routes.resendEmailVerification>> {
+      await this.emailVerification.resend(body.email);
+      return success(CREDENTIAL_MESSAGES.emailVerificationResent, null);
+    }
 
-  @Post('email/verify/confirm')
-  @HttpCode(200)
-  async confirmEmailVerification(@Body(new ZodPipe(confirmEmailVerificationBody)) body: ConfirmEmailVerificationBody): Promise<SuccessEnvelope<null>> {
-    await this.emailVerification.confirm(body.token);
-    return success(CREDENTIAL_MESSAGES.emailVerified, null);
+    @Route(routes.confirmEmailVerification)
+    async confirmEmailVerification(@RouteBody() body: BodyOf<typeof routes.confirmEmailVerification>): Promise<ResponseOf<typeof routes.confirmEmailVerification>> {
+      await this.emailVerification.confirm(body.token);
+      return success(CREDENTIAL_MESSAGES.emailVerified, null);
+    }
   }
+  return PublicCredentialHandlers;
 }

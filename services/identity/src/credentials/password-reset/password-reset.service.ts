@@ -12,7 +12,7 @@ import { CredentialPurpose } from '../credential-state.js';
 import { CREDENTIALS_OPTIONS, type CredentialsOptions } from '../credentials.config.js';
 import { CredentialsRepository } from '../credentials.repository.js';
 import { CredentialsService, type PreparedRedemptionEffects, type Redeemed } from '../credentials.service.js';
-import type { ForgotPasswordRequest } from '../dto/forgot-password.dto.js';
+import type { ForgotPasswordRequest } from '@school/contracts';
 import type { ResetPasswordCommand } from '../dto/reset-password.dto.js';
 import { LINK_PATHS, linkTo } from '../links.js';
 import { MessageRequestsRepository } from '../message-requests/message-requests.repository.js';

@@ -1,5 +1,7 @@
-import { multiLineText } from '@school/http';
 import { z } from 'zod';
+import { ROLES } from '../auth/roles.js';
+import { timestamp } from '../http/envelopes.js';
+import { multiLineText } from '../http/text-fields.js';
 
 /** Postgres `integer`, the type of the geography ids. */
 const INT4_MAX = 2_147_483_647;
@@ -29,5 +31,27 @@ export const addressBody = z.strictObject({
   ward: z.number({ message: WARD_MESSAGE }).int(WARD_MESSAGE).min(WARD_MIN, WARD_MESSAGE).max(WARD_MAX, WARD_MESSAGE).optional(),
   street: multiLineText(1, STREET_MAX_LENGTH).optional(),
 });
-
 export type AddressBody = z.output<typeof addressBody>;
+
+/** The profile of contract §4 (`me`, login, refresh, users admin). */
+export const profileSchema = z.object({
+  publicId: z.uuid(),
+  email: z.string(),
+  name: z.string(),
+  phone: z.string().nullable(),
+  role: z.enum(ROLES),
+  emailVerified: z.boolean(),
+  phoneVerified: z.boolean(),
+  hasPassword: z.boolean().describe('false: no password yet (show "add password"); true: one is set'),
+  address: z
+    .object({
+      provinceId: z.number().int(),
+      districtId: z.number().int(),
+      municipalityId: z.number().int(),
+      ward: z.number().int().nullable(),
+      street: z.string().nullable(),
+    })
+    .nullable(),
+  createdAt: timestamp,
+});
+export type ProfileDto = z.input<typeof profileSchema>;
