@@ -1,6 +1,8 @@
 export * from './auth/permissions.js';
 export * from './auth/roles.js';
 export * from './auth/surfaces.js';
+export * from './events/event-payloads.js';
+export * from './events/event-types.js';
 export * from './http/calendar-date.js';
 export * from './http/contact-fields.js';
 export * from './http/envelopes.js';
@@ -25,3 +27,5 @@ export * from './routes/throttle-policies.js';
 export * from './routes/upload-types.js';
 export * from './routes/uploads.js';
 export * from './routes/users.js';
+export * from './rpc/address-contracts.js';
+export * from './rpc/rpc-contract.js';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { permissionsOf, type Principal } from '@school/auth';
 import { AppError } from '@school/http';
-import { EVENT_TYPES, Outbox } from '@school/messaging';
+import { Outbox } from '@school/messaging';
 import { UnitOfWork } from '@school/service';
 import { LoginBackoffService } from '../login-backoff/login-backoff.service.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
@@ -10,8 +10,8 @@ import { SESSION_REVOKE_REASONS } from '../sessions/session-revoke-reason.js';
 import { type ClientInfo, SessionsService } from '../sessions/sessions.service.js';
 import { type Surface, surfaceAdmits } from '../sessions/surface.js';
 import { type Profile, toProfile } from '../users/profile.js';
-import { type UserAccount, UsersRepository } from '../users/users.repository.js';
-import type { LoginBody, PermissionsDto, SetPasswordBody, TokenResponseDto } from '@school/contracts';
+import { type LoginAccount, UsersRepository } from '../users/users.repository.js';
+import { EVENT_TYPES, type LoginBody, type PermissionsDto, type SetPasswordBody, type TokenResponseDto } from '@school/contracts';
 import { NewDeviceAlert } from './new-device-alert.js';
 
 /** Login and refresh answer (contract §4). */
@@ -96,13 +96,13 @@ export class AuthService {
   }
 
   /** The verified caller's live account; a token of a since-deleted user is no longer valid. */
-  private async callerAccount(principal: Principal): Promise<UserAccount> {
-    const account = await this.users.findLiveAccountByPublicId(principal.userId);
+  private async callerAccount(principal: Principal): Promise<LoginAccount> {
+    const account = await this.users.findCallerAccount(principal.userId);
     if (!account) throw new AppError('AUTH_UNAUTHENTICATED');
     return account;
   }
 }
 
-function profileOf(account: UserAccount): Profile {
+function profileOf(account: LoginAccount): Profile {
   return toProfile(account.user, account.passwordHash !== null);
 }

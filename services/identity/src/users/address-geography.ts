@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { AppError, type FieldError, validationFailed } from '@school/http';
-import { ADDRESS_COMMIT_SECONDS, GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE, type GeographyCheckReason, RpcClient } from '@school/messaging';
-import type { AddressBody } from '@school/contracts';
+import { RpcClient } from '@school/messaging';
+import { ADDRESS_COMMIT_SECONDS, type AddressBody, GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE, type GeographyCheckReason } from '@school/contracts';
 
 /** The address field each refusal of reference-data names, and why. */
 const REFUSALS: Record<GeographyCheckReason, FieldError> = {

@@ -1,5 +1,6 @@
 import type { Role, SessionRevocations } from '@school/auth';
-import type { EventPayload, EventType, Outbox } from '@school/messaging';
+import type { Outbox } from '@school/messaging';
+import type { EventPayload, EventType } from '@school/contracts';
 import type { Transaction, TransactionOptions, UnitOfWork } from '@school/service';
 import type { AccountMatch, CredentialsRepository, NewCredential } from '../../src/credentials/credentials.repository.js';
 import type { MessageRequest } from '../../src/credentials/message-requests/message-request.js';
@@ -113,6 +114,7 @@ export function fakeUsersRepository(db: InMemoryDatabase): UsersRepository {
     findLiveById: async (id: number) => find((user) => user.id === id),
     findLiveAccountByPublicId: async (publicId: string) => account(find((user) => user.publicId === publicId.toLowerCase())),
     findLoginAccount: async (email: string): Promise<LoginAccount | null> => account(find((user) => user.email === email.toLowerCase())),
+    findCallerAccount: async (publicId: string): Promise<LoginAccount | null> => account(find((user) => user.publicId === publicId.toLowerCase())),
     lockBootstrap: async () => undefined,
     lockActiveAdmins: async () => undefined,
     countActiveAdmins: async () => db.users.filter((user) => live(user) && user.role === 'admin' && !user.banned).length,
