@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { LoginBackoffModule } from '../login-backoff/login-backoff.module.js';
 import { PasswordsModule } from '../passwords/passwords.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
-import { UsersModule } from '../users/users.module.js';
+import { AccountsModule } from '../accounts/accounts.module.js';
 import { AdminAuthController } from './admin-auth.controller.js';
 import { AuthService } from './auth.service.js';
 import { MobileAuthController } from './mobile-auth.controller.js';
@@ -11,7 +11,7 @@ import { OwnSessionsService } from './own-sessions.service.js';
 
 /** Login, refresh, logout, me, permissions, set password and the caller's sessions on both surfaces. */
 @Module({
-  imports: [UsersModule, PasswordsModule, SessionsModule, LoginBackoffModule],
+  imports: [AccountsModule, PasswordsModule, SessionsModule, LoginBackoffModule],
   controllers: [AdminAuthController, MobileAuthController],
   providers: [AuthService, NewDeviceAlert, OwnSessionsService],
 })

@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG } from '@school/service';
-import type { IdentityConfig } from '../config.js';
 import { LoginBackoffModule } from '../login-backoff/login-backoff.module.js';
 import { PasswordsModule } from '../passwords/passwords.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
-import { UsersModule } from '../users/users.module.js';
+import { AccountsModule } from '../accounts/accounts.module.js';
 import { Clock } from './clock.js';
-import { CREDENTIALS_OPTIONS, credentialsOptionsOf, GENERATED_OTP_SECRET, newOtpSecret } from './credentials.config.js';
+import { CREDENTIALS_OPTIONS, type CredentialsEnv, credentialsOptionsOf, GENERATED_OTP_SECRET, newOtpSecret } from './credentials.config.js';
 import { CredentialsRepository } from './credentials.repository.js';
 import { CredentialsService } from './credentials.service.js';
 import { EmailVerificationService } from './email-verification/email-verification.service.js';
@@ -24,17 +23,17 @@ import { PhoneVerificationService } from './phone-verification/phone-verificatio
  * Options come from the validated config (a production start without OTP_SECRET is refused by
  * the config rules, before anything is wired). Forgot and email-verification resend only take the
  * request; MessageRequestsWorker serves it off the request's path. InvitationsService is exported
- * for creating users (UsersAdminModule), CredentialsService for retention and for retiring the
+ * for creating users (UsersModule), CredentialsService for retention and for retiring the
  * credentials of a banned or deleted account.
  */
 @Module({
-  imports: [PasswordsModule, SessionsModule, UsersModule, LoginBackoffModule],
+  imports: [PasswordsModule, SessionsModule, AccountsModule, LoginBackoffModule],
   controllers: [AdminCredentialsController, MobileCredentialsController],
   providers: [
     InstallationSecretsRepository,
     {
       provide: CREDENTIALS_OPTIONS,
-      useFactory: async (config: IdentityConfig, secrets: InstallationSecretsRepository) =>
+      useFactory: async (config: CredentialsEnv, secrets: InstallationSecretsRepository) =>
         credentialsOptionsOf(config, config.OTP_SECRET ? undefined : await secrets.keep(GENERATED_OTP_SECRET, newOtpSecret)),
       inject: [APP_CONFIG, InstallationSecretsRepository],
     },

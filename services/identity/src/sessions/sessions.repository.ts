@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { deleteInBatches } from '@school/prisma';
 import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
 import { Prisma, PrismaClient, type Role } from '../generated/prisma/client.js';
-import { addressColumnsOf, type AddressRow, type ProfileSource } from '../users/profile.js';
+import { addressColumnsOf, type AddressRow, type ProfileSource } from '../accounts/profile.js';
 import type { SessionRevokeReason } from './session-revoke-reason.js';
 import { rolesAdmittedBy, type Surface } from './surface.js';
 

@@ -4,7 +4,7 @@ import { type Role, SessionRevocations } from '@school/auth';
 import { AppError } from '@school/http';
 import { APP_CONFIG, type Transaction } from '@school/service';
 import { SigningKeyService } from '../keys/signing-key.service.js';
-import type { ProfileSource } from '../users/profile.js';
+import type { ProfileSource } from '../accounts/profile.js';
 import { hashRefreshToken, newRefreshToken } from './refresh-token.js';
 import { SESSION_REVOKE_REASONS, type SessionRevokeReason } from './session-revoke-reason.js';
 import type { SessionsConfig } from './sessions.config.js';

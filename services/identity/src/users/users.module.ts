@@ -1,9 +1,15 @@
 import { Module } from '@nestjs/common';
-import { UsersRepository } from './users.repository.js';
+import { AccountsModule } from '../accounts/accounts.module.js';
+import { CredentialsModule } from '../credentials/credentials.module.js';
+import { SessionsModule } from '../sessions/sessions.module.js';
+import { UsersController } from './users.controller.js';
+import { UserSessionsService } from './user-sessions.service.js';
+import { UsersService } from './users.service.js';
 
-/** The users table, for every context that reads or writes accounts. */
+/** `/api/users` (contract §6): the administrator's operations on accounts, over accounts, credentials and sessions. */
 @Module({
-  providers: [UsersRepository],
-  exports: [UsersRepository],
+  imports: [AccountsModule, SessionsModule, CredentialsModule],
+  controllers: [UsersController],
+  providers: [UsersService, UserSessionsService],
 })
 export class UsersModule {}

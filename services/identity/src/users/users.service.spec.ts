@@ -6,8 +6,8 @@ import { InvitationsService } from '../credentials/invitations.service.js';
 import type { User } from '../generated/prisma/client.js';
 import type { SigningKeyService } from '../keys/signing-key.service.js';
 import { SessionsService } from '../sessions/sessions.service.js';
-import { AddressEvents } from './address-events.js';
-import type { AddressGeography } from './address-geography.js';
+import { AddressEvents } from '../accounts/address-events.js';
+import type { AddressGeography } from '../accounts/address-geography.js';
 import { UsersService } from './users.service.js';
 
 /** These cases send no address, so reference-data is never asked. */

@@ -8,13 +8,13 @@ import { InvitationsService } from '../credentials/invitations.service.js';
 import type { User } from '../generated/prisma/client.js';
 import { SESSION_REVOKE_REASONS } from '../sessions/session-revoke-reason.js';
 import { SessionsService } from '../sessions/sessions.service.js';
-import { AddressEvents } from './address-events.js';
-import { AddressGeography, type CheckedAddress } from './address-geography.js';
-import { type AccountControl, isSelfAction, mayRemoveActiveAdmin, removesActiveAdmin } from './account-rules.js';
+import { AddressEvents } from '../accounts/address-events.js';
+import { AddressGeography, type CheckedAddress } from '../accounts/address-geography.js';
+import { type AccountControl, isSelfAction, mayRemoveActiveAdmin, removesActiveAdmin } from '../accounts/account-rules.js';
 import type { CreateUserBody, UpdateUserBody } from './dto/user-body.dto.js';
 import type { ListUsersQuery } from './dto/list-users.query.js';
-import { type Profile, toProfile } from './profile.js';
-import { type UserChanges, UsersRepository, violatedLiveUnique } from './users.repository.js';
+import { type Profile, toProfile } from '../accounts/profile.js';
+import { type UserChanges, UsersRepository, violatedLiveUnique } from '../accounts/users.repository.js';
 
 const emailTaken = () => new AppError('USER_EMAIL_TAKEN');
 const phoneTaken = () => new AppError('USER_PHONE_TAKEN');

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '@school/http';
 import { EVENT_TYPES, Outbox } from '@school/messaging';
 import type { Transaction } from '@school/service';
-import { UsersRepository } from '../../users/users.repository.js';
+import { UsersRepository } from '../../accounts/users.repository.js';
 import { CredentialPurpose } from '../credential-state.js';
 import { CREDENTIALS_OPTIONS, type CredentialsOptions } from '../credentials.config.js';
 import { CredentialsService } from '../credentials.service.js';

@@ -4,10 +4,10 @@ import { EVENT_TYPES, Outbox } from '@school/messaging';
 import type { Transaction } from '@school/service';
 import { LoginBackoffService } from '../../login-backoff/login-backoff.service.js';
 import { PasswordHasher } from '../../passwords/password-hasher.js';
-import { ProviderAccountsRepository } from '../../passwords/provider-accounts.repository.js';
+import { ProviderAccountsRepository } from '../../accounts/provider-accounts.repository.js';
 import { SESSION_REVOKE_REASONS } from '../../sessions/session-revoke-reason.js';
 import { SessionsService } from '../../sessions/sessions.service.js';
-import { UsersRepository } from '../../users/users.repository.js';
+import { UsersRepository } from '../../accounts/users.repository.js';
 import { CredentialPurpose } from '../credential-state.js';
 import { CREDENTIALS_OPTIONS, type CredentialsOptions } from '../credentials.config.js';
 import { CredentialsRepository } from '../credentials.repository.js';
@@ -96,7 +96,7 @@ export class PasswordResetService {
    * after the same work as a wrong one.
    */
   private async accountOf(email: string | undefined, phone: string | undefined): Promise<number | undefined> {
-    const account = email !== undefined ? await this.repository.accountByEmail(email) : await this.repository.accountByVerifiedPhone(phone!);
+    const account = email !== undefined ? await this.users.accountByEmail(email) : await this.users.accountByVerifiedPhone(phone!);
     if (account.matches !== 1 || account.id === null) return undefined;
     if (email !== undefined && phone !== undefined && (account.phone !== phone || !account.phoneVerified)) return undefined;
     return account.id;

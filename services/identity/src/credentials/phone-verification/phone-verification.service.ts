@@ -4,7 +4,7 @@ import { AppError } from '@school/http';
 import { EVENT_TYPES, Outbox } from '@school/messaging';
 import { UnitOfWork } from '@school/service';
 import type { User } from '../../generated/prisma/client.js';
-import { UsersRepository, violatedLiveUnique } from '../../users/users.repository.js';
+import { UsersRepository, violatedLiveUnique } from '../../accounts/users.repository.js';
 import { CredentialsService } from '../credentials.service.js';
 
 /**

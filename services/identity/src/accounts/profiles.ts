@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import { type ListQuery, type PageInfo, pageInfo, pageWindow } from '@school/http';
+import { type Profile, toProfile } from './profile.js';
+import { type UserAccount, UsersRepository } from './users.repository.js';
+
+/** `GET /api/users`: contract §5's list parameters and a search over name and email. */
+export interface ProfileListQuery extends ListQuery {
+  search?: string | undefined;
+}
+
+/** The profile read model (contract §4): accounts as `me`, login, refresh and the users admin routes show them. */
+@Injectable()
+export class Profiles {
+  constructor(private readonly users: UsersRepository) {}
+
+  /** The profile of a live account, or null when there is none with this publicId. */
+  async ofLive(publicId: string): Promise<Profile | null> {
+    const account = await this.users.findLiveAccountByPublicId(publicId);
+    return account && profileOf(account);
+  }
+
+  async list(query: ProfileListQuery): Promise<{ profiles: Profile[]; page: PageInfo }> {
+    const { accounts, count } = await this.users.list({ search: query.search || undefined, order: query.order, ...pageWindow(query) });
+    return { profiles: accounts.map(profileOf), page: pageInfo(query, count) };
+  }
+}
+
+export function profileOf(account: UserAccount): Profile {
+  return toProfile(account.user, account.passwordHash !== null);
+}
