@@ -175,6 +175,11 @@ export class UsersRepository {
     return count === 1;
   }
 
+  async findLiveAccountById(id: number, tx?: Transaction): Promise<UserAccount | null> {
+    const row = await this.db(tx).user.findFirst({ where: { id, deletedAt: null }, include: WITH_PASSWORD });
+    return row && toAccount(row);
+  }
+
   async findLiveAccountByPublicId(publicId: string, tx?: Transaction): Promise<UserAccount | null> {
     const row = await this.db(tx).user.findFirst({ where: { publicId: publicId.toLowerCase(), deletedAt: null }, include: WITH_PASSWORD });
     return row && toAccount(row);

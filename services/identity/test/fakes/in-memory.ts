@@ -117,6 +117,7 @@ export function fakeUsersRepository(db: InMemoryDatabase): UsersRepository {
     findLiveByVerifiedPhone: async (phone: string) => find((user) => user.phone === phone && user.phoneVerifiedAt !== null),
     findLiveByPublicId: async (publicId: string) => find((user) => user.publicId === publicId.toLowerCase()),
     findLiveById: async (id: number) => find((user) => user.id === id),
+    findLiveAccountById: async (id: number) => account(find((user) => user.id === id)),
     findLiveAccountByPublicId: async (publicId: string) => account(find((user) => user.publicId === publicId.toLowerCase())),
     findLoginAccount: async (email: string): Promise<LoginAccount | null> => account(find((user) => user.email === email.toLowerCase())),
     lockBootstrap: async () => undefined,
