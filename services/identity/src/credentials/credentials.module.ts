@@ -9,8 +9,8 @@ import { CREDENTIALS_OPTIONS, type CredentialsEnv, credentialsOptionsOf, GENERAT
 import { CredentialsRepository } from './credentials.repository.js';
 import { CredentialsService } from './credentials.service.js';
 import { EmailVerificationService } from './email-verification/email-verification.service.js';
-import { AdminCredentialsController } from './http/admin-credentials.controller.js';
-import { MobileCredentialsController } from './http/mobile-credentials.controller.js';
+import { AdminCredentialsController } from '../auth/admin-credentials.controller.js';
+import { MobileCredentialsController } from '../auth/mobile-credentials.controller.js';
 import { InstallationSecretsRepository } from './installation-secrets.repository.js';
 import { InvitationsService } from './invitations.service.js';
 import { MessageRequestsRepository } from './message-requests/message-requests.repository.js';

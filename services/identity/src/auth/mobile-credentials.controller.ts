@@ -1,8 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { TokenSurface } from '@school/auth/nest';
-import { SURFACES } from '../../sessions/surface.js';
-import { EmailVerificationService } from '../email-verification/email-verification.service.js';
-import { PasswordResetService } from '../password-reset/password-reset.service.js';
+import { SURFACES } from '../sessions/surface.js';
+import { EmailVerificationService } from '../credentials/email-verification/email-verification.service.js';
+import { PasswordResetService } from '../credentials/password-reset/password-reset.service.js';
 import { PublicCredentialRoutes } from './public-credentials.routes.js';
 
 /** Customer mobile surface (spec §4.2): the public credential routes. */

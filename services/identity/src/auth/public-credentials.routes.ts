@@ -1,11 +1,16 @@
 import { Body, HttpCode, Post } from '@nestjs/common';
 import { success, type SuccessEnvelope } from '@school/http';
 import { ZodPipe } from '@school/http/nest';
-import { EmailVerificationService } from '../email-verification/email-verification.service.js';
-import { PasswordResetService } from '../password-reset/password-reset.service.js';
-import { confirmEmailVerificationBody, type ConfirmEmailVerificationBody, resendEmailVerificationBody, type ResendEmailVerificationBody } from '../dto/email-verification.dto.js';
-import { forgotPasswordBody, type ForgotPasswordRequest } from '../dto/forgot-password.dto.js';
-import { type ResetPasswordCommand, ResetPasswordPipe } from '../dto/reset-password.dto.js';
+import { EmailVerificationService } from '../credentials/email-verification/email-verification.service.js';
+import { PasswordResetService } from '../credentials/password-reset/password-reset.service.js';
+import {
+  confirmEmailVerificationBody,
+  type ConfirmEmailVerificationBody,
+  resendEmailVerificationBody,
+  type ResendEmailVerificationBody,
+} from '../credentials/dto/email-verification.dto.js';
+import { forgotPasswordBody, type ForgotPasswordRequest } from '../credentials/dto/forgot-password.dto.js';
+import { type ResetPasswordCommand, ResetPasswordPipe } from '../credentials/dto/reset-password.dto.js';
 import { CREDENTIAL_MESSAGES } from './credentials.messages.js';
 
 /**
