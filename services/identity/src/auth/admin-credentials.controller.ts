@@ -15,6 +15,7 @@ import {
 import { SURFACES } from '../sessions/surface.js';
 import { CREDENTIAL_MESSAGES } from './credentials.messages.js';
 import { PublicCredentialRoutes } from './public-credentials.routes.js';
+import { ResetPassword } from './use-cases/reset-password.js';
 
 /** Admin surface (spec §4.1): the public credential routes plus phone verification (JWT, admin-surface tokens only). */
 @Controller('api/auth')
@@ -22,10 +23,11 @@ import { PublicCredentialRoutes } from './public-credentials.routes.js';
 export class AdminCredentialsController extends PublicCredentialRoutes {
   constructor(
     passwordReset: PasswordResetService,
+    resetPassword: ResetPassword,
     emailVerification: EmailVerificationService,
     private readonly phoneVerification: PhoneVerificationService,
   ) {
-    super(passwordReset, emailVerification);
+    super(passwordReset, resetPassword, emailVerification);
   }
 
   @Post('phone/verify/request')

@@ -12,6 +12,7 @@ import {
 import { forgotPasswordBody, type ForgotPasswordRequest } from '../credentials/dto/forgot-password.dto.js';
 import { type ResetPasswordCommand, ResetPasswordPipe } from '../credentials/dto/reset-password.dto.js';
 import { CREDENTIAL_MESSAGES } from './credentials.messages.js';
+import { ResetPassword } from './use-cases/reset-password.js';
 
 /**
  * The public credential routes both surfaces serve identically (spec §4.1, §4.2, §5): forgot,
@@ -20,6 +21,7 @@ import { CREDENTIAL_MESSAGES } from './credentials.messages.js';
 export abstract class PublicCredentialRoutes {
   constructor(
     private readonly passwordReset: PasswordResetService,
+    private readonly resetPassword: ResetPassword,
     private readonly emailVerification: EmailVerificationService,
   ) {}
 
@@ -33,7 +35,7 @@ export abstract class PublicCredentialRoutes {
   @Post('password/reset')
   @HttpCode(200)
   async reset(@Body(ResetPasswordPipe) command: ResetPasswordCommand): Promise<SuccessEnvelope<null>> {
-    await this.passwordReset.reset(command);
+    await this.resetPassword.execute(command);
     return success(CREDENTIAL_MESSAGES.reset, null);
   }
 
