@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type ListQuery, type PageInfo, pageInfo, pageWindow } from '@school/http';
+import { userNotFound } from './account-errors.js';
 import { type Profile, toProfile } from './profile.js';
 import { type UserAccount, UsersRepository } from './users.repository.js';
 
@@ -17,6 +18,13 @@ export class Profiles {
   async ofLive(publicId: string): Promise<Profile | null> {
     const account = await this.users.findLiveAccountByPublicId(publicId);
     return account && profileOf(account);
+  }
+
+  /** 404 USER_NOT_FOUND when no live account has this publicId. */
+  async get(publicId: string): Promise<Profile> {
+    const profile = await this.ofLive(publicId);
+    if (!profile) throw userNotFound();
+    return profile;
   }
 
   async list(query: ProfileListQuery): Promise<{ profiles: Profile[]; page: PageInfo }> {

@@ -4,12 +4,14 @@ import { CredentialsModule } from '../credentials/credentials.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
 import { UsersController } from './users.controller.js';
 import { UserSessionsService } from './user-sessions.service.js';
-import { UsersService } from './users.service.js';
+import { CreateUser } from './use-cases/create-user.js';
+import { DeleteUser } from './use-cases/delete-user.js';
+import { UpdateUser } from './use-cases/update-user.js';
 
 /** `/api/users` (contract §6): the administrator's operations on accounts, over accounts, credentials and sessions. */
 @Module({
   imports: [AccountsModule, SessionsModule, CredentialsModule],
   controllers: [UsersController],
-  providers: [UsersService, UserSessionsService],
+  providers: [CreateUser, UpdateUser, DeleteUser, UserSessionsService],
 })
 export class UsersModule {}
