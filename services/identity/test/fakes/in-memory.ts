@@ -10,7 +10,7 @@ import { hashingBusy, type PasswordHasher } from '../../src/passwords/password-h
 import type { ProviderAccountsRepository } from '../../src/accounts/provider-accounts.repository.js';
 import type { SessionRevokeReason } from '../../src/sessions/session-revoke-reason.js';
 import type { KnownDevicesRepository } from '../../src/sessions/known-devices.repository.js';
-import type { NewSession, SessionRecord, SessionsRepository } from '../../src/sessions/sessions.repository.js';
+import type { NewSession, PresentedToken, Rotation, SessionRecord, SessionsRepository } from '../../src/sessions/sessions.repository.js';
 import type { AccountMatch, LoginAccount, NewUser, UserAccount, UserChanges, UsersRepository } from '../../src/accounts/users.repository.js';
 
 /**
@@ -159,6 +159,18 @@ export function fakeSessionsRepository(db: InMemoryDatabase): SessionsRepository
   const fake = {
     create: async (session: NewSession) => {
       db.sessions.push({ ...session, revokedAt: null, revokedReason: null });
+    },
+    // A token is found by the hash its session holds now; a rotation replaces it (no rotated ones are kept).
+    findPresented: async (presentedHash: string, surface: string, now: Date): Promise<PresentedToken | null> => {
+      const session = db.sessions.find((row) => row.refreshTokenHash === presentedHash);
+      if (!session) return null;
+      return { sessionId: session.id, userId: session.userId, rotatedAt: null, live: session.surface === surface && session.revokedAt === null && session.expiresAt > now };
+    },
+    rotate: async (rotation: Rotation) => {
+      const session = db.sessions.find((row) => row.refreshTokenHash === rotation.presentedHash);
+      if (!session) return false;
+      Object.assign(session, { refreshTokenHash: rotation.nextHash, expiresAt: rotation.expiresAt });
+      return true;
     },
     revoke: async (sessionId: string, reason: SessionRevokeReason) => {
       const session = db.sessions.find((row) => row.id === sessionId && row.revokedAt === null);
