@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { type ListQuery, type PageInfo, pageInfo, pageWindow } from '@school/http';
 import { userNotFound } from './account-errors.js';
-import { type Profile, toProfile } from './profile.js';
-import { type UserAccount, UsersRepository } from './users.repository.js';
+import { type Profile, type ProfileSource, toProfile } from './profile.js';
+import { UsersRepository } from './users.repository.js';
 
 /** `GET /api/users`: contract §5's list parameters and a search over name and email. */
 export interface ProfileListQuery extends ListQuery {
@@ -20,6 +20,12 @@ export class Profiles {
     return account && profileOf(account);
   }
 
+  /** The signed-in caller's profile (`me`), or null when their account is gone; read in the login lookup's one query. */
+  async ofCaller(publicId: string): Promise<Profile | null> {
+    const account = await this.users.findCallerAccount(publicId);
+    return account && profileOf(account);
+  }
+
   /** 404 USER_NOT_FOUND when no live account has this publicId. */
   async get(publicId: string): Promise<Profile> {
     const profile = await this.ofLive(publicId);
@@ -33,6 +39,7 @@ export class Profiles {
   }
 }
 
-export function profileOf(account: UserAccount): Profile {
+/** The profile of an account as a repository read it: its user and whether it has a password hash. */
+export function profileOf(account: { user: ProfileSource; passwordHash: string | null }): Profile {
   return toProfile(account.user, account.passwordHash !== null);
 }

@@ -25,7 +25,7 @@ export class AuthService {
 
   /** The verified caller's live account; a token of a since-deleted user is no longer valid. */
   async me(principal: Principal): Promise<Profile> {
-    const profile = await this.profiles.ofLive(principal.userId);
+    const profile = await this.profiles.ofCaller(principal.userId);
     if (!profile) throw new AppError('AUTH_UNAUTHENTICATED');
     return profile;
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { profileOf } from '../../accounts/profiles.js';
-import { type UserAccount, UsersRepository } from '../../accounts/users.repository.js';
+import { type LoginAccount, UsersRepository } from '../../accounts/users.repository.js';
 import { SessionsService, type SessionSubject } from '../../sessions/sessions.service.js';
 import { type Surface, surfaceAdmits } from '../../sessions/surface.js';
 import type { TokenResponse } from '../token-response.js';
@@ -22,7 +22,7 @@ export class RefreshTokens {
     return { ...tokens, user: profileOf(holder.account) };
   }
 
-  private async holderOf(userId: number, surface: Surface): Promise<(SessionSubject & { account: UserAccount }) | null> {
+  private async holderOf(userId: number, surface: Surface): Promise<(SessionSubject & { account: LoginAccount }) | null> {
     const account = await this.users.findLiveAccountById(userId);
     if (!account || account.user.banned || !surfaceAdmits(surface, account.user.role)) return null;
     const { id, publicId, role } = account.user;

@@ -28,7 +28,7 @@ export class SetPassword {
 
   async execute(principal: Principal, body: SetPasswordBody): Promise<void> {
     // The verified caller's live account; a token of a since-deleted user is no longer valid.
-    const account = await this.users.findLiveAccountByPublicId(principal.userId);
+    const account = await this.users.findCallerAccount(principal.userId);
     if (!account) throw new AppError('AUTH_UNAUTHENTICATED');
     const { user, passwordHash } = account;
     if (passwordHash !== null) {
