@@ -43,7 +43,7 @@ function signAccessToken(claims) {
 
 const hashToken = (token) => createHash('sha256').update(token).digest('hex');
 
-/** RFC 9562 UUID v7, as @school/messaging's outbox ids. */
+/** RFC 9562 UUID v7, as @school/prisma's uuidv7 gives outbox ids. */
 function uuidv7() {
   const bytes = randomBytes(16);
   bytes.writeUIntBE(Date.now(), 0, 6);

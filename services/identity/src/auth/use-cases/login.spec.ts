@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
 import {
   fakeKnownDevicesRepository,
   fakeLoginBackoff,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '@school/http';
-import { EVENT_TYPES, Outbox } from '@school/messaging';
+import { Outbox } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
 import { ProviderAccountsRepository } from '../../accounts/provider-accounts.repository.js';
 import { UsersRepository } from '../../accounts/users.repository.js';
 import { CredentialsService, type PreparedRedemptionEffects, type Redeemed } from '../../credentials/credentials.service.js';

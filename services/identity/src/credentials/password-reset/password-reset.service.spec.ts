@@ -1,4 +1,4 @@
-import { EVENT_TYPES, type EventPayload } from '@school/messaging';
+import { EVENT_TYPES, type EventPayload } from '@school/contracts';
 import { fakeCredentialsRepository, fakeMessageRequestsRepository, fakeUsersRepository, InMemoryDatabase } from '../../../test/fakes/in-memory.js';
 import type { User } from '../../generated/prisma/client.js';
 import type { CredentialsOptions } from '../credentials.config.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { uuidv7 } from '@school/messaging';
+import { uuidv7 } from '@school/prisma';
 import { UnitOfWork } from '@school/service';
 import { answeringLostRaces, emailTaken, phoneTaken } from '../../accounts/account-errors.js';
 import { AddressEvents } from '../../accounts/address-events.js';

@@ -1,5 +1,6 @@
 import type { Principal } from '@school/auth';
-import { EVENT_TYPES, type RpcClient } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
+import type { RpcClient } from '@school/messaging';
 import { fakeCredentialsRepository, fakeRevocations, fakeSessionsRepository, fakeUsersRepository, InMemoryDatabase } from '../../../test/fakes/in-memory.js';
 import { AddressEvents } from '../../accounts/address-events.js';
 import { AddressGeography } from '../../accounts/address-geography.js';
