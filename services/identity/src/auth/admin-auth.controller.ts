@@ -9,12 +9,15 @@ import { AUTH_MESSAGES } from './auth-messages.js';
 import { AuthService } from './auth.service.js';
 import { OwnSessionsService } from './own-sessions.service.js';
 import { surfaceAuthHandlers } from './surface-auth.controller.js';
+import { Login } from './use-cases/login.js';
+import { RefreshTokens } from './use-cases/refresh-tokens.js';
+import { SetPassword } from './use-cases/set-password.js';
 
 /** Spec §4.1, the routes of ADMIN_AUTH_ROUTES (admin and staff); its JWT routes refuse mobile tokens (contract §4). */
 @Controller()
 export class AdminAuthController extends surfaceAuthHandlers(ROUTES, SURFACES.admin) {
-  constructor(auth: AuthService, ownSessions: OwnSessionsService) {
-    super(auth, ownSessions);
+  constructor(auth: AuthService, ownSessions: OwnSessionsService, login: Login, refresh: RefreshTokens, setPassword: SetPassword) {
+    super(auth, ownSessions, login, refresh, setPassword);
   }
 
   @Route(ROUTES.permissions)

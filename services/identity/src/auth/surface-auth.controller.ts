@@ -12,6 +12,9 @@ import { AUTH_MESSAGES } from './auth-messages.js';
 import type { AuthService } from './auth.service.js';
 import { RequestClient } from './client-info.js';
 import type { OwnSessionsService } from './own-sessions.service.js';
+import type { Login } from './use-cases/login.js';
+import type { RefreshTokens } from './use-cases/refresh-tokens.js';
+import type { SetPassword } from './use-cases/set-password.js';
 
 /** The set-password body of the manifest with the breached-password check, which only identity can make (its list). */
 const SET_PASSWORD_BODY = setPasswordBody.extend({ newPassword });
@@ -22,16 +25,19 @@ export function surfaceAuthHandlers(routes: SurfaceAuthRoutes, surface: Surface)
     constructor(
       protected readonly auth: AuthService,
       private readonly ownSessions: OwnSessionsService,
+      private readonly loginUseCase: Login,
+      private readonly refreshUseCase: RefreshTokens,
+      private readonly setPasswordUseCase: SetPassword,
     ) {}
 
     @Route(routes.login)
     async login(@RouteBody() body: BodyOf<typeof routes.login>, @RequestClient() client: ClientInfo): Promise<ResponseOf<typeof routes.login>> {
-      return success(AUTH_MESSAGES.login, await this.auth.login(surface, body, client));
+      return success(AUTH_MESSAGES.login, await this.loginUseCase.execute(surface, body, client));
     }
 
     @Route(routes.refresh)
     async refresh(@RouteBody() body: BodyOf<typeof routes.refresh>): Promise<ResponseOf<typeof routes.refresh>> {
-      return success(AUTH_MESSAGES.refresh, await this.auth.refresh(surface, body.refreshToken));
+      return success(AUTH_MESSAGES.refresh, await this.refreshUseCase.execute(surface, body.refreshToken));
     }
 
     @Route(routes.logout)
@@ -50,7 +56,7 @@ export function surfaceAuthHandlers(routes: SurfaceAuthRoutes, surface: Surface)
       @CurrentPrincipal() principal: Principal,
       @Body(new ZodPipe(SET_PASSWORD_BODY)) body: BodyOf<typeof routes.setPassword>,
     ): Promise<ResponseOf<typeof routes.setPassword>> {
-      await this.auth.setPassword(principal, body);
+      await this.setPasswordUseCase.execute(principal, body);
       return success(AUTH_MESSAGES.passwordSet, null);
     }
 

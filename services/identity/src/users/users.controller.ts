@@ -5,8 +5,11 @@ import { type BodyOf, type QueryOf, type ResponseOf, USER_ROUTES as ROUTES } fro
 import { paginated, success } from '@school/http';
 import { PublicIdPipe } from '@school/http/nest';
 import { Route, RouteBody, RouteQuery } from '@school/service';
+import { Profiles } from '../accounts/profiles.js';
 import { UserSessionsService } from './user-sessions.service.js';
-import { UsersService } from './users.service.js';
+import { CreateUser } from './use-cases/create-user.js';
+import { DeleteUser } from './use-cases/delete-user.js';
+import { UpdateUser } from './use-cases/update-user.js';
 
 const USER_ID = new PublicIdPipe('USER_NOT_FOUND');
 
@@ -14,24 +17,27 @@ const USER_ID = new PublicIdPipe('USER_NOT_FOUND');
 @Controller()
 export class UsersController {
   constructor(
-    private readonly users: UsersService,
+    private readonly profiles: Profiles,
+    private readonly createUser: CreateUser,
+    private readonly updateUser: UpdateUser,
+    private readonly deleteUser: DeleteUser,
     private readonly userSessions: UserSessionsService,
   ) {}
 
   @Route(ROUTES.create)
   async create(@RouteBody() body: BodyOf<typeof ROUTES.create>): Promise<ResponseOf<typeof ROUTES.create>> {
-    return success('User created', await this.users.create(body));
+    return success('User created', await this.createUser.execute(body));
   }
 
   @Route(ROUTES.list)
   async list(@RouteQuery() query: QueryOf<typeof ROUTES.list>): Promise<ResponseOf<typeof ROUTES.list>> {
-    const { profiles, page } = await this.users.list(query);
+    const { profiles, page } = await this.profiles.list(query);
     return paginated('Users', profiles, page);
   }
 
   @Route(ROUTES.get)
   async get(@Param('publicId', USER_ID) publicId: string): Promise<ResponseOf<typeof ROUTES.get>> {
-    return success('User', await this.users.get(publicId));
+    return success('User', await this.profiles.get(publicId));
   }
 
   @Route(ROUTES.update)
@@ -40,12 +46,12 @@ export class UsersController {
     @Param('publicId', USER_ID) publicId: string,
     @RouteBody() body: BodyOf<typeof ROUTES.update>,
   ): Promise<ResponseOf<typeof ROUTES.update>> {
-    return success('User updated', await this.users.update(actor, publicId, body));
+    return success('User updated', await this.updateUser.execute(actor, publicId, body));
   }
 
   @Route(ROUTES.remove)
   async remove(@CurrentPrincipal() actor: Principal, @Param('publicId', USER_ID) publicId: string): Promise<ResponseOf<typeof ROUTES.remove>> {
-    await this.users.remove(actor, publicId);
+    await this.deleteUser.execute(actor, publicId);
     return success('User deleted', null);
   }
 

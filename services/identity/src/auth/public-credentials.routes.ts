@@ -2,10 +2,11 @@ import { Body } from '@nestjs/common';
 import type { BodyOf, PublicCredentialRouteSpecs, ResponseOf } from '@school/contracts';
 import { success } from '@school/http';
 import { Route, RouteBody } from '@school/service';
-import type { EmailVerificationService } from '../email-verification/email-verification.service.js';
-import type { PasswordResetService } from '../password-reset/password-reset.service.js';
-import { type ResetPasswordCommand, ResetPasswordPipe } from '../dto/reset-password.dto.js';
+import type { EmailVerificationService } from '../credentials/email-verification/email-verification.service.js';
+import type { PasswordResetService } from '../credentials/password-reset/password-reset.service.js';
+import { type ResetPasswordCommand, ResetPasswordPipe } from '../credentials/dto/reset-password.dto.js';
 import { CREDENTIAL_MESSAGES } from './credentials.messages.js';
+import type { ResetPassword } from './use-cases/reset-password.js';
 
 /**
  * The handlers of the public credential routes both surfaces serve identically (spec §4.1, §4.2,
@@ -16,6 +17,7 @@ export function publicCredentialHandlers(routes: PublicCredentialRouteSpecs) {
   abstract class PublicCredentialHandlers {
     constructor(
       private readonly passwordReset: PasswordResetService,
+      private readonly resetPassword: ResetPassword,
       private readonly emailVerification: EmailVerificationService,
     ) {}
 
@@ -27,7 +29,7 @@ export function publicCredentialHandlers(routes: PublicCredentialRouteSpecs) {
 
     @Route(routes.reset)
     async reset(@Body(ResetPasswordPipe) command: ResetPasswordCommand): Promise<ResponseOf<typeof routes.reset>> {
-      await this.passwordReset.reset(command);
+      await this.resetPassword.execute(command);
       return success(CREDENTIAL_MESSAGES.reset, null);
     }
 
