@@ -1,11 +1,9 @@
 // What every bench script needs: a database of its own, child processes that print their
 // warnings with a prefix and are stopped at the end, and a wait for a URL to answer.
-import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { ProcessGroup } from '@school/system-harness';
 import pg from 'pg';
-import { scaled } from '../scripts/jest/time-scale.js';
 
 export const SERVER_DATABASE_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
@@ -20,28 +18,17 @@ export async function sql(connectionString, text, values = []) {
 }
 
 /** A fresh database `<prefix>_<random>` on the server of DATABASE_URL; `drop()` removes it. */
-export async function freshDatabase(prefix) {
-  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
-  await sql(SERVER_DATABASE_URL, `CREATE DATABASE ${name}`);
-  const url = new URL(SERVER_DATABASE_URL);
-  url.pathname = `/${name}`;
-  return { name, url: url.toString(), drop: () => sql(SERVER_DATABASE_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined) };
-}
+export { freshDatabase } from '@school/system-harness';
 
-const children = [];
+const processes = new ProcessGroup();
 
 /**
  * A node process whose stderr is printed with its name; stopped by stopAll(). `logFile`: its stdout
  * (the logs) goes to that file, as a log collector would take it, instead of being dropped;
  * `nodeOptions`: flags for node itself (e.g. `--cpu-prof`).
  */
-export function startProcess(name, script, env, { logFile, nodeOptions = [] } = {}) {
-  const stdout = logFile ? openSync(logFile, 'a') : 'ignore';
-  const child = spawn(process.execPath, [...nodeOptions, script], { env: { ...process.env, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env }, stdio: ['ignore', stdout, 'pipe'] });
-  child.stderr.on('data', (chunk) => process.stderr.write(`[${name}] ${chunk}`));
-  child.name = name;
-  children.push(child);
-  return child;
+export function startProcess(name, script, env, options = {}) {
+  return processes.start(name, script, { ...process.env, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env }, options);
 }
 
 const clockTicks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
@@ -52,7 +39,7 @@ const clockTicks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }
  */
 export function cpuTimes(commands = ['postgres', 'redis-server']) {
   if (!existsSync('/proc/self/stat')) return undefined;
-  const names = new Map([[process.pid, 'bench'], ...children.map((child) => [child.pid, child.name])]);
+  const names = new Map([[process.pid, 'bench'], ...processes.processes.map(({ name, child }) => [child.pid, name])]);
   const times = {};
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -86,38 +73,15 @@ export function cpuPerRequest(before, after, requests) {
 }
 
 /** Stops one started process and forgets it, so waitFor() no longer counts its exit as a failure. */
-export async function stopProcess(child) {
-  const exited = child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined;
-  child.kill('SIGTERM');
-  await exited;
-  children.splice(children.indexOf(child), 1);
-}
+export const stopProcess = (child) => processes.stop(child);
 
-export async function stopAll() {
-  const exits = children.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined));
-  for (const child of children) child.kill('SIGTERM');
-  await Promise.race([Promise.all(exits), sleep(10_000)]);
-}
+export const stopAll = () => processes.stopAll();
 
 /**
  * Waits until `url` answers 200. Fails at once when a started process has exited; otherwise after
  * `boundMs`, stretched by TEST_TIME_SCALE (or the machine's load), so a slow machine is no failure.
  */
-export async function waitFor(url, boundMs = 120_000) {
-  const bound = scaled(boundMs);
-  const deadline = Date.now() + bound;
-  while (Date.now() < deadline) {
-    const dead = children.find((child) => child.exitCode !== null || child.signalCode !== null);
-    if (dead) throw new Error(`${dead.name} exited (${dead.signalCode ?? `code ${dead.exitCode}`}) while waiting for ${url}`);
-    try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(scaled(1_000)) })).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(200);
-  }
-  throw new Error(`${url} did not answer 200 within ${bound / 1000} s (TEST_TIME_SCALE stretches the bound), every process still running`);
-}
+export const waitFor = (url, boundMs) => processes.waitFor(url, boundMs);
 
 /**
  * One figure of a benchmark, printed as a `RESULT <json>` line that `npm run bench` collects into

@@ -2,8 +2,7 @@
 // `npm start`: check the ports and the dependencies, build what changed, start the gateway and the
 // five services (each applies its own migrations and seeds at start-up), wait until the gateway is
 // ready, print its URL. Ctrl-C / SIGTERM stops every child cleanly. `npm start -- --help` for flags.
-import { spawn, spawnSync } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { printHelp } from './start/help.mjs';
@@ -44,10 +43,11 @@ function run(what, command, commandArgs) {
   }
 }
 
-// The topology and the environment rules live in @school/config; the supervisor reads its build.
-if (shouldBuild) run('building @school/config', 'npm', ['run', '--silent', 'build', '-w', '@school/config']);
-const config = await import('@school/config').catch((error) => {
-  console.error(`[start] cannot load @school/config (${error.message}); run without --no-build once`);
+// The topology and the environment rules live in @school/config, how a process is spawned in
+// @school/system-harness: the supervisor reads their builds.
+if (shouldBuild) run('building @school/config', 'npm', ['run', '--silent', 'build', '-w', '@school/config', '-w', '@school/system-harness']);
+const [config, { spawnProcess }] = await Promise.all([import('@school/config'), import('@school/system-harness/processes')]).catch((error) => {
+  console.error(`[start] cannot load @school/config or @school/system-harness (${error.message}); run without --no-build once`);
   process.exit(1);
 });
 
@@ -86,9 +86,6 @@ const probeHost = ['0.0.0.0', '::', ''].includes(gateway.host) ? '127.0.0.1' : g
 const readyUrl = `http://${probeHost.includes(':') ? `[${probeHost}]` : probeHost}:${gateway.port}/health/ready`;
 // Readable lines for a person at a terminal; otherwise (or LOG_FORMAT=json) the services' JSON lines untouched.
 const readableLogs = env.LOG_FORMAT === 'pretty' || (env.LOG_FORMAT !== 'json' && process.stdout.isTTY === true);
-// Identity verifies one argon2id password per core on libuv's pool; the pool is sized at process
-// start and needs a thread beyond those (see services/identity/src/passwords/password-hasher.ts).
-const PROCESS_ENV = { identity: { UV_THREADPOOL_SIZE: env.UV_THREADPOOL_SIZE ?? String(Math.max(4, availableParallelism() + 1)) } };
 
 const children = new Map();
 const tails = new Map();
@@ -100,11 +97,7 @@ let onStartupFailure;
 const startupFailed = new Promise((resolve) => (onStartupFailure = resolve));
 
 function launch(name) {
-  const child = spawn(process.execPath, ['--enable-source-maps', `services/${name}/dist/main.js`], {
-    cwd: root,
-    env: { ...environments[name], ...PROCESS_ENV[name] },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnProcess(name, { env: environments[name], nodeOptions: ['--enable-source-maps'] });
   const tail = new OutputTail();
   tails.set(name, tail);
   forwardOutput(child, { label: `[${name}]`.padEnd(17), readable: readableLogs, tail });
