@@ -10,7 +10,7 @@ const EARLY_BUILDS = ['@school/config', '@school/system-harness', '@school/scrip
 
 if (!process.argv.includes('--no-build')) {
   const workspaces = EARLY_BUILDS.flatMap((name) => ['-w', name]);
-  const build = spawnSync('npm', ['run', '--silent', 'build', ...workspaces], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  const build = spawnSync('npm', ['run', '--silent', 'build', ...workspaces, '--', '--quiet'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   if (build.status !== 0) {
     console.error(`[start] building ${EARLY_BUILDS.join(', ')} failed`);
     process.exit(build.status ?? 1);
