@@ -1,11 +1,12 @@
 import { operatorEnvironment } from '@school/config';
 import { getNodeAutoInstrumentations } from './instrumentations.js';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { NodeSDK, tracing } from '@opentelemetry/sdk-node';
+import { registerInstrumentations } from '@opentelemetry/instrumentation';
+import { detectResources, envDetector, hostDetector, processDetector, resourceFromAttributes } from '@opentelemetry/resources';
+import { AlwaysOffSampler, BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 
-let sdk: NodeSDK | undefined;
+let running: { provider: NodeTracerProvider; unregister: () => void } | undefined;
 
 export interface TelemetryOptions {
   /**
@@ -16,30 +17,36 @@ export interface TelemetryOptions {
 }
 
 /**
- * Starts OpenTelemetry for this process. Spans are always created, so trace ids reach the logs and
- * W3C `traceparent` flows gateway -> service -> broker; they are exported only when
+ * Starts OpenTelemetry tracing for this process. Spans are always created, so trace ids reach the
+ * logs and W3C `traceparent` flows gateway -> service -> broker; they are exported only when
  * OTEL_EXPORTER_OTLP_ENDPOINT is set (environment or `.env`). Call it before the HTTP server modules are loaded.
+ *
+ * Only the tracer provider, the W3C propagator, the async-context manager and the two HTTP
+ * instrumentations are loaded: `@opentelemetry/sdk-node` would also load every metrics and logs
+ * exporter and gRPC (about 1,800 more modules and 40 MB per process).
  */
 export function startTelemetry(service: string, { autoInstrument = true }: TelemetryOptions = {}): void {
-  if (sdk || process.env.OTEL_SDK_DISABLED === 'true') return;
+  if (running || process.env.OTEL_SDK_DISABLED === 'true') return;
   const endpoint = operatorEnvironment()['OTEL_EXPORTER_OTLP_ENDPOINT'];
-  // Traces only: no metrics or logs pipeline unless asked for (their default exporters would try a
-  // local collector and hold up shutdown).
-  process.env.OTEL_METRICS_EXPORTER ??= 'none';
-  process.env.OTEL_LOGS_EXPORTER ??= 'none';
-  sdk = new NodeSDK({
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: process.env.OTEL_SERVICE_NAME ?? service }),
+  const resource = resourceFromAttributes({ [ATTR_SERVICE_NAME]: process.env.OTEL_SERVICE_NAME ?? service }).merge(
+    detectResources({ detectors: [envDetector, processDetector, hostDetector] }),
+  );
+  const provider = new NodeTracerProvider({
+    resource,
     // Without an endpoint nothing is recorded: spans are sampled out (cheap, non-recording) but keep
-    // their trace ids, so logs carry them and `traceparent` still flows to the next hop.
-    ...(endpoint
-      ? { traceExporter: new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }) }
-      : { spanProcessors: [new tracing.NoopSpanProcessor()], sampler: new tracing.AlwaysOffSampler() }),
-    instrumentations: autoInstrument ? getNodeAutoInstrumentations() : [],
+    // their trace ids, so logs carry them and `traceparent` still flows to the next hop. With one,
+    // the sampler is OTEL_TRACES_SAMPLER's (parent-based always-on by default).
+    ...(endpoint ? { spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }))] } : { sampler: new AlwaysOffSampler() }),
   });
-  sdk.start();
+  provider.register();
+  const unregister = registerInstrumentations({ tracerProvider: provider, instrumentations: autoInstrument ? getNodeAutoInstrumentations() : [] });
+  running = { provider, unregister };
 }
 
 export async function stopTelemetry(): Promise<void> {
-  await sdk?.shutdown();
-  sdk = undefined;
+  const stopping = running;
+  running = undefined;
+  if (!stopping) return;
+  stopping.unregister();
+  await stopping.provider.shutdown();
 }

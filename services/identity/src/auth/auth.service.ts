@@ -10,7 +10,7 @@ import { SESSION_REVOKE_REASONS } from '../sessions/session-revoke-reason.js';
 import { type ClientInfo, type IssuedTokens, SessionsService } from '../sessions/sessions.service.js';
 import { type Surface, surfaceAdmits } from '../sessions/surface.js';
 import { type Profile, toProfile } from '../users/profile.js';
-import { type UserAccount, UsersRepository } from '../users/users.repository.js';
+import { type LoginAccount, UsersRepository } from '../users/users.repository.js';
 import type { LoginBody } from './dto/login.dto.js';
 import type { SetPasswordBody } from './dto/set-password.dto.js';
 import { NewDeviceAlert } from './new-device-alert.js';
@@ -102,13 +102,13 @@ export class AuthService {
   }
 
   /** The verified caller's live account; a token of a since-deleted user is no longer valid. */
-  private async callerAccount(principal: Principal): Promise<UserAccount> {
-    const account = await this.users.findLiveAccountByPublicId(principal.userId);
+  private async callerAccount(principal: Principal): Promise<LoginAccount> {
+    const account = await this.users.findCallerAccount(principal.userId);
     if (!account) throw new AppError('AUTH_UNAUTHENTICATED');
     return account;
   }
 }
 
-function profileOf(account: UserAccount): Profile {
+function profileOf(account: LoginAccount): Profile {
   return toProfile(account.user, account.passwordHash !== null);
 }

@@ -42,7 +42,7 @@ export interface UserAccount {
   passwordHash: string | null;
 }
 
-/** What login needs of an account: the rules' inputs, the token claims and the profile. */
+/** What login and the signed-in caller's own routes need of an account: the rules' inputs, the token claims and the profile. */
 export interface LoginAccount {
   user: ProfileSource & { id: number; banned: boolean };
   passwordHash: string | null;
@@ -119,14 +119,23 @@ export class UsersRepository {
    * The login lookup, in one query (login is a hot path): the live user with the email and its
    * password hash (null when none is set).
    */
-  async findLoginAccount(email: string): Promise<LoginAccount | null> {
+  findLoginAccount(email: string): Promise<LoginAccount | null> {
+    return this.findLiveAccount(Prisma.sql`u.email = ${normalizeEmail(email)}`);
+  }
+
+  /** The signed-in caller's account (`me`, set password), in the same one query: `publicId` is the subject of a token identity signed. */
+  findCallerAccount(publicId: string): Promise<LoginAccount | null> {
+    return this.findLiveAccount(Prisma.sql`u.public_id = ${publicId.toLowerCase()}::uuid`);
+  }
+
+  private async findLiveAccount(condition: Prisma.Sql): Promise<LoginAccount | null> {
     const [row] = await this.prisma.$queryRaw<LoginRow[]>`
       SELECT u.id, u.public_id::text AS public_id, u.email, u.name, u.phone, u.role::text AS role, u.banned,
              u.email_verified_at, u.phone_verified_at, u.created_at, u.address_province_id, u.address_district_id,
              u.address_municipality_id, u.address_ward, u.address_street, pa.password_hash
         FROM ${this.schema}.users u
         LEFT JOIN ${this.schema}.provider_accounts pa ON pa.user_id = u.id AND pa.provider = 'EMAIL'
-       WHERE u.email = ${normalizeEmail(email)} AND u.deleted_at IS NULL`;
+       WHERE ${condition} AND u.deleted_at IS NULL`;
     if (!row) return null;
     return {
       user: {

@@ -113,6 +113,7 @@ export function fakeUsersRepository(db: InMemoryDatabase): UsersRepository {
     findLiveById: async (id: number) => find((user) => user.id === id),
     findLiveAccountByPublicId: async (publicId: string) => account(find((user) => user.publicId === publicId.toLowerCase())),
     findLoginAccount: async (email: string): Promise<LoginAccount | null> => account(find((user) => user.email === email.toLowerCase())),
+    findCallerAccount: async (publicId: string): Promise<LoginAccount | null> => account(find((user) => user.publicId === publicId.toLowerCase())),
     lockBootstrap: async () => undefined,
     lockActiveAdmins: async () => undefined,
     countActiveAdmins: async () => db.users.filter((user) => live(user) && user.role === 'admin' && !user.banned).length,
