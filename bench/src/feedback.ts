@@ -2,8 +2,9 @@
 // database and mail folder, both removed at the end. Needs Postgres, Redis and RabbitMQ
 // (DATABASE_URL, REDIS_URL, AMQP_URL).
 //
-// Starts identity, feedback, notifier and the gateway (as `npm start` would, on free ports, the
-// gateway with TRUST_PROXY=1) and the write ceiling (bench/src/ceilings/write-server.ts: a bare
+// Starts the system through @school/system-harness (as every test and tool does: its own database,
+// Redis database, broker names and mail folder, free ports), in production mode, the gateway with
+// TRUST_PROXY=1, and the write ceiling (bench/src/ceilings/write-server.ts: a bare
 // single-process Fastify + `pg` server whose POST /feedback runs one transaction inserting the
 // submission row and its outbox row, in copies of feedback's tables made after feedback migrated),
 // and alternates rounds (BENCH_ROUNDS, default 3, of BENCH_SECONDS, default 8, at BENCH_CONNECTIONS,
@@ -16,34 +17,23 @@
 // and prints how many submissions the product accepted have no email in the support mailbox
 // (target 0). The ceiling's rows live in their own schema: the product's table holds only its own.
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import type { ProcessName } from '@school/config';
+import type { RunningSystem } from '@school/system-harness';
 import autocannon, { type AutocannonOptions, type AutocannonRequest, type AutocannonResult } from 'autocannon';
 import { atFixedRate, reportLatency } from './ceilings/fixed-rate.js';
 import { copyTables, FEEDBACK_TABLES, startWriteCeiling } from './ceilings/write-ceiling.js';
-import { type FreshDatabase, freshDatabase, reportResult, sql, startProcess, stopAll } from './support.js';
+import { reportResult, sql, startProductionSystem, stopAll } from './support.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const TARGET = 0.4;
 const DELIVERY_WINDOW_MS = 30_000;
-const PROCESSES = ['identity', 'feedback', 'notifier', 'gateway'] as const;
 const mean = (values: number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length;
 
-for (const name of PROCESSES) {
-  if (!existsSync(`${root}services/${name}/dist/main.js`)) {
-    console.error(`bench/feedback: services/${name}/dist is missing; run \`npm run build\` first`);
-    process.exit(1);
-  }
-}
-const config = await import('@school/config');
 const { freePort } = await import('@school/testing');
 
 /** Each bench run tags its submissions, so only its own mail is counted. */
@@ -52,54 +42,9 @@ const { generateKeyPairSync } = await import('node:crypto');
 const privateKeyPem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 /** Production refuses the development admin password; the bootstrap admin gets one of this run. */
 const adminPassword = `Bench-${randomBytes(9).toString('base64url')}-9a`;
-let database: FreshDatabase | undefined;
+let system: RunningSystem | undefined;
+/** The system's mail folder (MAIL_OUTBOX_DIR): the notifier writes each mail there. */
 let mailDir = '';
-
-async function startSystem(): Promise<string> {
-  const ports = Object.fromEntries(await Promise.all(config.PROCESS_NAMES.map(async (name) => [name, await freePort()]))) as Record<ProcessName, number>;
-  const operatorEnv: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: database?.url,
-    AMQP_NAME_PREFIX: `${runTag}.`,
-    CACHE_KEY_PREFIX: `${runTag}:`,
-    DOTENV_PATH: '/dev/null',
-    PORT: String(ports.gateway),
-    METRICS_PORT: '0',
-    HOST: '127.0.0.1',
-    TRUST_PROXY: '1',
-    MAIL_OUTBOX_DIR: mailDir,
-    OTP_SECRET: randomBytes(32).toString('hex'),
-    BOOTSTRAP_ADMIN_PASSWORD: adminPassword,
-    ...Object.fromEntries(config.SERVICE_NAMES.map((name) => [config.servicePortVariable(name), String(ports[name])])),
-  };
-  operatorEnv.JWT_PRIVATE_KEY = privateKeyPem;
-  const environments = config.childEnvironments(operatorEnv);
-  for (const name of PROCESSES) startProcess(name, `${root}services/${name}/dist/main.js`, environments[name]);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const answers = await Promise.all(
-      PROCESSES.filter((name) => name !== 'gateway').map((name) =>
-        fetch(`http://127.0.0.1:${ports[name]}/health/ready`).then(
-          (response) => response.ok,
-          () => false,
-        ),
-      ),
-    );
-    const gateway = `http://127.0.0.1:${ports.gateway}`;
-    if (
-      answers.every(Boolean) &&
-      (await fetch(`${gateway}/health/live`).then(
-        (response) => response.ok,
-        () => false,
-      ))
-    )
-      return gateway;
-    if (Date.now() > deadline) throw new Error('the processes did not become ready within 60 s');
-    await sleep(300);
-  }
-}
 
 /** A client address no other request of this run uses (10.0.0.0/8 holds 16.7 million). */
 const addressBase = randomBytes(3).readUIntBE(0, 3);
@@ -146,12 +91,13 @@ async function deliveries() {
 }
 
 try {
-  database = await freshDatabase('bench_feedback');
-  mailDir = await mkdtemp(join(tmpdir(), 'bench-feedback-mail-'));
-  const gateway = await startSystem();
+  system = await startProductionSystem('bench-feedback', { TRUST_PROXY: '1', BOOTSTRAP_ADMIN_PASSWORD: adminPassword, JWT_PRIVATE_KEY: privateKeyPem });
+  const gateway = system.gatewayUrl;
+  const databaseUrl = system.databaseUrl;
+  mailDir = system.mailDir;
 
-  await copyTables(database.url, FEEDBACK_TABLES);
-  const ceilingUrl = await startWriteCeiling({ databaseUrl: database.url, port: await freePort(), privateKeyPem });
+  await copyTables(databaseUrl, FEEDBACK_TABLES);
+  const ceilingUrl = await startWriteCeiling({ databaseUrl, port: await freePort(), privateKeyPem });
 
   console.log(`bench/feedback: ${rounds} alternating rounds of ${seconds} s at ${connections} connections\n`);
   let accepted = 0;
@@ -198,7 +144,7 @@ try {
 
   // autocannon stops counting at the end of its duration; requests still in flight may be stored
   // after it: the table is the count of accepted submissions.
-  const [{ stored }] = await sql(database.url, 'SELECT count(*)::int AS stored FROM feedback.feedback_submissions');
+  const [{ stored }] = await sql(databaseUrl, 'SELECT count(*)::int AS stored FROM feedback.feedback_submissions');
   let delivered = await deliveries();
   while (delivered.distinct < stored && Date.now() - loadEnded < DELIVERY_WINDOW_MS) {
     await sleep(500);
@@ -218,6 +164,5 @@ try {
   });
 } finally {
   await stopAll();
-  await database?.drop();
-  if (mailDir) await rm(mailDir, { recursive: true, force: true });
+  await system?.shutdown();
 }

@@ -1,7 +1,8 @@
 // `npm run bench:reference` (after `npm run build`): one bounded run on this machine against a fresh
 // database dropped at the end. Needs Postgres, Redis and RabbitMQ (DATABASE_URL, REDIS_URL, AMQP_URL).
 //
-// Starts identity, reference-data, media and the gateway (as `npm start` would, on free ports), signs
+// Starts the system through @school/system-harness (its own database, Redis database, broker names
+// and folders, free ports), in production mode, signs
 // the bootstrap admin in, uploads a small file, and measures authenticated reads through the gateway:
 //   GET /api/academic-sessions (20 rows, served from the Redis list cache),
 //   GET /api/lookups/provinces (when reference-data serves it),
@@ -13,87 +14,33 @@
 // BENCH_CONNECTIONS, default 50); the ratio of the means is reported against the target (>= 0.5).
 // Then each runs at a fixed rate of half the ceiling's throughput (autocannon `overallRate`,
 // bench/src/ceilings/fixed-rate.ts, lesson 10) and the ratio of their p99 latencies is reported.
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import type { ProcessName } from '@school/config';
+import { loadavg } from 'node:os';
+import type { RunningSystem } from '@school/system-harness';
 import autocannon, { type AutocannonOptions, type AutocannonResult } from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { atFixedRate, reportLatency } from './ceilings/fixed-rate.js';
-import { cpuPerRequest, cpuTimes, type FreshDatabase, freshDatabase, reportResult, startProcess, stopAll } from './support.js';
+import { cpuPerRequest, cpuTimes, reportResult, startProductionSystem, stopAll } from './support.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const TARGET = 0.5;
-const PROCESSES = ['identity', 'reference-data', 'media', 'gateway'] as const;
 const mean = (values: number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length;
-
-for (const name of PROCESSES) {
-  if (!existsSync(`${root}services/${name}/dist/main.js`)) {
-    console.error(`bench/reference: services/${name}/dist is missing; run \`npm run build\` first`);
-    process.exit(1);
-  }
-}
-const config = await import('@school/config');
-const { freePort } = await import('@school/testing');
 
 /** Production refuses the development admin password; the bootstrap admin gets one of this run. */
 const adminPassword = `Bench-${randomBytes(9).toString('base64url')}-9a`;
-let database: FreshDatabase | undefined;
-const storageDir = mkdtempSync(join(tmpdir(), 'bench-reference-storage-'));
+let system: RunningSystem | undefined;
 
-async function startSystem(): Promise<{ gateway: string; jwksUrl: string }> {
-  const ports = Object.fromEntries(await Promise.all(config.PROCESS_NAMES.map(async (name) => [name, await freePort()]))) as Record<ProcessName, number>;
-  const operatorEnv: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: database?.url,
-    AMQP_NAME_PREFIX: `bench-${randomBytes(3).toString('hex')}.`,
-    CACHE_KEY_PREFIX: `bench-${randomBytes(3).toString('hex')}:`,
-    DOTENV_PATH: '/dev/null',
-    PORT: String(ports.gateway),
-    METRICS_PORT: '0',
-    HOST: '127.0.0.1',
-    OTP_SECRET: randomBytes(32).toString('hex'),
-    SIGNED_URL_SECRET: randomBytes(32).toString('hex'),
-    STORAGE_DIR: storageDir,
+/** The system (production mode) and the JWKS URL its gateway verifies tokens against. */
+async function startSystem(): Promise<{ system: RunningSystem; gateway: string; jwksUrl: string }> {
+  const system = await startProductionSystem('bench-reference', {
     BOOTSTRAP_ADMIN_PASSWORD: adminPassword,
-    ...Object.fromEntries(config.SERVICE_NAMES.map((name) => [config.servicePortVariable(name), String(ports[name])])),
-  };
-  const { generateKeyPairSync } = await import('node:crypto');
-  operatorEnv.JWT_PRIVATE_KEY = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-  const environments = config.childEnvironments(operatorEnv);
-  for (const name of PROCESSES) startProcess(name, `${root}services/${name}/dist/main.js`, environments[name]);
-  const gateway = `http://127.0.0.1:${ports.gateway}`;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const answers = await Promise.all(
-      [ports.identity, ports['reference-data'], ports.media].map((port) =>
-        fetch(`http://127.0.0.1:${port}/health/ready`).then(
-          (response) => response.ok,
-          () => false,
-        ),
-      ),
-    );
-    if (
-      answers.every(Boolean) &&
-      (await fetch(`${gateway}/health/live`).then(
-        (response) => response.ok,
-        () => false,
-      ))
-    )
-      break;
-    await sleep(300);
-  }
-  return { gateway, jwksUrl: config.resolveTopology(operatorEnv).jwksUrl };
+    JWT_PRIVATE_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  });
+  return { system, gateway: system.gatewayUrl, jwksUrl: system.environment('gateway')['JWKS_URL'] ?? `${system.serviceUrl('identity')}/.well-known/jwks.json` };
 }
 
 async function json(response: Response): Promise<any> {
@@ -126,8 +73,9 @@ function load(url: string, headers: Record<string, string>, options: AutocannonO
 }
 
 try {
-  database = await freshDatabase('bench_reference');
-  const { gateway, jwksUrl } = await startSystem();
+  const started = await startSystem();
+  system = started.system;
+  const { gateway, jwksUrl } = started;
   const login = await json(
     await fetch(`${gateway}/api/auth/login/email`, {
       method: 'POST',
@@ -218,6 +166,5 @@ try {
   await bare.app.close();
 } finally {
   await stopAll();
-  await database?.drop();
-  rmSync(storageDir, { recursive: true, force: true });
+  await system?.shutdown();
 }

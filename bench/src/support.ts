@@ -1,8 +1,9 @@
 // What every bench script needs: a database of its own, child processes that print their
 // warnings with a prefix and are stopped at the end, and a wait for a URL to answer.
 import { type ChildProcess, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { type GroupProcessOptions, ProcessGroup } from '@school/system-harness';
+import { type GroupProcessOptions, ProcessGroup, type RunningSystem, startSystem } from '@school/system-harness';
 import pg from 'pg';
 
 export const SERVER_DATABASE_URL = process.env['DATABASE_URL'] ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -20,7 +21,32 @@ export async function sql(connectionString: string, text: string, values: unknow
 /** A fresh database `<prefix>_<random>` on the server of DATABASE_URL; `drop()` removes it. */
 export { type FreshDatabase, freshDatabase } from '@school/system-harness';
 
+/**
+ * The whole system as every test and tool starts it (@school/system-harness: a database, Redis
+ * database, broker names and folders of its own, free ports), run as production runs it, which is
+ * what a benchmark measures. `env`: what production requires (secrets) and the bench's own settings.
+ */
+export async function startProductionSystem(label: string, env: Record<string, string>): Promise<RunningSystem> {
+  const system = await startSystem({
+    label,
+    env: {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      // The gateway's own default (services/gateway/src/config.ts), not the harness's shorter test bound.
+      UPSTREAM_TIMEOUT_MS: '30000',
+      // Production refuses development secrets.
+      OTP_SECRET: randomBytes(32).toString('hex'),
+      SIGNED_URL_SECRET: randomBytes(32).toString('hex'),
+      ...env,
+    },
+  });
+  systems.push(system);
+  return system;
+}
+
 const processes = new ProcessGroup();
+/** The systems started here: cpuTimes() names their processes too. */
+const systems: RunningSystem[] = [];
 
 /**
  * A node process whose stderr is printed with its name; stopped by stopAll(). `logFile`: its stdout
@@ -41,7 +67,11 @@ export type CpuTimes = Record<string, number>;
 
 export function cpuTimes(commands = ['postgres', 'redis-server']): CpuTimes | undefined {
   if (!existsSync('/proc/self/stat')) return undefined;
-  const names = new Map<number | undefined, string>([[process.pid, 'bench'], ...processes.processes.map(({ name, child }): [number | undefined, string] => [child.pid, name])]);
+  const names = new Map<number | undefined, string>([
+    [process.pid, 'bench'],
+    ...processes.processes.map(({ name, child }): [number | undefined, string] => [child.pid, name]),
+    ...systems.flatMap((system) => Object.entries(system.pids()).map(([name, pid]): [number | undefined, string] => [pid, name])),
+  ]);
   const times: CpuTimes = {};
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
