@@ -36,6 +36,7 @@ const { default: amqplib } = await import('amqplib');
 const { Redis } = await import('ioredis');
 const { SMTPServer } = await import('smtp-server');
 const messaging = await import('@school/messaging');
+const { EVENT_TYPES } = await import('@school/contracts');
 const { applyMigrations } = await import('@school/prisma');
 const { parseConfig } = await import('@school/config');
 const { createServiceApp } = await import('@school/service');
@@ -121,7 +122,7 @@ try {
   const bodies = Array.from({ length: EVENTS }, (_, n) => Buffer.from(JSON.stringify(feedback(n))));
   const rawStart = performance.now();
   for (const [n, body] of bodies.entries()) {
-    const ok = channel.publish(names.exchange, messaging.EVENT_TYPES.feedbackSubmitted, body, {
+    const ok = channel.publish(names.exchange, EVENT_TYPES.feedbackSubmitted, body, {
       persistent: true,
       contentType: 'application/json',
       messageId: `raw-${n}`,
@@ -192,7 +193,7 @@ try {
               if (due > performance.now()) await new Promise((resolve) => setTimeout(resolve, due - performance.now()));
             }
             await client.query('BEGIN');
-            const id = await outbox.record(tx, messaging.EVENT_TYPES.feedbackSubmitted, feedback(offset + n));
+            const id = await outbox.record(tx, EVENT_TYPES.feedbackSubmitted, feedback(offset + n));
             await client.query('COMMIT');
             committed.set(id, performance.now());
           }

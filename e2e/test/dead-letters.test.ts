@@ -2,8 +2,10 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { EVENT_TYPES, NOTIFICATION_EVENT_TYPES, type ConsumerTopology, type DeadLetter } from '@school/messaging';
+import type { ConsumerTopology, DeadLetter } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
 import { TestBroker } from '@school/messaging/testing';
+import { INBOUND_EVENTS } from '../../services/notifier/src/inbound/inbound-topology.js';
 import { mailsTo } from './support/mail.js';
 import { startSystem, type RunningSystem } from '@school/system-harness';
 import { scaled } from '@school/testing';
@@ -24,7 +26,7 @@ describe('npm run dlq against the running notifier', () => {
       },
     });
     broker = await TestBroker.connect(isolated['AMQP_NAME_PREFIX']!);
-    notifier = broker.consumer('notifier', NOTIFICATION_EVENT_TYPES);
+    notifier = broker.consumer(INBOUND_EVENTS.consumer, INBOUND_EVENTS.bindings);
   });
 
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SERVICE_NAMES } from '@school/config';
-import { JOB_QUEUES } from '@school/messaging';
+import { JOB_QUEUES } from '../../services/notifier/src/jobs/job-queues.js';
 import { scrapeMetrics } from '@school/testing';
 import { startSystem, type RunningSystem } from '@school/system-harness';
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { EVENT_TYPES, JOB_QUEUES } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
+import { JOB_QUEUES } from '../../services/notifier/src/jobs/job-queues.js';
 import { SmtpSink, type ReceivedMail } from '../../services/notifier/test/support/smtp-sink.js';
 import { ancestry, describeSpans, OtlpReceiver, SPAN_KIND, type ReceivedSpan } from './support/otlp-receiver.js';
 import { startSystem, type RunningSystem } from '@school/system-harness';

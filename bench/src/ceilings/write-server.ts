@@ -43,7 +43,7 @@ function signAccessToken(claims: Record<string, unknown>): { token: string; expi
 
 const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
-/** RFC 9562 UUID v7, as @school/messaging's outbox ids. */
+/** RFC 9562 UUID v7, as @school/prisma's uuidv7 gives outbox ids. */
 function uuidv7(): string {
   const bytes = randomBytes(16);
   bytes.writeUIntBE(Date.now(), 0, 6);

@@ -1,6 +1,5 @@
 import { backoffDelay } from './backoff.js';
 import { versionAtLeast } from './amqp/amqp-connection.js';
-import { uuidv7 } from './outbox/uuid-v7.js';
 
 describe('backoffDelay', () => {
   const options = { initialMs: 100, maxMs: 1_000 };
@@ -21,14 +20,5 @@ describe('versionAtLeast', () => {
     expect(versionAtLeast('3.9.29', 3, 10)).toBe(false);
     expect(versionAtLeast('3.10.8', 3, 10)).toBe(true);
     expect(versionAtLeast('4.1.0', 3, 10)).toBe(true);
-  });
-});
-
-describe('uuidv7', () => {
-  it('is a version-7 RFC 9562 UUID ordered by time', () => {
-    const first = uuidv7(1_700_000_000_000);
-    const second = uuidv7(1_700_000_000_001);
-    expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(first < second).toBe(true);
   });
 });

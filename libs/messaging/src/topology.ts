@@ -1,19 +1,10 @@
-/** Broker and job-queue names, spelled only here. */
+/** The exchanges every service shares, spelled only here. */
 export const EXCHANGES = {
   /** Topic exchange every producer's relay publishes to; routing key = event type. */
   events: 'events',
   /** Direct exchange receiving what a consumer rejects; routes by the source queue's name. */
   deadLetter: 'events.dead-letter',
 } as const;
-
-/** BullMQ queues of the notifier. */
-export const JOB_QUEUES = {
-  sendEmail: 'notification.send_email',
-  sendSms: 'notification.send_sms',
-} as const;
-
-/** Redis pub/sub channel carrying live admin notifications to every notifier replica. */
-export const LIVE_NOTIFICATION_CHANNEL = 'notifier:live';
 
 /**
  * A message redelivered this many times without being settled (its consumer kept dying on it) is

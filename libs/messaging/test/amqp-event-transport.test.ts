@@ -1,5 +1,6 @@
 import { type BeforeApplicationShutdown, Controller, type INestApplication, Injectable, Module, type Type, UseFilters } from '@nestjs/common';
-import { ALL_EVENT_TYPES, DeadLetterError, EVENT_TYPES, type ConsumerTopology, type IncomingMessage } from '@school/messaging';
+import { DeadLetterError, type ConsumerTopology, type IncomingMessage } from '@school/messaging';
+import { ALL_EVENT_TYPES, EVENT_TYPES } from '@school/contracts';
 import { AmqpEventContext, AmqpEventTransport, Ctx, EventErrorFilter, EventPattern, EventTransportModule, MessagingModule, Payload } from '@school/messaging/nest';
 import { TcpProxy, TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { createServiceApp, HealthModule, ReadinessRegistry } from '@school/service';

@@ -1,5 +1,6 @@
 import { Registry } from '@school/metrics';
-import { AmqpConnection, EVENT_TYPES, EventConsumer, Outbox, OutboxRelay, registerOutboxMetrics, registerQueueMetrics, silentLogger } from '@school/messaging';
+import { AmqpConnection, EventConsumer, Outbox, OutboxRelay, registerOutboxMetrics, registerQueueMetrics, silentLogger } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
 import { TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { OutboxDb, TEST_DATABASE_URL } from './support/outbox-db.js';
 import { waitFor } from './support/wait.js';

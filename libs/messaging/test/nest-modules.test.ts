@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { EVENT_TYPES, Outbox } from '@school/messaging';
+import { Outbox } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
 import { MessagingModule, OutboxModule } from '@school/messaging/nest';
 import { TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { DatabaseSchema, HealthModule, ReadinessRegistry } from '@school/service';

@@ -1,17 +1,8 @@
 import { context, propagation, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import {
-  AmqpConnection,
-  EVENT_TYPES,
-  EventPublisher,
-  Outbox,
-  OutboxRelay,
-  silentLogger,
-  type ConfirmedPublisher,
-  type EventPayload,
-  type OutboxRelayOptions,
-} from '@school/messaging';
+import { AmqpConnection, EventPublisher, Outbox, OutboxRelay, silentLogger, type ConfirmedPublisher, type OutboxRelayOptions } from '@school/messaging';
+import { EVENT_TYPES, type EventPayload } from '@school/contracts';
 import { TcpProxy, TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { scaled } from '@school/testing';
 import { OutboxDb, TEST_DATABASE_URL } from './support/outbox-db.js';

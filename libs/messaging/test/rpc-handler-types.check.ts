@@ -1,5 +1,5 @@
 /** Compile-time checks (typecheck only, never run): @RpcHandler accepts only a method of its contract's request and answer. */
-import { defineRpc, GEOGRAPHY_CHECK, type RpcRequest } from '@school/messaging';
+import { defineRpc, GEOGRAPHY_CHECK, type RpcRequest } from '@school/contracts';
 import { z } from 'zod';
 import { RpcHandler } from '@school/messaging/nest';
 

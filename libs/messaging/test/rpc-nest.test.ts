@@ -1,5 +1,6 @@
 import { Controller, Get, Injectable, Module, Query, type INestApplication, type Type } from '@nestjs/common';
-import { GEOGRAPHY_CHECK, RpcClient, type RpcAnswer, type RpcContract, type RpcRequest } from '@school/messaging';
+import { RpcClient } from '@school/messaging';
+import { GEOGRAPHY_CHECK, type RpcAnswer, type RpcContract, type RpcRequest } from '@school/contracts';
 import { MessagingModule, RpcHandler, RpcModule } from '@school/messaging/nest';
 import { TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { createServiceApp, HealthModule, ReadinessRegistry } from '@school/service';

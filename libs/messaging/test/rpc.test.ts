@@ -1,17 +1,16 @@
 import {
   AmqpConnection,
   DIRECT_REPLY_TO,
-  GEOGRAPHY_CHECK,
   RPC_HEADERS,
   RpcClient,
   RpcContractError,
   RpcServer,
   RpcUnavailableError,
-  defineRpc,
   silentLogger,
   type MessagingLogger,
   type RpcRoute,
 } from '@school/messaging';
+import { GEOGRAPHY_CHECK, defineRpc } from '@school/contracts';
 import { TcpProxy, TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { scaled } from '@school/testing';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { EVENT_TYPES } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
 import { UnitOfWork } from '@school/service';
 import { EmailVerificationService } from '../src/credentials/email-verification/email-verification.service.js';
 import { PasswordResetService } from '../src/credentials/password-reset/password-reset.service.js';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { EVENT_TYPES } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
 import { UnitOfWork } from '@school/service';
 import { CredentialsRepository } from '../src/credentials/credentials.repository.js';
 import type { User } from '../src/generated/prisma/client.js';

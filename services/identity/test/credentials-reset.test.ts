@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { EVENT_TYPES } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
 import { UnitOfWork } from '@school/service';
 import { OtpHasher } from '../src/credentials/credential-secrets.js';
 import { CREDENTIALS_OPTIONS, type CredentialsOptions } from '../src/credentials/credentials.config.js';

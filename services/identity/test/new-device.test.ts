@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { EVENT_TYPES } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
 import { createAccount, eventsOf, type IdentityUnderTest, login, PASSWORD, startIdentity } from './kit/index.js';
 
 /** Contract §10 on real Postgres: the new-device decision in the login transaction. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { EVENT_TYPES } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
 import { OtpHasher } from '../src/credentials/credential-secrets.js';
 import { CREDENTIALS_OPTIONS, type CredentialsOptions } from '../src/credentials/credentials.config.js';
 import { InstallationSecretsRepository } from '../src/credentials/installation-secrets.repository.js';

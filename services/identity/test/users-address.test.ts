@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { AmqpConnection, EVENT_TYPES, GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE, RpcClient, RpcServer, silentLogger, type RpcAnswer, type RpcRequest } from '@school/messaging';
+import { AmqpConnection, RpcClient, RpcServer, silentLogger } from '@school/messaging';
+import { EVENT_TYPES, GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE, type RpcAnswer, type RpcRequest } from '@school/contracts';
 import { TEST_AMQP_URL } from '@school/messaging/testing';
 import { createAccount, eventsOf, type IdentityUnderTest, me, recordedEvents, refresh, signIn, startIdentity, uniqueEmail } from './kit/index.js';
 import { scaled } from '@school/testing';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { EVENT_TYPES } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
 import { createAccount, type IdentityUnderTest, login, me, PASSWORD, recordedEvents, refresh, signIn, startIdentity, uniqueEmail } from './kit/index.js';
 
 interface ProfileData {

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { EVENT_TYPES, JOB_QUEUES, type ConsumerTopology } from '@school/messaging';
+import type { ConsumerTopology } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
+import { JOB_QUEUES } from '../src/jobs/job-queues.js';
 import { TcpProxy, TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { migratedTestSchema, scrapeMetrics, type MigratedTestSchema } from '@school/testing';
 import { Queue } from 'bullmq';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Redis } from 'ioredis';
 import { REVOKED_SESSIONS_KEY, SessionRevocations } from '@school/auth';
-import { EVENT_TYPES } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
 import { TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { createTestIssuer, migratedTestSchema, scaled, type MigratedTestSchema, type TestIssuer } from '@school/testing';
 import { guestFeedback } from './support/events.js';

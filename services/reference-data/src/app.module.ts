@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE } from '@school/messaging';
+import { GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE } from '@school/contracts';
 import { EventTransportModule, MessagingModule, RpcModule } from '@school/messaging/nest';
 import { OpenApiModule } from '@school/openapi/nest';
 import { ServiceCoreModule, type ServiceCoreOptions } from '@school/service';

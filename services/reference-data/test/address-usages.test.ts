@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { EVENT_TYPES, GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE, type EventPayload, type RpcClient, uuidv7 } from '@school/messaging';
+import type { RpcClient } from '@school/messaging';
+import { EVENT_TYPES, GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE, type EventPayload } from '@school/contracts';
+import { uuidv7 } from '@school/prisma';
 import type { TestBroker } from '@school/messaging/testing';
 import { waitFor } from '@school/testing';
 import { ADDRESS_EVENTS } from '../src/address-usages/address-usages.module.js';

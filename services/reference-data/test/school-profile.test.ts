@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { GEOGRAPHY_CHECK, type RpcClient } from '@school/messaging';
+import type { RpcClient } from '@school/messaging';
+import { GEOGRAPHY_CHECK } from '@school/contracts';
 import { type HttpAnswer, type ReferenceDataUnderTest, startReferenceData } from './support/reference-data-app.js';
 
 interface Row {

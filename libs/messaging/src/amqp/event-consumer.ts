@@ -2,7 +2,7 @@ import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, ConsumeMessage, Options } from 'amqplib';
 import type { MessagingLogger } from '../logger.js';
 import { retryQueueFor, type ConsumerTopology } from '../topology.js';
-import { contextFromHeaders, inSpan, SpanKind } from '../tracing.js';
+import { contextFromHeaders, inSpan, SpanKind } from '@school/telemetry';
 import type { AmqpConnection } from './amqp-connection.js';
 import { copyProperties } from './message-copy.js';
 import { declareConsumerTopology } from './topology-setup.js';

@@ -1,7 +1,6 @@
 import { AppError, validate } from '@school/http';
 import { DeadLetterError } from '../amqp/event-consumer.js';
-import { EVENT_SCHEMAS, type DomainEvent } from './event-payloads.js';
-import type { EventType } from './event-types.js';
+import { EVENT_SCHEMAS, type DomainEvent, type EventType } from '@school/contracts';
 
 export interface ReceivedEvent {
   messageId: string;

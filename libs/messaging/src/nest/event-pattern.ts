@@ -1,5 +1,5 @@
 import { EventPattern as NestEventPattern } from '@nestjs/microservices';
-import type { EventType } from '../events/event-types.js';
+import type { EventType } from '@school/contracts';
 import { AMQP_EVENT_TRANSPORT } from './amqp-event.transport.js';
 
 /**

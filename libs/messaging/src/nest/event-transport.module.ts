@@ -3,7 +3,7 @@ import { Registry } from '@school/metrics';
 import { ReadinessRegistry } from '@school/service';
 import { AmqpConnection } from '../amqp/amqp-connection.js';
 import { registerQueueMetrics } from '../amqp/queue-metrics.js';
-import type { EventType } from '../events/event-types.js';
+import type { EventType } from '@school/contracts';
 import { consumerTopology, type BrokerNames, type ConsumerTopology, type RetryPolicy } from '../topology.js';
 import { AmqpEventTransport } from './amqp-event.transport.js';
 import { BROKER_NAMES } from './messaging.module.js';

@@ -1,6 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import type { z } from 'zod';
-import type { RpcContract, RpcRequest } from '../rpc/rpc-contract.js';
+import type { RpcContract, RpcRequest } from '@school/contracts';
 
 /** Metadata key under which `@RpcHandler` stores its contract on the method. */
 export const RPC_HANDLER_METADATA = 'school:rpc-handler';

@@ -3,7 +3,7 @@ import { DiscoveryModule, DiscoveryService, MetadataScanner, Reflector } from '@
 import { ReadinessRegistry } from '@school/service';
 import { AmqpConnection } from '../amqp/amqp-connection.js';
 import { RpcClient } from '../rpc/rpc-client.js';
-import type { RpcContract } from '../rpc/rpc-contract.js';
+import type { RpcContract } from '@school/contracts';
 import { RpcServer, type RpcRequestHandler, type RpcRoute } from '../rpc/rpc-server.js';
 import type { BrokerNames } from '../topology.js';
 import { BROKER_NAMES } from './messaging.module.js';

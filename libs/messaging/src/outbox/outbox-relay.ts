@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { OutgoingEvent } from '../amqp/event-publisher.js';
 import { backoffDelay, sleep, type BackoffOptions } from '../backoff.js';
-import { contextFromTraceparent, currentTraceparent, inSpan, SpanKind } from '../tracing.js';
+import { contextFromTraceparent, currentTraceparent, inSpan, SpanKind } from '@school/telemetry';
 import type { MessagingLogger } from '../logger.js';
 import { outboxChannel } from './outbox-schema.js';
 import { OutboxStore, type FailedPublish, type OutboxBacklog, type PendingEvent } from './outbox-store.js';

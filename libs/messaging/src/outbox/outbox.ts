@@ -1,9 +1,8 @@
 import { clientOf, type Transaction } from '@school/service';
-import { EVENT_SCHEMAS, type EventPayload } from '../events/event-payloads.js';
-import type { EventType } from '../events/event-types.js';
-import { currentTraceparent } from '../tracing.js';
+import { EVENT_SCHEMAS, type EventPayload, type EventType } from '@school/contracts';
+import { currentTraceparent } from '@school/telemetry';
+import { uuidv7 } from '@school/prisma';
 import { OUTBOX_TABLE } from './outbox-schema.js';
-import { uuidv7 } from './uuid-v7.js';
 
 /**
  * What `record` needs of the caller's transaction: any Prisma client or interactive-transaction

@@ -3,10 +3,10 @@ import type { Channel, ChannelWrapper } from 'amqp-connection-manager';
 import type { ConsumeMessage, Message } from 'amqplib';
 import type { AmqpConnection } from '../amqp/amqp-connection.js';
 import type { MessagingLogger } from '../logger.js';
-import { currentTraceparent } from '../tracing.js';
-import { rpcQueueName, type RpcAnswer, type RpcContract, type RpcRequest } from './rpc-contract.js';
+import { currentTraceparent } from '@school/telemetry';
+import type { RpcAnswer, RpcContract, RpcRequest } from '@school/contracts';
 import { RpcContractError, RpcUnavailableError, type RpcError } from './rpc-errors.js';
-import { describeIssues, DIRECT_REPLY_TO, RPC_HEADERS, rpcReplySchema } from './rpc-wire.js';
+import { describeIssues, DIRECT_REPLY_TO, RPC_HEADERS, rpcReplySchema, rpcQueueName } from './rpc-wire.js';
 
 /** A caller waits this long for an answer unless the call says otherwise. */
 export const DEFAULT_RPC_TIMEOUT_MS = 3_000;

@@ -2,9 +2,9 @@ import type { Channel, ChannelWrapper } from 'amqp-connection-manager';
 import type { ConsumeMessage } from 'amqplib';
 import type { AmqpConnection } from '../amqp/amqp-connection.js';
 import type { MessagingLogger } from '../logger.js';
-import { contextFromHeaders, runInContext } from '../tracing.js';
-import { rpcQueueName, type RpcContract } from './rpc-contract.js';
-import { describeIssues, RPC_HEADERS, type RpcFailure, type RpcReply } from './rpc-wire.js';
+import { contextFromHeaders, runInContext } from '@school/telemetry';
+import type { RpcContract } from '@school/contracts';
+import { describeIssues, RPC_HEADERS, type RpcFailure, type RpcReply, rpcQueueName } from './rpc-wire.js';
 
 /** Answers one contract's requests: receives the parsed request, returns the answer. */
 export type RpcRequestHandler = (request: unknown) => unknown;

@@ -1,3 +1,4 @@
+import type { RpcContract } from '@school/contracts';
 import { z } from 'zod';
 
 /**
@@ -28,4 +29,9 @@ export function describeIssues(error: z.ZodError): string {
     .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
     .join('; ')
     .slice(0, 500);
+}
+
+/** The durable queue the serving service consumes for `contract`, with the broker name prefix. */
+export function rpcQueueName(contract: Pick<RpcContract, 'name'>, prefix = ''): string {
+  return `${prefix}${contract.name}`;
 }

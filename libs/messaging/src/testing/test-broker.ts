@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { SERVICE_NAMES } from '@school/config';
 import amqplib from 'amqplib';
-import { RPC_CONTRACTS } from '../rpc/address-contracts.js';
-import { rpcQueueName, type RpcContract } from '../rpc/rpc-contract.js';
+import { RPC_CONTRACTS, type RpcContract } from '@school/contracts';
+import { rpcQueueName } from '../rpc/rpc-wire.js';
 import { brokerNames, consumerTopology, type BrokerNames, type ConsumerTopology, type RetryPolicy } from '../topology.js';
 
 export const TEST_AMQP_URL = process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Principal } from '@school/auth';
-import { EVENT_TYPES, type EventPayload, Outbox } from '@school/messaging';
+import { Outbox } from '@school/messaging';
+import { EVENT_TYPES, type EventPayload } from '@school/contracts';
 import { UnitOfWork } from '@school/service';
 import type { CustomerFeedbackBody, GuestFeedbackBody } from './dto/feedback-body.dto.js';
 import { FeedbackRepository, type NewFeedbackSubmission } from './feedback.repository.js';

@@ -1,5 +1,5 @@
 import type { Principal } from '@school/auth';
-import { EVENT_TYPES } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
 import {
   fakeKnownDevicesRepository,
   fakeLoginBackoff,

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { type Permission, permissionsOf, type Principal, type Role } from '@school/auth';
 import { AppError } from '@school/http';
-import { EVENT_TYPES, Outbox } from '@school/messaging';
+import { Outbox } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
 import { UnitOfWork } from '@school/service';
 import { LoginBackoffService } from '../login-backoff/login-backoff.service.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';

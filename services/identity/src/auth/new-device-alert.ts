@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EVENT_TYPES, Outbox } from '@school/messaging';
+import { Outbox } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
 import type { Transaction } from '@school/service';
 import { KnownDevicesRepository } from '../sessions/known-devices.repository.js';
 import type { DeviceInfo } from '../sessions/sessions.service.js';

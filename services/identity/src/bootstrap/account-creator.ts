@@ -1,7 +1,6 @@
 import type { Role } from '@school/auth';
 import { AppError } from '@school/http';
-import { uuidv7 } from '@school/messaging';
-import { isUniqueViolation } from '@school/prisma';
+import { isUniqueViolation, uuidv7 } from '@school/prisma';
 import type { Transaction, UnitOfWork } from '@school/service';
 import type { User } from '../generated/prisma/client.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_TYPES, Outbox } from '@school/messaging';
+import { Outbox } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
 import type { Transaction } from '@school/service';
 import type { User } from '../generated/prisma/client.js';
 import { CredentialPurpose } from './credential-state.js';

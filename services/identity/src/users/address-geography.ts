@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { AppError, type FieldError, validationFailed } from '@school/http';
-import { ADDRESS_COMMIT_SECONDS, GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE, type GeographyCheckReason, RpcClient } from '@school/messaging';
+import { RpcClient } from '@school/messaging';
+import { ADDRESS_COMMIT_SECONDS, GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE, type GeographyCheckReason } from '@school/contracts';
 import type { AddressBody } from './dto/address.dto.js';
 
 /** The address field each refusal of reference-data names, and why. */

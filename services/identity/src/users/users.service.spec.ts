@@ -1,5 +1,5 @@
 import type { Principal } from '@school/auth';
-import { EVENT_TYPES } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
 import { fakeCredentialsRepository, fakeRevocations, fakeSessionsRepository, fakeUsersRepository, InMemoryDatabase } from '../../test/fakes/in-memory.js';
 import { CredentialsService } from '../credentials/credentials.service.js';
 import { InvitationsService } from '../credentials/invitations.service.js';

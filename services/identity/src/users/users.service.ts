@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@school/auth';
 import { AppError, type PageInfo, pageInfo, pageWindow } from '@school/http';
-import { uuidv7 } from '@school/messaging';
+import { uuidv7 } from '@school/prisma';
 import { type Transaction, UnitOfWork } from '@school/service';
 import { CredentialsService } from '../credentials/credentials.service.js';
 import { InvitationsService } from '../credentials/invitations.service.js';

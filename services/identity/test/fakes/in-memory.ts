@@ -1,5 +1,6 @@
 import type { Role, SessionRevocations } from '@school/auth';
-import type { EventPayload, EventType, Outbox } from '@school/messaging';
+import type { Outbox } from '@school/messaging';
+import type { EventPayload, EventType } from '@school/contracts';
 import type { Transaction, TransactionOptions, UnitOfWork } from '@school/service';
 import type { AccountMatch, CredentialsRepository, NewCredential } from '../../src/credentials/credentials.repository.js';
 import type { MessageRequest } from '../../src/credentials/message-requests/message-request.js';

@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import { SERVICES } from '@school/config';
-import { EVENT_TYPES, type EventPayload, type EventType, OUTBOX_TABLE, quoteIdent } from '@school/messaging';
+import { OUTBOX_TABLE, quoteIdent } from '@school/messaging';
+import { EVENT_TYPES, type EventPayload, type EventType } from '@school/contracts';
 import { UnitOfWork } from '@school/service';
 import { Clock } from '../../src/credentials/clock.js';
 import { InvitationsService } from '../../src/credentials/invitations.service.js';

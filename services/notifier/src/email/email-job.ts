@@ -1,4 +1,4 @@
-import type { EventPayload } from '@school/messaging';
+import type { EventPayload } from '@school/contracts';
 
 /** What each email template renders from. */
 export interface EmailTemplates {

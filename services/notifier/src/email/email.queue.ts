@@ -1,5 +1,5 @@
 import { type BeforeApplicationShutdown, Injectable } from '@nestjs/common';
-import { JOB_QUEUES } from '@school/messaging';
+import { JOB_QUEUES } from '../jobs/job-queues.js';
 import type { Queue } from 'bullmq';
 import { NotificationChannels } from '../jobs/notification-channel.js';
 import { traced, type Traced } from '../jobs/traced-job.js';

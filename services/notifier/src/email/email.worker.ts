@@ -1,5 +1,5 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { JOB_QUEUES } from '@school/messaging';
+import { JOB_QUEUES } from '../jobs/job-queues.js';
 import { APP_CONFIG } from '@school/service';
 import { UnrecoverableError, type Job, type Worker } from 'bullmq';
 import type { NotifierConfig } from '../config.js';

@@ -1,7 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import nodemailer from 'nodemailer';
-import { inSpan, SpanKind } from '@school/messaging';
+import { inSpan, SpanKind } from '@school/telemetry';
 
 export interface OutgoingEmail {
   to: string;

@@ -1,5 +1,5 @@
 import { Controller, UseFilters } from '@nestjs/common';
-import { EVENT_TYPES, type EventType } from '@school/messaging';
+import { EVENT_TYPES, type EventType } from '@school/contracts';
 import { AmqpEventContext, Ctx, EventErrorFilter, EventPattern, Payload } from '@school/messaging/nest';
 import { InboundEventsService } from './inbound-events.service.js';
 

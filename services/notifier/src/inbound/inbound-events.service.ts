@@ -1,6 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { withDeadline } from '@school/async';
-import { decodeEvent, type EventType } from '@school/messaging';
+import { decodeEvent } from '@school/messaging';
+import type { EventType } from '@school/contracts';
 import { InboxRepository } from './inbox.repository.js';
 import { NotificationDispatcher } from './notification-dispatcher.js';
 

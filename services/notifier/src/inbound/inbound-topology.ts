@@ -1,12 +1,13 @@
 import type { ServiceName } from '@school/config';
-import { type EventType, NOTIFICATION_EVENT_TYPES } from '@school/messaging';
+import { ALL_EVENT_TYPES, EVENT_TYPES, type EventType } from '@school/contracts';
 
 /**
  * What the notifier consumes, from which its queues are declared (`notifier.events`, its retry
- * queues and `notifier.events.dlq`): every notification event of the catalogue, each with a handler in
- * InboundEventsController.
+ * queues and `notifier.events.dlq`): every event of the catalogue that becomes an email, an SMS or
+ * a live notification, each with a handler in InboundEventsController. A user's committed address
+ * is reference-data's to consume, not a notification.
  */
 export const INBOUND_EVENTS: { consumer: ServiceName; bindings: readonly EventType[] } = {
   consumer: 'notifier',
-  bindings: NOTIFICATION_EVENT_TYPES,
+  bindings: Object.freeze(ALL_EVENT_TYPES.filter((type) => type !== EVENT_TYPES.userAddressChanged)),
 };

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_TYPES, type ReceivedEvent } from '@school/messaging';
+import type { ReceivedEvent } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
 import { APP_CONFIG } from '@school/service';
 import type { NotifierConfig } from '../config.js';
 import { EmailQueue } from '../email/email.queue.js';

@@ -1,4 +1,4 @@
-import { contextFromTraceparent, currentTraceparent, inSpan, SpanKind } from '@school/messaging';
+import { contextFromTraceparent, currentTraceparent, inSpan, SpanKind } from '@school/telemetry';
 import type { Job } from 'bullmq';
 
 /** Job data carrying the trace context of the event that asked for it (BullMQ has no message headers). */

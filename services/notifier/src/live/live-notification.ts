@@ -1,4 +1,4 @@
-import { EVENT_TYPES, type EventPayload } from '@school/messaging';
+import { EVENT_TYPES, type EventPayload } from '@school/contracts';
 
 /** What admins' live streams receive (contract §7): `event: feedback.submitted`. */
 export interface LiveNotification {

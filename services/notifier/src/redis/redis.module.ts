@@ -1,5 +1,4 @@
 import { Global, Inject, Injectable, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { LIVE_NOTIFICATION_CHANNEL } from '@school/messaging';
 import { APP_CONFIG, ReadinessRegistry } from '@school/service';
 import { Redis } from 'ioredis';
 import type { NotifierConfig } from '../config.js';
@@ -20,6 +19,9 @@ export interface RedisNames {
   bullPrefix: string;
   liveChannel: string;
 }
+
+/** Redis pub/sub channel carrying live admin notifications to every notifier replica. */
+const LIVE_NOTIFICATION_CHANNEL = 'notifier:live';
 
 export function redisNames(prefix: string): RedisNames {
   return { bullPrefix: `${prefix}bull`, liveChannel: `${prefix}${LIVE_NOTIFICATION_CHANNEL}` };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EventPayload } from '@school/messaging';
+import type { EventPayload } from '@school/contracts';
 
 /** A guest feedback whose message carries `marker`, to find its email in the sink. */
 export function guestFeedback(marker: string, overrides: Partial<EventPayload<'feedback.submitted'>> = {}): EventPayload<'feedback.submitted'> {

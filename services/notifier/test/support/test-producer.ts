@@ -1,4 +1,5 @@
-import { AmqpConnection, brokerNames, EventPublisher, Outbox, outboxMigrationScripts, OutboxRelay, silentLogger, type EventPayload, type EventType } from '@school/messaging';
+import { AmqpConnection, brokerNames, EventPublisher, Outbox, outboxMigrationScripts, OutboxRelay, silentLogger } from '@school/messaging';
+import type { EventPayload, EventType } from '@school/contracts';
 import { createPrismaClient } from '@school/prisma';
 import { createTestSchema, quoteIdent, withConnection, type TestSchema } from '@school/testing';
 import { PrismaClient } from '../../src/generated/prisma/client.js';

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, type PageInfo, pageInfo, pageWindow } from '@school/http';
-import { uuidv7 } from '@school/messaging';
-import { isSerializationFailure, isUniqueViolation } from '@school/prisma';
+import { isSerializationFailure, isUniqueViolation, uuidv7 } from '@school/prisma';
 import { UnitOfWork } from '@school/service';
 import type { AcademicSession } from '../generated/prisma/client.js';
 import { datesValid, decidePatch, deleteRefusal, type SessionState } from './academic-session-rules.js';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { EVENT_TYPES } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
 import { GeographyModule } from '../geography/geography.module.js';
 import { AddressEventsController } from './address-events.controller.js';
 import { AddressUsagesRepository } from './address-usages.repository.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EventPayload } from '@school/messaging';
+import type { EventPayload } from '@school/contracts';
 import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
 import type { Prisma } from '../generated/prisma/client.js';
 

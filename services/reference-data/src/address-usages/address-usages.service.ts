@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { decodeEvent, EVENT_TYPES } from '@school/messaging';
+import { decodeEvent } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
 import { UnitOfWork } from '@school/service';
 import { GeographyRepository } from '../geography/geography.repository.js';
 import { type AddressChange, AddressUsagesRepository } from './address-usages.repository.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ADDRESS_CLAIM_SECONDS, GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE, type RpcAnswer, type RpcRequest } from '@school/messaging';
+import { ADDRESS_CLAIM_SECONDS, GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE, type RpcAnswer, type RpcRequest } from '@school/contracts';
 import { RpcHandler } from '@school/messaging/nest';
 import { type Transaction, UnitOfWork } from '@school/service';
 import { GeographyRepository } from './geography.repository.js';

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isForeignKeyViolation, isUniqueViolation } from '@school/prisma';
-import { uuidv7 } from '@school/messaging';
+import { isForeignKeyViolation, isUniqueViolation, uuidv7 } from '@school/prisma';
 import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
 import { Prisma, PrismaClient, type District, type Municipality, type MunicipalityType, type Province } from '../generated/prisma/client.js';
 

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { AppError, type ErrorCode, pageInfo, type PageInfo, pageWindow } from '@school/http';
-import { uuidv7 } from '@school/messaging';
+import { uuidv7 } from '@school/prisma';
 import { type Transaction, UnitOfWork } from '@school/service';
 import type { CreateDistrictBody, ListDistrictsQuery, UpdateDistrictBody } from './dto/district.dto.js';
 import type { CreateMunicipalityBody, ListMunicipalitiesQuery, UpdateMunicipalityBody } from './dto/municipality.dto.js';

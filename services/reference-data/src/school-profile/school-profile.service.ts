@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type FieldError, validationFailed } from '@school/http';
-import type { GeographyCheckReason } from '@school/messaging';
+import type { GeographyCheckReason } from '@school/contracts';
 import { UnitOfWork } from '@school/service';
 import type { SchoolProfile } from '../generated/prisma/client.js';
 import { GeographyCheck } from '../geography/geography-check.js';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { currentTraceparent } from '@school/messaging';
+import { currentTraceparent } from '@school/telemetry';
 import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
 import { Prisma, PrismaClient } from '../../generated/prisma/client.js';
 import { CredentialPurpose } from '../credential-state.js';

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { contextFromTraceparent, inSpan, SpanKind } from '@school/messaging';
+import { contextFromTraceparent, inSpan, SpanKind } from '@school/telemetry';
 import { PeriodicTask, type Transaction, UnitOfWork } from '@school/service';
 import { CredentialPurpose, lifetimeMs } from '../credential-state.js';
 import { CREDENTIALS_OPTIONS, type CredentialsOptions } from '../credentials.config.js';

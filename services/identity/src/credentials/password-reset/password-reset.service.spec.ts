@@ -1,4 +1,4 @@
-import { EVENT_TYPES, type EventPayload } from '@school/messaging';
+import { EVENT_TYPES, type EventPayload } from '@school/contracts';
 import {
   fakeCredentialsRepository,
   fakeLoginBackoff,

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@school/auth';
 import { AppError } from '@school/http';
-import { EVENT_TYPES, Outbox } from '@school/messaging';
+import { Outbox } from '@school/messaging';
+import { EVENT_TYPES } from '@school/contracts';
 import { UnitOfWork } from '@school/service';
 import type { User } from '../../generated/prisma/client.js';
 import { UsersRepository, violatedLiveUnique } from '../../users/users.repository.js';

@@ -27,8 +27,3 @@ export function defineRpc<Request extends z.ZodType, Answer extends z.ZodType>(c
   }
   return Object.freeze({ name: contract.name, request: contract.request, answer: contract.answer });
 }
-
-/** The durable queue the serving service consumes for `contract`, with the broker name prefix. */
-export function rpcQueueName(contract: Pick<RpcContract, 'name'>, prefix = ''): string {
-  return `${prefix}${contract.name}`;
-}

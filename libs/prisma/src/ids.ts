@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-/** RFC 9562 UUID version 7: time-ordered, so outbox rows of one service sort by creation. */
+/** RFC 9562 UUID version 7, the ids the services give their rows (public ids, outbox rows, claims): time-ordered, so they sort by creation. */
 export function uuidv7(now: number = Date.now()): string {
   const bytes = randomBytes(16);
   bytes.writeUIntBE(now, 0, 6);

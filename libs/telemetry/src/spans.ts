@@ -2,7 +2,7 @@ import { type Attributes, context, propagation, ROOT_CONTEXT, type Context, Span
 
 export { SpanKind } from '@opentelemetry/api';
 
-const tracer = trace.getTracer('@school/messaging');
+const tracer = trace.getTracer('@school/telemetry');
 
 /** The W3C `traceparent` of the active OpenTelemetry context (null outside a trace). */
 export function currentTraceparent(): string | null {

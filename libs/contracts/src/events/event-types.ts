@@ -17,9 +17,6 @@ export type EventType = (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES];
 
 export const ALL_EVENT_TYPES: readonly EventType[] = Object.freeze(Object.values(EVENT_TYPES));
 
-/** The events that become an email, an SMS or a live notification: what the notifier consumes. */
-export const NOTIFICATION_EVENT_TYPES: readonly EventType[] = Object.freeze(ALL_EVENT_TYPES.filter((type) => type !== EVENT_TYPES.userAddressChanged));
-
 export function isEventType(value: unknown): value is EventType {
   return typeof value === 'string' && (ALL_EVENT_TYPES as readonly string[]).includes(value);
 }
