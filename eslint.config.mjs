@@ -31,6 +31,25 @@ const testConstraints = productionConstraints.map((constraint) =>
     ? { ...constraint, onlyDependOnLibsWithTags: [...constraint.onlyDependOnLibsWithTags, 'type:testing'] }
     : constraint,
 );
+// Identity's contexts in layers, lowest first (docs/services/identity.md): a context imports only
+// those of lower layers, never one of its own layer or above, nor the composition at the top
+// (app.module.ts, config.ts, openapi.ts, main.ts).
+const IDENTITY_SRC = 'services/identity/src';
+const IDENTITY_LAYERS = [['keys', 'passwords', 'login-backoff'], ['accounts'], ['sessions', 'credentials'], ['auth', 'users'], ['bootstrap', 'retention', 'cli']];
+const IDENTITY_TOP = ['app.module.ts', 'config.ts', 'openapi.ts', 'main.ts'].map((file) => `./${IDENTITY_SRC}/${file}`);
+const identityLayerZones = IDENTITY_LAYERS.flatMap((layer, level) =>
+  layer.map((context) => {
+    const others = IDENTITY_LAYERS.slice(level)
+      .flat()
+      .filter((other) => other !== context);
+    return {
+      target: `./${IDENTITY_SRC}/${context}`,
+      from: [...others.map((other) => `./${IDENTITY_SRC}/${other}`), ...IDENTITY_TOP],
+      message: `identity's ${context} may import only contexts of lower layers (IDENTITY_LAYERS in eslint.config.mjs).`,
+    };
+  }),
+);
+
 // Tests import their own lib by its package name, as its users do: allowCircularSelfDependency.
 const boundaries = (depConstraints, allow = []) => ['error', { allow, allowCircularSelfDependency: true, enforceBuildableLibDependency: false, depConstraints }];
 
@@ -77,6 +96,10 @@ export default tseslint.config(
     // One time-scale rule shared with jest's config, which is plain JavaScript outside any project.
     files: ['libs/testing/src/**', 'libs/testing/test/**'],
     rules: { '@nx/enforce-module-boundaries': boundaries(testConstraints, ['^(\\.\\./)+scripts/jest/']) },
+  },
+  {
+    files: [`${IDENTITY_SRC}/**`],
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: identityLayerZones }] },
   },
   {
     files: TS,

@@ -11,7 +11,7 @@ import { KeysModule } from './keys/keys.module.js';
 import { keysModuleOptions } from './keys/keys.options.js';
 import { REVOCATION_TTL_SECONDS } from './sessions/token-lifetimes.js';
 import { RetentionModule } from './retention/retention.module.js';
-import { UsersAdminModule } from './users/users-admin.module.js';
+import { UsersModule } from './users/users.module.js';
 import { IDENTITY_DOCUMENT } from './openapi.js';
 
 @Module({})
@@ -29,7 +29,7 @@ export class AppModule {
         { ...KeysModule.forRoot(keysModuleOptions(config, REVOCATION_TTL_SECONDS)), global: true },
         CredentialsModule,
         AuthenticationModule,
-        UsersAdminModule,
+        UsersModule,
         BootstrapModule,
         RetentionModule,
         OpenApiModule.forRoot(IDENTITY_DOCUMENT),

@@ -1,6 +1,6 @@
 import { type RouteDoc, serviceDocument } from '@school/openapi';
 import { PERMISSIONS_ROUTE, surfaceAuthRoutes } from './auth/auth.docs.js';
-import { PHONE_VERIFICATION_ROUTES, publicCredentialRoutes } from './credentials/http/credentials.docs.js';
+import { PHONE_VERIFICATION_ROUTES, publicCredentialRoutes } from './auth/credentials.docs.js';
 import { JWKS_ROUTE } from './keys/jwks.docs.js';
 import { USER_ROUTES } from './users/users.docs.js';
 

@@ -4,13 +4,13 @@ import { parseConfig } from '@school/config';
 import { createPrismaClient } from '@school/prisma';
 import { DatabaseSchema, UnitOfWork } from '@school/service';
 import { createTestSchema, migratedTestSchema, type MigratedTestSchema } from '@school/testing';
-import { AccountCreator } from '../src/bootstrap/account-creator.js';
+import { AccountCreator } from '../src/accounts/account-creator.js';
 import { userCreate } from '../src/cli/user-create.command.js';
 import { identityEnv } from '../src/config.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { PasswordHasher } from '../src/passwords/password-hasher.js';
-import { ProviderAccountsRepository } from '../src/passwords/provider-accounts.repository.js';
-import { UsersRepository } from '../src/users/users.repository.js';
+import { ProviderAccountsRepository } from '../src/accounts/provider-accounts.repository.js';
+import { UsersRepository } from '../src/accounts/users.repository.js';
 import { type IdentityUnderTest, login, startIdentity, uniqueEmail } from './kit/index.js';
 
 const serviceDir = join(import.meta.dirname, '..');

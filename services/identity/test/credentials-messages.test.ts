@@ -3,7 +3,7 @@ import { EVENT_TYPES } from '@school/contracts';
 import { UnitOfWork } from '@school/service';
 import { CredentialsRepository } from '../src/credentials/credentials.repository.js';
 import type { User } from '../src/generated/prisma/client.js';
-import { UsersRepository } from '../src/users/users.repository.js';
+import { UsersRepository } from '../src/accounts/users.repository.js';
 import {
   advanceClock,
   countEventsOf,
@@ -173,8 +173,8 @@ describe('public credential routes: phones, the message cap, no account probing'
           return original(...args);
         }) as never);
       };
-      record(credentials, 'accountByEmail', 'find account');
-      record(credentials, 'accountByVerifiedPhone', 'find account');
+      record(users, 'accountByEmail', 'find account');
+      record(users, 'accountByVerifiedPhone', 'find account');
       record(users, 'findLiveByEmail', 'users lookup');
       record(users, 'findLiveByVerifiedPhone', 'users lookup');
       record(identity.app.get(UnitOfWork), 'run', 'transaction');

@@ -2,7 +2,7 @@ import { PERMISSION_NAMES, ROLES } from '@school/auth';
 import { type ApiTag, nullEnvelope, type RouteDoc, successEnvelope, timestamp } from '@school/openapi';
 import { z } from 'zod';
 import { endedSessionsSchema, ownSessionSchema } from '../sessions/session-docs.js';
-import { profileSchema } from '../users/users.docs.js';
+import { profileSchema } from '../accounts/profile-docs.js';
 import { loginBody } from './dto/login.dto.js';
 import { refreshBody } from './dto/refresh.dto.js';
 import { setPasswordBody } from './dto/set-password.dto.js';

@@ -1,18 +1,29 @@
 import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module.js';
+import { CredentialsModule } from '../credentials/credentials.module.js';
 import { LoginBackoffModule } from '../login-backoff/login-backoff.module.js';
 import { PasswordsModule } from '../passwords/passwords.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
-import { UsersModule } from '../users/users.module.js';
 import { AdminAuthController } from './admin-auth.controller.js';
+import { AdminCredentialsController } from './admin-credentials.controller.js';
 import { AuthService } from './auth.service.js';
 import { MobileAuthController } from './mobile-auth.controller.js';
+import { MobileCredentialsController } from './mobile-credentials.controller.js';
 import { NewDeviceAlert } from './new-device-alert.js';
 import { OwnSessionsService } from './own-sessions.service.js';
+import { Login } from './use-cases/login.js';
+import { RefreshTokens } from './use-cases/refresh-tokens.js';
+import { ResetPassword } from './use-cases/reset-password.js';
+import { SetPassword } from './use-cases/set-password.js';
 
-/** Login, refresh, logout, me, permissions, set password and the caller's sessions on both surfaces. */
+/**
+ * `/api/auth` and `/api/mobile/auth` (spec §4.1, §4.2): login, refresh, logout, me, permissions,
+ * set password, the caller's sessions, forgot, reset and verification, over accounts, sessions,
+ * credentials, passwords and the login back-off.
+ */
 @Module({
-  imports: [UsersModule, PasswordsModule, SessionsModule, LoginBackoffModule],
-  controllers: [AdminAuthController, MobileAuthController],
-  providers: [AuthService, NewDeviceAlert, OwnSessionsService],
+  imports: [AccountsModule, PasswordsModule, SessionsModule, LoginBackoffModule, CredentialsModule],
+  controllers: [AdminAuthController, MobileAuthController, AdminCredentialsController, MobileCredentialsController],
+  providers: [AuthService, NewDeviceAlert, OwnSessionsService, Login, RefreshTokens, SetPassword, ResetPassword],
 })
 export class AuthenticationModule {}

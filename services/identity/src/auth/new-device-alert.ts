@@ -4,7 +4,7 @@ import { EVENT_TYPES } from '@school/contracts';
 import type { Transaction } from '@school/service';
 import { KnownDevicesRepository } from '../sessions/known-devices.repository.js';
 import type { DeviceInfo } from '../sessions/sessions.service.js';
-import { UsersRepository } from '../users/users.repository.js';
+import { UsersRepository } from '../accounts/users.repository.js';
 
 /** Who signed in, as the email names them. */
 export interface SigningInUser {

@@ -5,7 +5,7 @@ import { UnitOfWork } from '@school/service';
 import { SESSION_REVOKE_REASONS } from '../sessions/session-revoke-reason.js';
 import { type OwnSessionView, toOwnSessionView } from '../sessions/session-view.js';
 import { SessionsService } from '../sessions/sessions.service.js';
-import { UsersRepository } from '../users/users.repository.js';
+import { UsersRepository } from '../accounts/users.repository.js';
 
 /**
  * Contract §10, a person's own sessions: list them, end one (the current one is a logout), end

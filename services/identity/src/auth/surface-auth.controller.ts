@@ -9,6 +9,9 @@ import { AUTH_MESSAGES } from './auth-messages.js';
 import { AuthService } from './auth.service.js';
 import { RequestClient } from './client-info.js';
 import { OwnSessionsService } from './own-sessions.service.js';
+import { Login } from './use-cases/login.js';
+import { RefreshTokens } from './use-cases/refresh-tokens.js';
+import { SetPassword } from './use-cases/set-password.js';
 import { type LoginBody, loginBody } from './dto/login.dto.js';
 import { type RefreshBody, refreshBody } from './dto/refresh.dto.js';
 import { type SetPasswordBody, setPasswordBody } from './dto/set-password.dto.js';
@@ -22,18 +25,21 @@ export abstract class SurfaceAuthController {
   constructor(
     protected readonly auth: AuthService,
     private readonly ownSessions: OwnSessionsService,
+    private readonly loginUseCase: Login,
+    private readonly refreshUseCase: RefreshTokens,
+    private readonly setPasswordUseCase: SetPassword,
   ) {}
 
   @Post('login/email')
   @HttpCode(200)
   async login(@Body(new ZodPipe(loginBody)) body: LoginBody, @RequestClient() client: ClientInfo) {
-    return success(AUTH_MESSAGES.login, await this.auth.login(this.surface, body, client));
+    return success(AUTH_MESSAGES.login, await this.loginUseCase.execute(this.surface, body, client));
   }
 
   @Post('refresh')
   @HttpCode(200)
   async refresh(@Body(new ZodPipe(refreshBody)) body: RefreshBody) {
-    return success(AUTH_MESSAGES.refresh, await this.auth.refresh(this.surface, body.refreshToken));
+    return success(AUTH_MESSAGES.refresh, await this.refreshUseCase.execute(this.surface, body.refreshToken));
   }
 
   @Delete('logout')
@@ -53,7 +59,7 @@ export abstract class SurfaceAuthController {
   @HttpCode(200)
   @Authenticated()
   async setPassword(@CurrentPrincipal() principal: Principal, @Body(new ZodPipe(setPasswordBody)) body: SetPasswordBody) {
-    await this.auth.setPassword(principal, body);
+    await this.setPasswordUseCase.execute(principal, body);
     return success(AUTH_MESSAGES.passwordSet, null);
   }
 

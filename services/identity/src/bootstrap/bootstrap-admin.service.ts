@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { APP_CONFIG, UnitOfWork } from '@school/service';
 import { PasswordHasher } from '../passwords/password-hasher.js';
-import { ProviderAccountsRepository } from '../passwords/provider-accounts.repository.js';
-import { UsersRepository } from '../users/users.repository.js';
-import { AccountCreator } from './account-creator.js';
+import { ProviderAccountsRepository } from '../accounts/provider-accounts.repository.js';
+import { UsersRepository } from '../accounts/users.repository.js';
+import { AccountCreator } from '../accounts/account-creator.js';
 import { type BootstrapConfig, refuseDevPasswordInProduction } from './bootstrap.config.js';
 
 export const BOOTSTRAP_ADMIN_NAME = 'Administrator';

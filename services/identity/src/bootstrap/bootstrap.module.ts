@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import { PasswordsModule } from '../passwords/passwords.module.js';
-import { UsersModule } from '../users/users.module.js';
+import { AccountsModule } from '../accounts/accounts.module.js';
 import { BootstrapAdminService } from './bootstrap-admin.service.js';
 
 @Module({
-  imports: [UsersModule, PasswordsModule],
+  imports: [AccountsModule, PasswordsModule],
   providers: [BootstrapAdminService],
 })
 export class BootstrapModule {}

@@ -4,12 +4,12 @@ import { AppError, emailAddress, singleLine } from '@school/http';
 import { applyMigrations, createPrismaClient } from '@school/prisma';
 import { DatabaseSchema, UnitOfWork } from '@school/service';
 import { z } from 'zod';
-import { AccountCreator } from '../bootstrap/account-creator.js';
+import { AccountCreator } from '../accounts/account-creator.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { newPassword } from '../passwords/password-policy.js';
-import { ProviderAccountsRepository } from '../passwords/provider-accounts.repository.js';
-import { UsersRepository } from '../users/users.repository.js';
+import { ProviderAccountsRepository } from '../accounts/provider-accounts.repository.js';
+import { UsersRepository } from '../accounts/users.repository.js';
 
 export interface UserCreateTarget {
   databaseUrl: string;

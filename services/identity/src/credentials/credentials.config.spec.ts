@@ -1,8 +1,8 @@
-import { parseConfig } from '@school/config';
-import { identityEnv } from '../config.js';
-import { credentialsOptionsOf, newOtpSecret } from './credentials.config.js';
+import { parseConfig, SERVICES, serviceEnv } from '@school/config';
+import { credentialsEnv, credentialsOptionsOf, newOtpSecret } from './credentials.config.js';
 
-const configOf = (env: Record<string, string>) => parseConfig(identityEnv, env);
+/** The credentials' variables as identity's configuration reads them (src/config.ts). */
+const configOf = (env: Record<string, string>) => parseConfig(serviceEnv(SERVICES.identity.port, credentialsEnv), env);
 
 describe('credentials configuration', () => {
   it('defaults to the lifetimes of spec §8 and the kept generated secret when OTP_SECRET is unset', () => {

@@ -20,7 +20,8 @@ export const credentialsEnv = {
   MESSAGE_REQUESTS_INTERVAL_MS: whole(1_000, 60_000),
 };
 
-type CredentialsEnv = z.infer<z.ZodObject<typeof credentialsEnv>> & { NODE_ENV: string; PUBLIC_BASE_URL: string };
+/** The variables the credentials read: their own and two every service has. */
+export type CredentialsEnv = z.infer<z.ZodObject<typeof credentialsEnv>> & { NODE_ENV: string; PUBLIC_BASE_URL: string };
 
 export interface CredentialsOptions {
   otpSecret: string;

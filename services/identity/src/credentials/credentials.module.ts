@@ -1,17 +1,11 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG } from '@school/service';
-import type { IdentityConfig } from '../config.js';
-import { LoginBackoffModule } from '../login-backoff/login-backoff.module.js';
-import { PasswordsModule } from '../passwords/passwords.module.js';
-import { SessionsModule } from '../sessions/sessions.module.js';
-import { UsersModule } from '../users/users.module.js';
+import { AccountsModule } from '../accounts/accounts.module.js';
 import { Clock } from './clock.js';
-import { CREDENTIALS_OPTIONS, credentialsOptionsOf, GENERATED_OTP_SECRET, newOtpSecret } from './credentials.config.js';
+import { CREDENTIALS_OPTIONS, type CredentialsEnv, credentialsOptionsOf, GENERATED_OTP_SECRET, newOtpSecret } from './credentials.config.js';
 import { CredentialsRepository } from './credentials.repository.js';
 import { CredentialsService } from './credentials.service.js';
 import { EmailVerificationService } from './email-verification/email-verification.service.js';
-import { AdminCredentialsController } from './http/admin-credentials.controller.js';
-import { MobileCredentialsController } from './http/mobile-credentials.controller.js';
 import { InstallationSecretsRepository } from './installation-secrets.repository.js';
 import { InvitationsService } from './invitations.service.js';
 import { MessageRequestsRepository } from './message-requests/message-requests.repository.js';
@@ -20,21 +14,20 @@ import { PasswordResetService } from './password-reset/password-reset.service.js
 import { PhoneVerificationService } from './phone-verification/phone-verification.service.js';
 
 /**
- * Verification credentials (spec §3.1): forgot/reset, invitations, email and phone verification.
- * Options come from the validated config (a production start without OTP_SECRET is refused by
- * the config rules, before anything is wired). Forgot and email-verification resend only take the
- * request; MessageRequestsWorker serves it off the request's path. InvitationsService is exported
- * for creating users (UsersAdminModule), CredentialsService for retention and for retiring the
- * credentials of a banned or deleted account.
+ * Verification credentials (spec §3.1): issuing and redeeming them, forgot, invitations, email and
+ * phone verification; built on accounts alone. Options come from the validated config (a
+ * production start without OTP_SECRET is refused by the config rules, before anything is wired).
+ * Forgot and email-verification resend only take the request; MessageRequestsWorker serves it off
+ * the request's path. The routes and the operations that span contexts (reset, creating, banning
+ * and deleting users) are above, in auth/ and users/.
  */
 @Module({
-  imports: [PasswordsModule, SessionsModule, UsersModule, LoginBackoffModule],
-  controllers: [AdminCredentialsController, MobileCredentialsController],
+  imports: [AccountsModule],
   providers: [
     InstallationSecretsRepository,
     {
       provide: CREDENTIALS_OPTIONS,
-      useFactory: async (config: IdentityConfig, secrets: InstallationSecretsRepository) =>
+      useFactory: async (config: CredentialsEnv, secrets: InstallationSecretsRepository) =>
         credentialsOptionsOf(config, config.OTP_SECRET ? undefined : await secrets.keep(GENERATED_OTP_SECRET, newOtpSecret)),
       inject: [APP_CONFIG, InstallationSecretsRepository],
     },
@@ -48,6 +41,6 @@ import { PhoneVerificationService } from './phone-verification/phone-verificatio
     MessageRequestsRepository,
     MessageRequestsWorker,
   ],
-  exports: [InvitationsService, CredentialsService],
+  exports: [CredentialsService, InvitationsService, PasswordResetService, EmailVerificationService, PhoneVerificationService],
 })
 export class CredentialsModule {}

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
-import { normalizeEmail } from '@school/http';
+import { clientOf, type Transaction } from '@school/service';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { CredentialPurpose, VerificationCredential } from '../generated/prisma/client.js';
 
@@ -18,24 +17,6 @@ export const NOBODY = 0;
 /** A credential id no row has (ids start at 1). */
 const NO_CREDENTIAL = 0;
 
-/**
- * The live accounts an address names, as one row whatever the answer: `matches` of them (0, 1, or
- * more should a phone ever be shared), the first one's id, phone and whether its phone is verified.
- */
-export interface AccountMatch {
-  matches: number;
-  id: number | null;
-  phone: string | null;
-  phoneVerified: boolean;
-}
-
-interface AccountMatchRow {
-  matches: number;
-  id: number | null;
-  phone: string | null;
-  phone_verified: boolean | null;
-}
-
 export interface NewCredential {
   userId: number;
   purpose: CredentialPurpose;
@@ -46,18 +27,10 @@ export interface NewCredential {
   expiresAt: Date;
 }
 
-/** Verification credentials, and the account lookups a presented code needs (read only). */
+/** Verification credentials; the only place that touches their table. */
 @Injectable()
 export class CredentialsRepository {
-  /** The users table, for the account lookups written in SQL. */
-  private readonly users: Prisma.Sql;
-
-  constructor(
-    private readonly prisma: PrismaClient,
-    schema: DatabaseSchema,
-  ) {
-    this.users = Prisma.raw(`${schema.sql}.users`);
-  }
+  constructor(private readonly prisma: PrismaClient) {}
 
   /**
    * Serialises every credential change of one person (issue, redeem, failed attempt) until the
@@ -155,27 +128,6 @@ export class CredentialsRepository {
     await this.db(tx).$executeRaw`SET LOCAL synchronous_commit TO off`;
   }
 
-  /**
-   * The live account of an email, for a code presented with it. An aggregate, so it answers one
-   * row of one shape whether or not the account exists: the lookup costs the same (contract §4).
-   */
-  async accountByEmail(email: string): Promise<AccountMatch> {
-    return toMatch(
-      await this.prisma.$queryRaw<AccountMatchRow[]>`
-        SELECT count(u.id)::int AS matches, min(u.id) AS id, min(u.phone) AS phone, bool_or(u.phone_verified_at IS NOT NULL) AS phone_verified
-          FROM ${this.users} u WHERE u.email = ${normalizeEmail(email)} AND u.deleted_at IS NULL`,
-    );
-  }
-
-  /** The live accounts whose verified phone this is, as accountByEmail answers. */
-  async accountByVerifiedPhone(phone: string): Promise<AccountMatch> {
-    return toMatch(
-      await this.prisma.$queryRaw<AccountMatchRow[]>`
-        SELECT count(u.id)::int AS matches, min(u.id) AS id, min(u.phone) AS phone, bool_or(u.phone_verified_at IS NOT NULL) AS phone_verified
-          FROM ${this.users} u WHERE u.phone = ${phone} AND u.deleted_at IS NULL AND u.phone_verified_at IS NOT NULL`,
-    );
-  }
-
   /** Deletes credentials that expired, were redeemed or were retired before `cutoff`. */
   async deleteSpentBefore(cutoff: Date): Promise<number> {
     const { count } = await this.prisma.verificationCredential.deleteMany({
@@ -187,8 +139,4 @@ export class CredentialsRepository {
   private db(tx: Transaction | undefined): Db {
     return clientOf<Db>(tx ?? this.prisma);
   }
-}
-
-function toMatch([row]: AccountMatchRow[]): AccountMatch {
-  return { matches: row?.matches ?? 0, id: row?.id ?? null, phone: row?.phone ?? null, phoneVerified: row?.phone_verified === true };
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type Transaction, UnitOfWork } from '@school/service';
 import { rateLimited } from '@school/http';
 import type { User, VerificationCredential } from '../generated/prisma/client.js';
-import { UsersRepository } from '../users/users.repository.js';
+import { UsersRepository } from '../accounts/users.repository.js';
 import { Clock } from './clock.js';
 import { hashLinkToken, newLinkToken, newOtp, OtpHasher } from './credential-secrets.js';
 import {

@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { APP_CONFIG } from '@school/service';
 import { defaultMaxWaiting, hashingConcurrency, PasswordHasher } from './password-hasher.js';
 import type { PasswordsConfig } from './passwords.config.js';
-import { ProviderAccountsRepository } from './provider-accounts.repository.js';
 
 /** One hasher per process: its queue bounds the argon2id work of every route that hashes or verifies. */
 function hasherOf(config: PasswordsConfig): PasswordHasher {
@@ -11,7 +10,7 @@ function hasherOf(config: PasswordsConfig): PasswordHasher {
 }
 
 @Module({
-  providers: [{ provide: PasswordHasher, useFactory: hasherOf, inject: [APP_CONFIG] }, ProviderAccountsRepository],
-  exports: [PasswordHasher, ProviderAccountsRepository],
+  providers: [{ provide: PasswordHasher, useFactory: hasherOf, inject: [APP_CONFIG] }],
+  exports: [PasswordHasher],
 })
 export class PasswordsModule {}

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { deleteInBatches } from '@school/prisma';
 import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
-import { Prisma, PrismaClient, type Role } from '../generated/prisma/client.js';
-import { addressColumnsOf, type AddressRow, type ProfileSource } from '../users/profile.js';
+import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { SessionRevokeReason } from './session-revoke-reason.js';
-import { rolesAdmittedBy, type Surface } from './surface.js';
+import type { Surface } from './surface.js';
 
 export interface NewSession {
   id: string;
@@ -19,45 +18,29 @@ export interface NewSession {
   refreshTokenHash: string;
 }
 
-/** The user of a presented refresh token's session, as refresh answers it. */
-export type RefreshingUser = ProfileSource & { id: number; hasPassword: boolean };
+/** A presented refresh token, as refresh finds it before deciding. */
+export interface PresentedToken {
+  sessionId: string;
+  userId: number;
+  /** When the token was rotated; null while it is its session's live one. */
+  rotatedAt: Date | null;
+  /** Whether its session may be refreshed on the surface it is presented on: of that surface, unrevoked, unexpired. */
+  live: boolean;
+}
 
-/** A refresh: the presented token's hash, its successor's, and the surface it is presented on. */
+/** A refresh: the presented token's hash, its successor's, and the session's new expiry. */
 export interface Rotation {
   presentedHash: string;
   nextHash: string;
-  surface: Surface;
   now: Date;
-  /** The session's new expiry. */
   expiresAt: Date;
 }
 
-/** What a refresh found and did; `rotated` is false when the presented token is left as it was. */
-export interface RotationOutcome {
-  sessionId: string;
-  /** When the presented token was rotated before this refresh; null when it was still the live one. */
-  rotatedAt: Date | null;
-  /** Whether the session could be refreshed on this surface: live, with a user the surface admits. */
-  live: boolean;
-  rotated: boolean;
-  user: RefreshingUser;
-}
-
-interface RotationRow extends AddressRow {
-  rotated_at: Date | null;
+interface PresentedRow {
   session_id: string;
-  live: boolean;
-  rotated: boolean;
   user_id: number;
-  public_id: string;
-  email: string;
-  name: string;
-  phone: string | null;
-  role: Role;
-  email_verified_at: Date | null;
-  phone_verified_at: Date | null;
-  created_at: Date;
-  has_password: boolean;
+  rotated_at: Date | null;
+  live: boolean;
 }
 
 /** A live session as its owner and administrators see it (contract §10). */
@@ -97,36 +80,33 @@ export class SessionsRepository {
       INSERT INTO ${this.schema}.refresh_tokens (token_hash, session_id) SELECT ${session.refreshTokenHash}, id FROM created`;
   }
 
+  /** The presented token with its session, or null when no such token exists. */
+  async findPresented(presentedHash: string, surface: Surface, now: Date): Promise<PresentedToken | null> {
+    const [row] = await this.prisma.$queryRaw<PresentedRow[]>`
+      SELECT s.id::text AS session_id, s.user_id, t.rotated_at,
+             (s.surface = ${surface} AND s.revoked_at IS NULL AND s.expires_at > ${now}) AS live
+        FROM ${this.schema}.refresh_tokens t
+        JOIN ${this.schema}.sessions s ON s.id = t.session_id
+       WHERE t.token_hash = ${presentedHash}`;
+    return row ? { sessionId: row.session_id, userId: row.user_id, rotatedAt: row.rotated_at, live: row.live } : null;
+  }
+
   /**
-   * A refresh in one statement (a hot path): finds the presented token with its session and user,
-   * and, if the session is live on `rotation.surface` and the token not yet rotated, rotates it,
-   * renews the session and inserts the successor. Null when no such token exists.
+   * Rotates the presented token in one statement: marks it rotated if it is not yet, renews its
+   * session if that is still unrevoked, and inserts the successor. True when the successor exists.
    *
    * The conditional UPDATE (`rotated_at IS NULL`) lets exactly one of several concurrent refreshes
    * of a token win: Postgres makes the others wait for the winner's commit, re-check the condition
    * on the row as the winner left it and match nothing. The session must still be unrevoked when
    * its row is renewed, so a concurrent revocation wins the same way.
    */
-  async rotate(rotation: Rotation): Promise<RotationOutcome | null> {
-    const { presentedHash, nextHash, surface, now, expiresAt } = rotation;
-    const [row] = await this.prisma.$queryRaw<RotationRow[]>`
-      WITH presented AS (
-        SELECT t.token_hash, t.rotated_at, s.id AS session_id,
-               (s.surface = ${surface} AND s.revoked_at IS NULL AND s.expires_at > ${now} AND NOT u.banned
-                AND u.deleted_at IS NULL AND u.role::text = ANY(${rolesAdmittedBy(surface)}::text[])) AS live,
-               u.id AS user_id, u.public_id::text AS public_id, u.email, u.name, u.phone, u.role::text AS role,
-               u.email_verified_at, u.phone_verified_at, u.created_at, u.address_province_id, u.address_district_id,
-               u.address_municipality_id, u.address_ward, u.address_street, (pa.password_hash IS NOT NULL) AS has_password
-          FROM ${this.schema}.refresh_tokens t
-          JOIN ${this.schema}.sessions s ON s.id = t.session_id
-          JOIN ${this.schema}.users u ON u.id = s.user_id
-          LEFT JOIN ${this.schema}.provider_accounts pa ON pa.user_id = u.id AND pa.provider = 'EMAIL'
-         WHERE t.token_hash = ${presentedHash}
-      ), spent AS (
-        UPDATE ${this.schema}.refresh_tokens t SET rotated_at = ${now}
-          FROM presented p
-         WHERE t.token_hash = p.token_hash AND p.live AND t.rotated_at IS NULL
-        RETURNING t.session_id
+  async rotate(rotation: Rotation): Promise<boolean> {
+    const { presentedHash, nextHash, now, expiresAt } = rotation;
+    const [row] = await this.prisma.$queryRaw<{ rotated: boolean }[]>`
+      WITH spent AS (
+        UPDATE ${this.schema}.refresh_tokens SET rotated_at = ${now}
+         WHERE token_hash = ${presentedHash} AND rotated_at IS NULL
+        RETURNING session_id
       ), renewed AS (
         UPDATE ${this.schema}.sessions SET rotation_count = rotation_count + 1, last_used_at = ${now}, expires_at = ${expiresAt}
          WHERE id IN (SELECT session_id FROM spent) AND revoked_at IS NULL
@@ -136,31 +116,8 @@ export class SessionsRepository {
         SELECT ${nextHash}, id, ${now} FROM renewed
         RETURNING session_id
       )
-      SELECT p.rotated_at, p.session_id::text AS session_id, p.live, EXISTS (SELECT 1 FROM successor) AS rotated,
-             p.user_id, p.public_id, p.email, p.name, p.phone, p.role, p.email_verified_at, p.phone_verified_at,
-             p.created_at, p.address_province_id, p.address_district_id, p.address_municipality_id, p.address_ward,
-             p.address_street, p.has_password
-        FROM presented p`;
-    if (!row) return null;
-    return {
-      sessionId: row.session_id,
-      rotatedAt: row.rotated_at,
-      live: row.live,
-      rotated: row.rotated,
-      user: {
-        id: row.user_id,
-        publicId: row.public_id,
-        email: row.email,
-        name: row.name,
-        phone: row.phone,
-        role: row.role,
-        emailVerifiedAt: row.email_verified_at,
-        phoneVerifiedAt: row.phone_verified_at,
-        createdAt: row.created_at,
-        ...addressColumnsOf(row),
-        hasPassword: row.has_password,
-      },
-    };
+      SELECT EXISTS (SELECT 1 FROM successor) AS rotated`;
+    return row?.rotated === true;
   }
 
   /** Revokes one session if it is still live; true when this call revoked it. */

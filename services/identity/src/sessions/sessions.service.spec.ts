@@ -2,7 +2,7 @@ import { fakeRevocations, fakeSessionsRepository, InMemoryDatabase } from '../..
 import type { SigningKeyService } from '../keys/signing-key.service.js';
 import { hashRefreshToken } from './refresh-token.js';
 import { SESSION_REVOKE_REASONS } from './session-revoke-reason.js';
-import type { RotationOutcome } from './sessions.repository.js';
+import type { PresentedToken } from './sessions.repository.js';
 import { SessionsService } from './sessions.service.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from './token-lifetimes.js';
 
@@ -12,12 +12,18 @@ describe('SessionsService (contract §4, lessons item 5)', () => {
   let db: InMemoryDatabase;
   let revocations: ReturnType<typeof fakeRevocations>;
   let signed: Record<string, unknown>[];
-  let outcome: RotationOutcome | null;
+  let presented: PresentedToken | null;
+  let rotations: number;
+  let rotates: boolean;
 
   function sessions(graceSeconds = 0): SessionsService {
     const repository = fakeSessionsRepository(db);
-    // The rotation is one SQL statement; here it answers what the statement found.
-    repository.rotate = async () => outcome;
+    // Finding the token and rotating it are SQL statements; here they answer what the statements would.
+    repository.findPresented = async () => presented;
+    repository.rotate = async () => {
+      rotations += 1;
+      return rotates;
+    };
     const keys = {
       sign: (claims: Record<string, unknown>) => {
         signed.push(claims);
@@ -27,36 +33,21 @@ describe('SessionsService (contract §4, lessons item 5)', () => {
     return new SessionsService(repository, keys, revocations, { REFRESH_REUSE_GRACE_SECONDS: graceSeconds });
   }
 
-  function found(changes: Partial<RotationOutcome>): RotationOutcome {
-    return {
-      sessionId: 's1',
-      rotatedAt: null,
-      live: true,
-      rotated: false,
-      user: {
-        ...subject,
-        email: 'a@example.com',
-        name: 'A',
-        phone: null,
-        emailVerifiedAt: null,
-        phoneVerifiedAt: null,
-        createdAt: new Date(),
-        hasPassword: true,
-        addressProvinceId: null,
-        addressDistrictId: null,
-        addressMunicipalityId: null,
-        addressWard: null,
-        addressStreet: null,
-      },
-      ...changes,
-    };
+  function found(changes: Partial<PresentedToken> = {}): PresentedToken {
+    return { sessionId: 's1', userId: subject.id, rotatedAt: null, live: true, ...changes };
   }
+
+  /** The caller's answer for the session's user: the subject, or null when it may no longer refresh. */
+  const holder = async () => subject;
+  const refused = async () => null;
 
   beforeEach(() => {
     db = new InMemoryDatabase();
     revocations = fakeRevocations();
     signed = [];
-    outcome = null;
+    presented = null;
+    rotations = 0;
+    rotates = true;
   });
 
   it('starts a session storing only the hash of its refresh token; the access token names the session, role and surface', async () => {
@@ -68,32 +59,48 @@ describe('SessionsService (contract §4, lessons item 5)', () => {
     expect(signed).toEqual([{ sub: subject.publicId, sid: stored!.id, role: 'customer', srf: 'mobile' }]);
   });
 
-  it('answers a rotated pair and the user for a live token', async () => {
-    outcome = found({ rotated: true });
-    const refreshed = await sessions().refresh('presented', 'mobile');
-    expect(refreshed).toMatchObject({ hasPassword: true, user: { publicId: subject.publicId }, tokens: { accessToken: 'access-1' } });
+  it('answers a rotated pair and the holder for a live token', async () => {
+    presented = found();
+    const refreshed = await sessions().refresh('presented', 'mobile', holder);
+    expect(refreshed).toMatchObject({ holder: subject, tokens: { accessToken: 'access-1' } });
     expect(refreshed.tokens.refreshToken).not.toBe('presented');
+    expect(rotations).toBe(1);
   });
 
-  it('refuses an unknown token or a session no longer live with 401, ending nothing', async () => {
-    for (const answer of [null, found({ live: false }), found({ live: false, rotatedAt: new Date(0) })]) {
-      outcome = answer;
-      await expect(sessions().refresh('presented', 'mobile')).rejects.toMatchObject({ code: 'AUTH_REFRESH_TOKEN_INVALID', status: 401 });
+  it('refuses an unknown token, a session no longer live or a holder refused with 401, rotating and ending nothing', async () => {
+    for (const [answer, holderOf] of [
+      [null, holder],
+      [found({ live: false }), holder],
+      [found({ live: false, rotatedAt: new Date(0) }), holder],
+      [found(), refused],
+      [found({ rotatedAt: new Date(0) }), refused],
+    ] as const) {
+      presented = answer;
+      await expect(sessions().refresh('presented', 'mobile', holderOf)).rejects.toMatchObject({ code: 'AUTH_REFRESH_TOKEN_INVALID', status: 401 });
     }
+    expect(rotations).toBe(0);
+    expect(revocations.revoked).toEqual([]);
+  });
+
+  it('keeps the session when a concurrent refresh spent the token first, answering 401', async () => {
+    presented = found();
+    rotates = false;
+    await expect(sessions().refresh('presented', 'mobile', holder)).rejects.toMatchObject({ code: 'AUTH_REFRESH_TOKEN_INVALID' });
     expect(revocations.revoked).toEqual([]);
   });
 
   it('revokes the whole session when a rotated token is presented again after the grace window', async () => {
     db.sessions.push({ id: 's1', userId: subject.id, revokedAt: null, revokedReason: null } as (typeof db.sessions)[number]);
-    outcome = found({ rotatedAt: new Date(Date.now() - 1_000) });
-    await expect(sessions().refresh('replayed', 'mobile')).rejects.toMatchObject({ code: 'AUTH_REFRESH_TOKEN_INVALID' });
+    presented = found({ rotatedAt: new Date(Date.now() - 1_000) });
+    await expect(sessions().refresh('replayed', 'mobile', holder)).rejects.toMatchObject({ code: 'AUTH_REFRESH_TOKEN_INVALID' });
     expect(db.sessions[0]).toMatchObject({ revokedReason: SESSION_REVOKE_REASONS.reuse });
     expect(revocations.revoked).toEqual(['s1']);
+    expect(rotations).toBe(0);
   });
 
   it('keeps the session for a repeat within the grace window, answering 401 all the same', async () => {
-    outcome = found({ rotatedAt: new Date(Date.now() - 1_000) });
-    await expect(sessions(10).refresh('repeated', 'mobile')).rejects.toMatchObject({ code: 'AUTH_REFRESH_TOKEN_INVALID' });
+    presented = found({ rotatedAt: new Date(Date.now() - 1_000) });
+    await expect(sessions(10).refresh('repeated', 'mobile', holder)).rejects.toMatchObject({ code: 'AUTH_REFRESH_TOKEN_INVALID' });
     expect(revocations.revoked).toEqual([]);
   });
 

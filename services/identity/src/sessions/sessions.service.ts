@@ -4,7 +4,6 @@ import { type Role, SessionRevocations } from '@school/auth';
 import { AppError } from '@school/http';
 import { APP_CONFIG, type Transaction } from '@school/service';
 import { SigningKeyService } from '../keys/signing-key.service.js';
-import type { ProfileSource } from '../users/profile.js';
 import { hashRefreshToken, newRefreshToken } from './refresh-token.js';
 import { SESSION_REVOKE_REASONS, type SessionRevokeReason } from './session-revoke-reason.js';
 import type { SessionsConfig } from './sessions.config.js';
@@ -42,12 +41,17 @@ export interface IssuedTokens {
   refreshTokenExpiresAt: string;
 }
 
-/** A refreshed session: the new pair and the profile of its user as of the refresh. */
-export interface RefreshedSession {
+/** A refreshed session: the new pair, and the holder its caller found for the session's user. */
+export interface RefreshedSession<Holder extends SessionSubject> {
   tokens: IssuedTokens;
-  user: ProfileSource;
-  hasPassword: boolean;
+  holder: Holder;
 }
+
+/**
+ * The session's user, as the caller of a refresh knows them (sessions know no accounts): null when
+ * the user may no longer refresh on the surface (banned, deleted, or a role the surface does not admit).
+ */
+export type HolderOf<Holder extends SessionSubject> = (userId: number, surface: Surface) => Promise<Holder | null>;
 
 const invalidRefreshToken = () => new AppError('AUTH_REFRESH_TOKEN_INVALID');
 
@@ -106,21 +110,26 @@ export class SessionsService {
   /**
    * Rotates a refresh token of `surface`. 401 AUTH_REFRESH_TOKEN_INVALID when it is unknown, of the
    * other surface, already rotated (see the class comment), or its session is no longer live:
-   * revoked, expired, or its user banned, deleted or moved to a role the surface does not admit.
+   * revoked, expired, or its user one `holderOf` refuses. The holder is asked before the rotation,
+   * so a refused one leaves the token as it was.
    */
-  async refresh(refreshToken: string, surface: Surface): Promise<RefreshedSession> {
-    const next = newRefreshToken();
+  async refresh<Holder extends SessionSubject>(refreshToken: string, surface: Surface, holderOf: HolderOf<Holder>): Promise<RefreshedSession<Holder>> {
     const now = new Date();
-    const expiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000);
-    const outcome = await this.repository.rotate({ presentedHash: hashRefreshToken(refreshToken), nextHash: hashRefreshToken(next), surface, now, expiresAt });
-    if (outcome?.rotated) {
-      const { user, sessionId } = outcome;
-      return { user, hasPassword: user.hasPassword, tokens: this.issue(user, surface, sessionId, next, expiresAt) };
+    const presentedHash = hashRefreshToken(refreshToken);
+    const presented = await this.repository.findPresented(presentedHash, surface, now);
+    const holder = presented?.live ? await holderOf(presented.userId, surface) : null;
+    if (!presented || !holder) throw invalidRefreshToken();
+    if (presented.rotatedAt === null) {
+      const next = newRefreshToken();
+      const expiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000);
+      if (await this.repository.rotate({ presentedHash, nextHash: hashRefreshToken(next), now, expiresAt })) {
+        return { holder, tokens: this.issue(holder, surface, presented.sessionId, next, expiresAt) };
+      }
+      // Spent since it was found, by a concurrent refresh that won: a repeat within the grace
+      // window by definition, the session left as the winner made it.
+    } else {
+      await this.onRotatedTokenPresented(presented.sessionId, presented.rotatedAt, now);
     }
-    // Not rotated: unknown, of the other surface, session ended, or already spent: by an earlier
-    // refresh (see the class comment) or by a concurrent one that won (a repeat within the grace
-    // window by definition, the session left as the winner made it).
-    if (outcome?.live && outcome.rotatedAt) await this.onRotatedTokenPresented(outcome.sessionId, outcome.rotatedAt, now);
     throw invalidRefreshToken();
   }
 

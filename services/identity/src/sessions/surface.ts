@@ -12,7 +12,3 @@ const SURFACE_ROLES: Readonly<Record<Surface, readonly Role[]>> = {
 export function surfaceAdmits(surface: Surface, role: Role): boolean {
   return SURFACE_ROLES[surface].includes(role);
 }
-
-export function rolesAdmittedBy(surface: Surface): readonly Role[] {
-  return SURFACE_ROLES[surface];
-}

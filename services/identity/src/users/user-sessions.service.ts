@@ -5,7 +5,7 @@ import type { User } from '../generated/prisma/client.js';
 import { SESSION_REVOKE_REASONS } from '../sessions/session-revoke-reason.js';
 import { type SessionView, toSessionView } from '../sessions/session-view.js';
 import { SessionsService } from '../sessions/sessions.service.js';
-import { UsersRepository } from './users.repository.js';
+import { UsersRepository } from '../accounts/users.repository.js';
 
 /**
  * Contract §10, an administrator and any account's sessions. An unknown or soft-deleted user is

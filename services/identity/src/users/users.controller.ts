@@ -5,8 +5,11 @@ import { paginated, success } from '@school/http';
 import { PublicIdPipe, ZodPipe } from '@school/http/nest';
 import { type CreateUserBody, createUserBody, type UpdateUserBody, updateUserBody } from './dto/user-body.dto.js';
 import { type ListUsersQuery, listUsersQuery } from './dto/list-users.query.js';
+import { Profiles } from '../accounts/profiles.js';
 import { UserSessionsService } from './user-sessions.service.js';
-import { UsersService } from './users.service.js';
+import { CreateUser } from './use-cases/create-user.js';
+import { DeleteUser } from './use-cases/delete-user.js';
+import { UpdateUser } from './use-cases/update-user.js';
 
 const USER_ID = new PublicIdPipe('USER_NOT_FOUND');
 
@@ -14,39 +17,42 @@ const USER_ID = new PublicIdPipe('USER_NOT_FOUND');
 @Controller('api/users')
 export class UsersController {
   constructor(
-    private readonly users: UsersService,
+    private readonly profiles: Profiles,
+    private readonly createUser: CreateUser,
+    private readonly updateUser: UpdateUser,
+    private readonly deleteUser: DeleteUser,
     private readonly userSessions: UserSessionsService,
   ) {}
 
   @Post()
   @RequirePermissions(PERMISSIONS.Users_CREATE)
   async create(@Body(new ZodPipe(createUserBody)) body: CreateUserBody) {
-    return success('User created', await this.users.create(body));
+    return success('User created', await this.createUser.execute(body));
   }
 
   @Get()
   @RequirePermissions(PERMISSIONS.Users_READ)
   async list(@Query(new ZodPipe(listUsersQuery)) query: ListUsersQuery) {
-    const { profiles, page } = await this.users.list(query);
+    const { profiles, page } = await this.profiles.list(query);
     return paginated('Users', profiles, page);
   }
 
   @Get(':publicId')
   @RequirePermissions(PERMISSIONS.Users_READ)
   async get(@Param('publicId', USER_ID) publicId: string) {
-    return success('User', await this.users.get(publicId));
+    return success('User', await this.profiles.get(publicId));
   }
 
   @Patch(':publicId')
   @RequirePermissions(PERMISSIONS.Users_UPDATE)
   async update(@CurrentPrincipal() actor: Principal, @Param('publicId', USER_ID) publicId: string, @Body(new ZodPipe(updateUserBody)) body: UpdateUserBody) {
-    return success('User updated', await this.users.update(actor, publicId, body));
+    return success('User updated', await this.updateUser.execute(actor, publicId, body));
   }
 
   @Delete(':publicId')
   @RequirePermissions(PERMISSIONS.Users_DELETE)
   async remove(@CurrentPrincipal() actor: Principal, @Param('publicId', USER_ID) publicId: string) {
-    await this.users.remove(actor, publicId);
+    await this.deleteUser.execute(actor, publicId);
     return success('User deleted', null);
   }
 

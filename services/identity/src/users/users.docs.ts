@@ -1,31 +1,10 @@
-import { PERMISSIONS, ROLES } from '@school/auth';
-import { nullEnvelope, paginatedEnvelope, publicIdParams, type RouteDoc, successEnvelope, timestamp } from '@school/openapi';
+import { PERMISSIONS } from '@school/auth';
+import { nullEnvelope, paginatedEnvelope, publicIdParams, type RouteDoc, successEnvelope } from '@school/openapi';
 import { z } from 'zod';
+import { profileSchema } from '../accounts/profile-docs.js';
 import { endedSessionsSchema, sessionSchema } from '../sessions/session-docs.js';
 import { listUsersQuery } from './dto/list-users.query.js';
 import { createUserBody, updateUserBody } from './dto/user-body.dto.js';
-
-/** The profile of contract §4 (`me`, login, refresh, users admin). */
-export const profileSchema = z.object({
-  publicId: z.uuid(),
-  email: z.string(),
-  name: z.string(),
-  phone: z.string().nullable(),
-  role: z.enum(ROLES),
-  emailVerified: z.boolean(),
-  phoneVerified: z.boolean(),
-  hasPassword: z.boolean().describe('false: no password yet (show "add password"); true: one is set'),
-  address: z
-    .object({
-      provinceId: z.number().int(),
-      districtId: z.number().int(),
-      municipalityId: z.number().int(),
-      ward: z.number().int().nullable(),
-      street: z.string().nullable(),
-    })
-    .nullable(),
-  createdAt: timestamp,
-});
 
 const TAG = 'users';
 const ADDRESS = 'address ids are geography ids of reference-data; they must exist and nest, else 400 VALIDATION_FAILED.';

@@ -1,9 +1,17 @@
 import { Module } from '@nestjs/common';
-import { UsersRepository } from './users.repository.js';
+import { AccountsModule } from '../accounts/accounts.module.js';
+import { CredentialsModule } from '../credentials/credentials.module.js';
+import { SessionsModule } from '../sessions/sessions.module.js';
+import { UsersController } from './users.controller.js';
+import { UserSessionsService } from './user-sessions.service.js';
+import { CreateUser } from './use-cases/create-user.js';
+import { DeleteUser } from './use-cases/delete-user.js';
+import { UpdateUser } from './use-cases/update-user.js';
 
-/** The users table, for every context that reads or writes accounts. */
+/** `/api/users` (contract §6): the administrator's operations on accounts, over accounts, credentials and sessions. */
 @Module({
-  providers: [UsersRepository],
-  exports: [UsersRepository],
+  imports: [AccountsModule, SessionsModule, CredentialsModule],
+  controllers: [UsersController],
+  providers: [CreateUser, UpdateUser, DeleteUser, UserSessionsService],
 })
 export class UsersModule {}

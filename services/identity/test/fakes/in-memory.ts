@@ -2,17 +2,17 @@ import type { Role, SessionRevocations } from '@school/auth';
 import type { Outbox } from '@school/messaging';
 import type { EventPayload, EventType } from '@school/contracts';
 import type { Transaction, TransactionOptions, UnitOfWork } from '@school/service';
-import type { AccountMatch, CredentialsRepository, NewCredential } from '../../src/credentials/credentials.repository.js';
+import type { CredentialsRepository, NewCredential } from '../../src/credentials/credentials.repository.js';
 import type { MessageRequest } from '../../src/credentials/message-requests/message-request.js';
 import type { MessageRequestsRepository } from '../../src/credentials/message-requests/message-requests.repository.js';
 import type { CredentialPurpose, User, VerificationCredential } from '../../src/generated/prisma/client.js';
 import type { LoginBackoffService } from '../../src/login-backoff/login-backoff.service.js';
 import { hashingBusy, type PasswordHasher } from '../../src/passwords/password-hasher.js';
-import type { ProviderAccountsRepository } from '../../src/passwords/provider-accounts.repository.js';
+import type { ProviderAccountsRepository } from '../../src/accounts/provider-accounts.repository.js';
 import type { SessionRevokeReason } from '../../src/sessions/session-revoke-reason.js';
 import type { KnownDevicesRepository } from '../../src/sessions/known-devices.repository.js';
-import type { NewSession, SessionRecord, SessionsRepository } from '../../src/sessions/sessions.repository.js';
-import type { LoginAccount, NewUser, UserAccount, UserChanges, UsersRepository } from '../../src/users/users.repository.js';
+import type { NewSession, PresentedToken, Rotation, SessionRecord, SessionsRepository } from '../../src/sessions/sessions.repository.js';
+import type { AccountMatch, LoginAccount, NewUser, UserAccount, UserChanges, UsersRepository } from '../../src/accounts/users.repository.js';
 
 /**
  * Identity's tables in memory, for unit specs of the services: each repository fake below keeps its
@@ -106,12 +106,19 @@ export function fakeUsersRepository(db: InMemoryDatabase): UsersRepository {
     return user ? { ...user } : null;
   };
   const account = (user: User | null): UserAccount | null => (user ? { user, passwordHash: db.passwords.get(user.id) ?? null } : null);
+  const match = (users: User[]): AccountMatch => ({
+    matches: users.length,
+    id: users[0]?.id ?? null,
+    phone: users[0]?.phone ?? null,
+    phoneVerified: users.some((user) => user.phoneVerifiedAt !== null),
+  });
   const fake = {
     findLiveByEmail: async (email: string) => find((user) => user.email === email.toLowerCase()),
     findLiveByPhone: async (phone: string) => find((user) => user.phone === phone),
     findLiveByVerifiedPhone: async (phone: string) => find((user) => user.phone === phone && user.phoneVerifiedAt !== null),
     findLiveByPublicId: async (publicId: string) => find((user) => user.publicId === publicId.toLowerCase()),
     findLiveById: async (id: number) => find((user) => user.id === id),
+    findLiveAccountById: async (id: number) => account(find((user) => user.id === id)),
     findLiveAccountByPublicId: async (publicId: string) => account(find((user) => user.publicId === publicId.toLowerCase())),
     findLoginAccount: async (email: string): Promise<LoginAccount | null> => account(find((user) => user.email === email.toLowerCase())),
     findCallerAccount: async (publicId: string): Promise<LoginAccount | null> => account(find((user) => user.publicId === publicId.toLowerCase())),
@@ -130,6 +137,8 @@ export function fakeUsersRepository(db: InMemoryDatabase): UsersRepository {
     trustNextLogin: async (_tx: Transaction, id: number) => {
       db.user(id).trustsNextLogin = true;
     },
+    accountByEmail: async (email: string) => match(db.users.filter((user) => live(user) && user.email === email.toLowerCase())),
+    accountByVerifiedPhone: async (phone: string) => match(db.users.filter((user) => live(user) && user.phone === phone && user.phoneVerifiedAt !== null)),
     takeLoginTrust: async (_tx: Transaction, id: number) => {
       const trusted = db.user(id).trustsNextLogin;
       db.user(id).trustsNextLogin = false;
@@ -152,6 +161,18 @@ export function fakeSessionsRepository(db: InMemoryDatabase): SessionsRepository
   const fake = {
     create: async (session: NewSession) => {
       db.sessions.push({ ...session, revokedAt: null, revokedReason: null });
+    },
+    // A token is found by the hash its session holds now; a rotation replaces it (no rotated ones are kept).
+    findPresented: async (presentedHash: string, surface: string, now: Date): Promise<PresentedToken | null> => {
+      const session = db.sessions.find((row) => row.refreshTokenHash === presentedHash);
+      if (!session) return null;
+      return { sessionId: session.id, userId: session.userId, rotatedAt: null, live: session.surface === surface && session.revokedAt === null && session.expiresAt > now };
+    },
+    rotate: async (rotation: Rotation) => {
+      const session = db.sessions.find((row) => row.refreshTokenHash === rotation.presentedHash);
+      if (!session) return false;
+      Object.assign(session, { refreshTokenHash: rotation.nextHash, expiresAt: rotation.expiresAt });
+      return true;
     },
     revoke: async (sessionId: string, reason: SessionRevokeReason) => {
       const session = db.sessions.find((row) => row.id === sessionId && row.revokedAt === null);
@@ -198,12 +219,6 @@ export function fakeKnownDevicesRepository(db: InMemoryDatabase): KnownDevicesRe
 
 export function fakeCredentialsRepository(db: InMemoryDatabase): CredentialsRepository {
   const unfinished = (row: VerificationCredential) => row.redeemedAt === null && row.retiredAt === null;
-  const match = (users: User[]): AccountMatch => ({
-    matches: users.length,
-    id: users[0]?.id ?? null,
-    phone: users[0]?.phone ?? null,
-    phoneVerified: users.some((user) => user.phoneVerifiedAt !== null),
-  });
   const fake = {
     lockPerson: async () => undefined,
     lockNobody: async () => undefined,
@@ -241,8 +256,6 @@ export function fakeCredentialsRepository(db: InMemoryDatabase): CredentialsRepo
       Object.assign(row, { attempts, ...(retire && { retiredAt: now }) });
     },
     recordNoAttempt: async () => undefined,
-    accountByEmail: async (email: string) => match(db.users.filter((user) => live(user) && user.email === email.toLowerCase())),
-    accountByVerifiedPhone: async (phone: string) => match(db.users.filter((user) => live(user) && user.phone === phone && user.phoneVerifiedAt !== null)),
   };
   return fake as unknown as CredentialsRepository;
 }

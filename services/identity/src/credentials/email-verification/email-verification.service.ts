@@ -3,7 +3,7 @@ import { AppError } from '@school/http';
 import { Outbox } from '@school/messaging';
 import { EVENT_TYPES } from '@school/contracts';
 import type { Transaction } from '@school/service';
-import { UsersRepository } from '../../users/users.repository.js';
+import { UsersRepository } from '../../accounts/users.repository.js';
 import { CredentialPurpose } from '../credential-state.js';
 import { CREDENTIALS_OPTIONS, type CredentialsOptions } from '../credentials.config.js';
 import { CredentialsService } from '../credentials.service.js';

@@ -5,7 +5,7 @@ import { Outbox } from '@school/messaging';
 import { EVENT_TYPES } from '@school/contracts';
 import { UnitOfWork } from '@school/service';
 import type { User } from '../../generated/prisma/client.js';
-import { UsersRepository, violatedLiveUnique } from '../../users/users.repository.js';
+import { UsersRepository, violatedLiveUnique } from '../../accounts/users.repository.js';
 import { CredentialsService } from '../credentials.service.js';
 
 /**

@@ -1,7 +1,7 @@
 import { ROLES } from '@school/auth';
 import { e164Phone, emailAddress, singleLine } from '@school/http';
 import { z } from 'zod';
-import { addressBody } from './address.dto.js';
+import { addressBody } from '../../accounts/dto/address.dto.js';
 
 const name = singleLine(1, 120);
 const role = z.enum(ROLES, { message: `must be one of ${ROLES.join(', ')}` });

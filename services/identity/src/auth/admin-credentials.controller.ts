@@ -3,13 +3,19 @@ import type { Principal } from '@school/auth';
 import { Authenticated, CurrentPrincipal, TokenSurface } from '@school/auth/nest';
 import { success, type SuccessEnvelope } from '@school/http';
 import { ZodPipe } from '@school/http/nest';
-import { EmailVerificationService } from '../email-verification/email-verification.service.js';
-import { PasswordResetService } from '../password-reset/password-reset.service.js';
-import { PhoneVerificationService } from '../phone-verification/phone-verification.service.js';
-import { confirmPhoneVerificationBody, type ConfirmPhoneVerificationBody, requestPhoneVerificationBody, type RequestPhoneVerificationBody } from '../dto/phone-verification.dto.js';
-import { SURFACES } from '../../sessions/surface.js';
+import { EmailVerificationService } from '../credentials/email-verification/email-verification.service.js';
+import { PasswordResetService } from '../credentials/password-reset/password-reset.service.js';
+import { PhoneVerificationService } from '../credentials/phone-verification/phone-verification.service.js';
+import {
+  confirmPhoneVerificationBody,
+  type ConfirmPhoneVerificationBody,
+  requestPhoneVerificationBody,
+  type RequestPhoneVerificationBody,
+} from '../credentials/dto/phone-verification.dto.js';
+import { SURFACES } from '../sessions/surface.js';
 import { CREDENTIAL_MESSAGES } from './credentials.messages.js';
 import { PublicCredentialRoutes } from './public-credentials.routes.js';
+import { ResetPassword } from './use-cases/reset-password.js';
 
 /** Admin surface (spec §4.1): the public credential routes plus phone verification (JWT, admin-surface tokens only). */
 @Controller('api/auth')
@@ -17,10 +23,11 @@ import { PublicCredentialRoutes } from './public-credentials.routes.js';
 export class AdminCredentialsController extends PublicCredentialRoutes {
   constructor(
     passwordReset: PasswordResetService,
+    resetPassword: ResetPassword,
     emailVerification: EmailVerificationService,
     private readonly phoneVerification: PhoneVerificationService,
   ) {
-    super(passwordReset, emailVerification);
+    super(passwordReset, resetPassword, emailVerification);
   }
 
   @Post('phone/verify/request')

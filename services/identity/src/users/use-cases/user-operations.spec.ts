@@ -1,19 +1,22 @@
 import type { Principal } from '@school/auth';
 import { EVENT_TYPES } from '@school/contracts';
-import { fakeCredentialsRepository, fakeRevocations, fakeSessionsRepository, fakeUsersRepository, InMemoryDatabase } from '../../test/fakes/in-memory.js';
-import { CredentialsService } from '../credentials/credentials.service.js';
-import { InvitationsService } from '../credentials/invitations.service.js';
-import type { User } from '../generated/prisma/client.js';
-import type { SigningKeyService } from '../keys/signing-key.service.js';
-import { SessionsService } from '../sessions/sessions.service.js';
-import { AddressEvents } from './address-events.js';
-import type { AddressGeography } from './address-geography.js';
-import { UsersService } from './users.service.js';
+import type { RpcClient } from '@school/messaging';
+import { fakeCredentialsRepository, fakeRevocations, fakeSessionsRepository, fakeUsersRepository, InMemoryDatabase } from '../../../test/fakes/in-memory.js';
+import { AddressEvents } from '../../accounts/address-events.js';
+import { AddressGeography } from '../../accounts/address-geography.js';
+import { Profiles } from '../../accounts/profiles.js';
+import type { UsersRepository } from '../../accounts/users.repository.js';
+import { CredentialsService } from '../../credentials/credentials.service.js';
+import { InvitationsService } from '../../credentials/invitations.service.js';
+import type { User } from '../../generated/prisma/client.js';
+import type { SigningKeyService } from '../../keys/signing-key.service.js';
+import { SessionsService } from '../../sessions/sessions.service.js';
+import { CreateUser } from './create-user.js';
+import { DeleteUser } from './delete-user.js';
+import { UpdateUser } from './update-user.js';
 
 /** These cases send no address, so reference-data is never asked. */
-const noAddresses = {
-  requireValid: () => Promise.reject(new Error('no address is sent in these cases')),
-} as unknown as AddressGeography;
+const noAddresses = new AddressGeography({ call: () => Promise.reject(new Error('no address is sent in these cases')) } as unknown as RpcClient);
 
 const OPTIONS = {
   otpSecret: 'unit-test-otp-secret',
@@ -22,10 +25,10 @@ const OPTIONS = {
   messageRequestsIntervalMs: 1_000,
 };
 
-describe('UsersService (contract §6)', () => {
+describe('CreateUser, UpdateUser, DeleteUser (contract §6)', () => {
   let db: InMemoryDatabase;
   let revocations: ReturnType<typeof fakeRevocations>;
-  let service: UsersService;
+  let service: { create: CreateUser['execute']; update: UpdateUser['execute']; remove: DeleteUser['execute']; get: Profiles['get'] };
   let admin: User;
   let actor: Principal;
 
@@ -35,10 +38,23 @@ describe('UsersService (contract §6)', () => {
     const users = fakeUsersRepository(db);
     const credentials = new CredentialsService(fakeCredentialsRepository(db), users, { now: () => new Date() }, db.unitOfWork, OPTIONS);
     const sessions = new SessionsService(fakeSessionsRepository(db), {} as SigningKeyService, revocations, { REFRESH_REUSE_GRACE_SECONDS: 0 });
-    service = new UsersService(users, sessions, new InvitationsService(credentials, db.outbox, OPTIONS), credentials, db.unitOfWork, noAddresses, new AddressEvents(db.outbox));
+    service = operations(users, credentials, sessions);
     admin = db.addUser({ email: 'admin@example.com', role: 'admin' });
     actor = { userId: admin.publicId, sessionId: 'admin-session', role: 'admin', surface: 'admin', expiresAt: new Date() };
   });
+
+  function operations(users: UsersRepository, credentials: CredentialsService, sessions: SessionsService): typeof service {
+    const create = new CreateUser(users, new InvitationsService(credentials, db.outbox, OPTIONS), db.unitOfWork, noAddresses, new AddressEvents(db.outbox));
+    const update = new UpdateUser(users, sessions, credentials, db.unitOfWork, noAddresses, new AddressEvents(db.outbox));
+    const remove = new DeleteUser(users, sessions, credentials, db.unitOfWork);
+    const profiles = new Profiles(users);
+    return {
+      create: (body) => create.execute(body),
+      update: (actor, publicId, body) => update.execute(actor, publicId, body),
+      remove: (actor, publicId) => remove.execute(actor, publicId),
+      get: (publicId) => profiles.get(publicId),
+    };
+  }
 
   const sessionOf = (user: User, id: string) => db.sessions.push({ id, userId: user.id, revokedAt: null, revokedReason: null } as (typeof db.sessions)[number]);
 
@@ -63,15 +79,7 @@ describe('UsersService (contract §6)', () => {
       throw Object.assign(new Error('duplicate'), { code: '23505', constraint: 'users_phone_live_key' });
     };
     const credentials = new CredentialsService(fakeCredentialsRepository(db), users, { now: () => new Date() }, db.unitOfWork, OPTIONS);
-    const racing = new UsersService(
-      users,
-      {} as SessionsService,
-      new InvitationsService(credentials, db.outbox, OPTIONS),
-      credentials,
-      db.unitOfWork,
-      noAddresses,
-      new AddressEvents(db.outbox),
-    );
+    const racing = operations(users, credentials, {} as SessionsService);
     await expect(racing.create({ email: 'race@example.com', name: 'X', role: 'customer', phone: '+9779800000004' })).rejects.toMatchObject({ code: 'USER_PHONE_TAKEN' });
   });
 

@@ -1,41 +1,37 @@
-import type { Principal } from '@school/auth';
 import { EVENT_TYPES } from '@school/contracts';
 import {
   fakeKnownDevicesRepository,
   fakeLoginBackoff,
   fakePasswordHasher,
-  fakeProviderAccountsRepository,
   fakeRevocations,
   fakeSessionsRepository,
   fakeUsersRepository,
   InMemoryDatabase,
-} from '../../test/fakes/in-memory.js';
-import type { SigningKeyService } from '../keys/signing-key.service.js';
-import { SessionsService } from '../sessions/sessions.service.js';
-import { AuthService } from './auth.service.js';
-import { NewDeviceAlert } from './new-device-alert.js';
+} from '../../../test/fakes/in-memory.js';
+import type { SigningKeyService } from '../../keys/signing-key.service.js';
+import { SessionsService } from '../../sessions/sessions.service.js';
+import { NewDeviceAlert } from '../new-device-alert.js';
+import { Login } from './login.js';
 
 const PASSWORD = 'Str0ng!pass';
 const signer = { sign: () => ({ token: 'access-token', expiresAt: new Date('2024-05-01T10:15:00Z') }) } as unknown as SigningKeyService;
 const client = { ip: '203.0.113.7', userAgent: 'spec' };
 
-describe('AuthService (spec §4.1, §4.2, contract §4)', () => {
+describe('Login (spec §4.1, §4.2, contract §4)', () => {
   let db: InMemoryDatabase;
   let hashing: { busy?: boolean };
-  let revocations: ReturnType<typeof fakeRevocations>;
-  let service: AuthService;
+  let service: Login;
 
   beforeEach(() => {
     db = new InMemoryDatabase();
     hashing = {};
-    revocations = fakeRevocations();
-    const sessions = new SessionsService(fakeSessionsRepository(db), signer, revocations, { REFRESH_REUSE_GRACE_SECONDS: 0 });
+    const sessions = new SessionsService(fakeSessionsRepository(db), signer, fakeRevocations(), { REFRESH_REUSE_GRACE_SECONDS: 0 });
     const users = fakeUsersRepository(db);
     const newDeviceAlert = new NewDeviceAlert(fakeKnownDevicesRepository(db), users, db.outbox);
-    service = new AuthService(users, fakeProviderAccountsRepository(db), fakePasswordHasher(hashing), sessions, db.outbox, db.unitOfWork, newDeviceAlert, fakeLoginBackoff());
+    service = new Login(users, fakePasswordHasher(hashing), sessions, db.unitOfWork, newDeviceAlert, fakeLoginBackoff());
   });
 
-  const login = (surface: 'admin' | 'mobile', email: string, password = PASSWORD) => service.login(surface, { email, password }, client);
+  const login = (surface: 'admin' | 'mobile', email: string, password = PASSWORD) => service.execute(surface, { email, password }, client);
 
   it('starts a session on the surface that admits the role, answering the tokens and the profile', async () => {
     const staff = db.addUser({ email: 'staff@example.com', role: 'staff' }, `hashed:${PASSWORD}`);
@@ -73,7 +69,7 @@ describe('AuthService (spec §4.1, §4.2, contract §4)', () => {
 
   describe('new-device email (contract §10)', () => {
     const fromDevice = (email: string, deviceInfo?: { deviceId?: string; deviceType?: string; deviceName?: string }) =>
-      service.login('mobile', { email, password: PASSWORD, ...(deviceInfo && { deviceInfo }) }, client);
+      service.execute('mobile', { email, password: PASSWORD, ...(deviceInfo && { deviceInfo }) }, client);
     const alerts = () => db.eventsOf(EVENT_TYPES.newDeviceSignedIn);
 
     it('emails the holder once per device never used before, naming it, and never for a known one', async () => {
@@ -106,47 +102,11 @@ describe('AuthService (spec §4.1, §4.2, contract §4)', () => {
 
     it('sends nothing for a refused login', async () => {
       db.addUser({ email: 'parent@example.com' }, `hashed:${PASSWORD}`);
-      await expect(service.login('mobile', { email: 'parent@example.com', password: 'Wr0ng!pass', deviceInfo: { deviceId: 'x' } }, client)).rejects.toMatchObject({ status: 401 });
-      expect(alerts()).toEqual([]);
-      expect(db.knownDevices.size).toBe(0);
-    });
-  });
-
-  describe('set password', () => {
-    function principalOf(publicId: string): Principal {
-      return { userId: publicId, sessionId: 'this-session', role: 'customer', surface: 'mobile', expiresAt: new Date() };
-    }
-
-    it('needs the current password when one exists, and refuses a wrong one', async () => {
-      const user = db.addUser({ email: 'set@example.com' }, `hashed:${PASSWORD}`);
-      await expect(service.setPassword(principalOf(user.publicId), { newPassword: 'N3w!password' })).rejects.toMatchObject({ code: 'AUTH_CURRENT_PASSWORD_REQUIRED', status: 400 });
-      await expect(service.setPassword(principalOf(user.publicId), { currentPassword: 'Wr0ng!pass', newPassword: 'N3w!password' })).rejects.toMatchObject({
-        code: 'AUTH_INVALID_CREDENTIALS',
+      await expect(service.execute('mobile', { email: 'parent@example.com', password: 'Wr0ng!pass', deviceInfo: { deviceId: 'x' } }, client)).rejects.toMatchObject({
         status: 401,
       });
-      expect(db.passwords.get(user.id)).toBe(`hashed:${PASSWORD}`);
-    });
-
-    it('changes it, ends the other sessions but this one, and tells the holder', async () => {
-      const user = db.addUser({ email: 'change@example.com' }, `hashed:${PASSWORD}`);
-      for (const id of ['this-session', 'other-session']) db.sessions.push({ id, userId: user.id, revokedAt: null, revokedReason: null } as (typeof db.sessions)[number]);
-      await service.setPassword(principalOf(user.publicId), { currentPassword: PASSWORD, newPassword: 'N3w!password' });
-      expect(db.passwords.get(user.id)).toBe('hashed:N3w!password');
-      expect(revocations.revoked).toEqual(['other-session']);
-      expect(db.eventsOf(EVENT_TYPES.passwordChanged)).toEqual([expect.objectContaining({ userId: user.publicId, email: user.email })]);
-    });
-
-    it('sets a first password without a current one', async () => {
-      const user = db.addUser({ email: 'first@example.com' });
-      await service.setPassword(principalOf(user.publicId), { newPassword: 'N3w!password' });
-      expect(db.passwords.get(user.id)).toBe('hashed:N3w!password');
-    });
-
-    it('refuses the token of an account deleted since', async () => {
-      const user = db.addUser({ email: 'deleted@example.com', deletedAt: new Date() }, `hashed:${PASSWORD}`);
-      await expect(service.setPassword(principalOf(user.publicId), { currentPassword: PASSWORD, newPassword: 'N3w!password' })).rejects.toMatchObject({
-        code: 'AUTH_UNAUTHENTICATED',
-      });
+      expect(alerts()).toEqual([]);
+      expect(db.knownDevices.size).toBe(0);
     });
   });
 });

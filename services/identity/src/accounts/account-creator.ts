@@ -4,8 +4,8 @@ import { isUniqueViolation, uuidv7 } from '@school/prisma';
 import type { Transaction, UnitOfWork } from '@school/service';
 import type { User } from '../generated/prisma/client.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
-import type { ProviderAccountsRepository } from '../passwords/provider-accounts.repository.js';
-import type { UsersRepository } from '../users/users.repository.js';
+import type { ProviderAccountsRepository } from './provider-accounts.repository.js';
+import type { UsersRepository } from './users.repository.js';
 
 /** An account created with its password, by the operator (CLI or bootstrap), not through an invitation. */
 export interface NewAccount {

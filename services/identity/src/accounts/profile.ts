@@ -59,7 +59,7 @@ function toProfileAddress(columns: AddressColumns): ProfileAddress | null {
   };
 }
 
-/** The address columns as a raw `users` row (login and refresh read it in SQL) names them. */
+/** The address columns as a raw `users` row (the login lookup reads it in SQL) names them. */
 export interface AddressRow {
   address_province_id: number | null;
   address_district_id: number | null;

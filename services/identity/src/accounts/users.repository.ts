@@ -62,6 +62,24 @@ interface LoginRow extends AddressRow {
   password_hash: string | null;
 }
 
+/**
+ * The live accounts an address names, as one row whatever the answer: `matches` of them (0, 1, or
+ * more should a phone ever be shared), the first one's id, phone and whether its phone is verified.
+ */
+export interface AccountMatch {
+  matches: number;
+  id: number | null;
+  phone: string | null;
+  phoneVerified: boolean;
+}
+
+interface AccountMatchRow {
+  matches: number;
+  id: number | null;
+  phone: string | null;
+  phone_verified: boolean | null;
+}
+
 export interface UserListQuery {
   search?: string | undefined;
   order: 'asc' | 'desc';
@@ -126,6 +144,11 @@ export class UsersRepository {
   /** The signed-in caller's account (`me`, set password), in the same one query: `publicId` is the subject of a token identity signed. */
   findCallerAccount(publicId: string): Promise<LoginAccount | null> {
     return this.findLiveAccount(Prisma.sql`u.public_id = ${publicId.toLowerCase()}::uuid`);
+  }
+
+  /** The account of a session being refreshed (a hot path), in the same one query. */
+  findLiveAccountById(id: number): Promise<LoginAccount | null> {
+    return this.findLiveAccount(Prisma.sql`u.id = ${id}`);
   }
 
   private async findLiveAccount(condition: Prisma.Sql): Promise<LoginAccount | null> {
@@ -235,6 +258,27 @@ export class UsersRepository {
     return { accounts: rows.map(toAccount), count };
   }
 
+  /**
+   * The live account of an email, for a code presented with it. An aggregate, so it answers one
+   * row of one shape whether or not the account exists: the lookup costs the same (contract §4).
+   */
+  async accountByEmail(email: string): Promise<AccountMatch> {
+    return toMatch(
+      await this.prisma.$queryRaw<AccountMatchRow[]>`
+        SELECT count(u.id)::int AS matches, min(u.id) AS id, min(u.phone) AS phone, bool_or(u.phone_verified_at IS NOT NULL) AS phone_verified
+          FROM ${this.schema}.users u WHERE u.email = ${normalizeEmail(email)} AND u.deleted_at IS NULL`,
+    );
+  }
+
+  /** The live accounts whose verified phone this is, as accountByEmail answers. */
+  async accountByVerifiedPhone(phone: string): Promise<AccountMatch> {
+    return toMatch(
+      await this.prisma.$queryRaw<AccountMatchRow[]>`
+        SELECT count(u.id)::int AS matches, min(u.id) AS id, min(u.phone) AS phone, bool_or(u.phone_verified_at IS NOT NULL) AS phone_verified
+          FROM ${this.schema}.users u WHERE u.phone = ${phone} AND u.deleted_at IS NULL AND u.phone_verified_at IS NOT NULL`,
+    );
+  }
+
   private db(tx: Transaction | undefined): Db {
     return clientOf<Db>(tx ?? this.prisma);
   }
@@ -263,4 +307,8 @@ function addressColumns(address: UserAddress | null) {
     addressWard: address?.ward ?? null,
     addressStreet: address?.street ?? null,
   };
+}
+
+function toMatch([row]: AccountMatchRow[]): AccountMatch {
+  return { matches: row?.matches ?? 0, id: row?.id ?? null, phone: row?.phone ?? null, phoneVerified: row?.phone_verified === true };
 }

@@ -1,12 +1,18 @@
 import { Body, HttpCode, Post } from '@nestjs/common';
 import { success, type SuccessEnvelope } from '@school/http';
 import { ZodPipe } from '@school/http/nest';
-import { EmailVerificationService } from '../email-verification/email-verification.service.js';
-import { PasswordResetService } from '../password-reset/password-reset.service.js';
-import { confirmEmailVerificationBody, type ConfirmEmailVerificationBody, resendEmailVerificationBody, type ResendEmailVerificationBody } from '../dto/email-verification.dto.js';
-import { forgotPasswordBody, type ForgotPasswordRequest } from '../dto/forgot-password.dto.js';
-import { type ResetPasswordCommand, ResetPasswordPipe } from '../dto/reset-password.dto.js';
+import { EmailVerificationService } from '../credentials/email-verification/email-verification.service.js';
+import { PasswordResetService } from '../credentials/password-reset/password-reset.service.js';
+import {
+  confirmEmailVerificationBody,
+  type ConfirmEmailVerificationBody,
+  resendEmailVerificationBody,
+  type ResendEmailVerificationBody,
+} from '../credentials/dto/email-verification.dto.js';
+import { forgotPasswordBody, type ForgotPasswordRequest } from '../credentials/dto/forgot-password.dto.js';
+import { type ResetPasswordCommand, ResetPasswordPipe } from '../credentials/dto/reset-password.dto.js';
 import { CREDENTIAL_MESSAGES } from './credentials.messages.js';
+import { ResetPassword } from './use-cases/reset-password.js';
 
 /**
  * The public credential routes both surfaces serve identically (spec §4.1, §4.2, §5): forgot,
@@ -15,6 +21,7 @@ import { CREDENTIAL_MESSAGES } from './credentials.messages.js';
 export abstract class PublicCredentialRoutes {
   constructor(
     private readonly passwordReset: PasswordResetService,
+    private readonly resetPassword: ResetPassword,
     private readonly emailVerification: EmailVerificationService,
   ) {}
 
@@ -28,7 +35,7 @@ export abstract class PublicCredentialRoutes {
   @Post('password/reset')
   @HttpCode(200)
   async reset(@Body(ResetPasswordPipe) command: ResetPasswordCommand): Promise<SuccessEnvelope<null>> {
-    await this.passwordReset.reset(command);
+    await this.resetPassword.execute(command);
     return success(CREDENTIAL_MESSAGES.reset, null);
   }
 

@@ -57,6 +57,19 @@ export class AddressGeography {
   }
 
   /**
+   * Runs the write that relies on `checked` (none: just runs it). A refusal (an AppError) rolled
+   * its transaction back, so the claim is released at once rather than when it expires.
+   */
+  async releasingOnRefusal<T>(checked: CheckedAddress | undefined, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (checked && error instanceof AppError) void this.release(checked);
+      throw error;
+    }
+  }
+
+  /**
    * The write that relied on `checked` was refused, so its transaction rolled back: the rows are
    * freed now rather than when the claim expires. Best effort: a failure is logged, never thrown.
    */

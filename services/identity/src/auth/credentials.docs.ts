@@ -1,11 +1,11 @@
 import { e164Phone, emailAddress } from '@school/http';
 import { type ApiTag, nullEnvelope, type RouteDoc } from '@school/openapi';
 import { z } from 'zod';
-import { newPassword } from '../../passwords/password-policy.js';
-import { presentedLinkToken, sixDigitOtp } from '../dto/credential-fields.js';
-import { confirmEmailVerificationBody, resendEmailVerificationBody } from '../dto/email-verification.dto.js';
-import { forgotPasswordBody } from '../dto/forgot-password.dto.js';
-import { confirmPhoneVerificationBody, requestPhoneVerificationBody } from '../dto/phone-verification.dto.js';
+import { newPassword } from '../passwords/password-policy.js';
+import { presentedLinkToken, sixDigitOtp } from '../credentials/dto/credential-fields.js';
+import { confirmEmailVerificationBody, resendEmailVerificationBody } from '../credentials/dto/email-verification.dto.js';
+import { forgotPasswordBody } from '../credentials/dto/forgot-password.dto.js';
+import { confirmPhoneVerificationBody, requestPhoneVerificationBody } from '../credentials/dto/phone-verification.dto.js';
 
 /**
  * The reset body as a client sends it, from the field schemas of the two branches that

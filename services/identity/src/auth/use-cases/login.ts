@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { AppError } from '@school/http';
+import { UnitOfWork } from '@school/service';
+import { toProfile } from '../../accounts/profile.js';
+import { UsersRepository } from '../../accounts/users.repository.js';
+import { LoginBackoffService } from '../../login-backoff/login-backoff.service.js';
+import { PasswordHasher } from '../../passwords/password-hasher.js';
+import { type ClientInfo, SessionsService } from '../../sessions/sessions.service.js';
+import { type Surface, surfaceAdmits } from '../../sessions/surface.js';
+import type { LoginBody } from '../dto/login.dto.js';
+import { NewDeviceAlert } from '../new-device-alert.js';
+import type { TokenResponse } from '../token-response.js';
+
+/**
+ * Email and password login on one surface (spec §4.1, §4.2, contract §4). Unknown email,
+ * soft-deleted account, no password, wrong password and a role the surface does not admit all
+ * answer the same 401 after the same argon2id work; a banned account is told so only after its
+ * correct password. Each attempt first passes the email's back-off (contract §9), which a correct
+ * password clears. The session and the new-device check share one transaction.
+ */
+@Injectable()
+export class Login {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly sessions: SessionsService,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly newDeviceAlert: NewDeviceAlert,
+    private readonly backoff: LoginBackoffService,
+  ) {}
+
+  async execute(surface: Surface, body: LoginBody, client: ClientInfo): Promise<TokenResponse> {
+    await this.backoff.admit(body.email);
+    const account = await this.users.findLoginAccount(body.email);
+    const caller = client.ip ?? undefined;
+    const passwordMatches = account?.passwordHash ? await this.hasher.verify(account.passwordHash, body.password, caller) : await this.hasher.verifyDecoy(body.password, caller);
+    if (!account || !passwordMatches || !surfaceAdmits(surface, account.user.role)) throw new AppError('AUTH_INVALID_CREDENTIALS');
+    await this.backoff.succeeded(body.email);
+    if (account.user.banned) throw new AppError('AUTH_ACCOUNT_BANNED');
+    const tokens = await this.unitOfWork.run(async (tx) => {
+      const issued = await this.sessions.start(account.user, surface, body.deviceInfo, client, tx);
+      await this.newDeviceAlert.onLogin(tx, account.user, body.deviceInfo, new Date());
+      return issued;
+    });
+    return { ...tokens, user: toProfile(account.user, true) };
+  }
+}
