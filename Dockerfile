@@ -1,5 +1,5 @@
 # One pattern for every process: docker build --build-arg SERVICE=<process> -t school-commerce-<process> .
-# SERVICE is a process of libs/config's PROCESS_NAMES (scripts/docker/assemble.mjs refuses any other)
+# SERVICE is a process of libs/config's PROCESS_NAMES (scripts/src/docker/assemble.ts refuses any other)
 # or migrate (the migration job: every service's migrations, then exit 0).
 ARG NODE_IMAGE=node:24-bookworm-slim
 
@@ -11,7 +11,7 @@ COPY . .
 # The build generates each service's Prisma client (prisma:generate) into its dist.
 RUN npm ci && npx nx run-many -t build --parallel=2 --outputStyle=static
 ARG SERVICE
-RUN node scripts/docker/assemble.mjs "${SERVICE}" /out
+RUN node scripts/dist/docker/assemble.js "${SERVICE}" /out
 
 # The process alone: its dist, its workspace libraries' dist, its production dependencies.
 FROM ${NODE_IMAGE}
@@ -21,7 +21,7 @@ ENV NODE_ENV=production HOST=0.0.0.0 METRICS_HOST=0.0.0.0 SERVICE=${SERVICE}
 WORKDIR /app
 COPY --from=build /out ./
 USER node
-HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 CMD ["node", "scripts/docker/healthcheck.mjs"]
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 CMD ["node", "scripts/dist/docker/healthcheck.js"]
 # Exec form: node is PID 1 and receives SIGTERM itself (graceful shutdown in every process).
 STOPSIGNAL SIGTERM
 CMD ["node", "--enable-source-maps", "entrypoint.mjs"]

@@ -5,6 +5,7 @@
 // This adds a lock entry for every declared optional platform package that is missing, with the
 // os/cpu/libc it is for, so `npm ci` accepts the lock and skips them on other platforms as it should.
 // Run after every `npm install` that changes the lock: `node scripts/lockfile-platforms.mjs`.
+// Plain JavaScript, never built: npm runs it as postinstall during `npm ci`, before anything exists to build it with.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 

@@ -1,178 +1,23 @@
 #!/usr/bin/env node
-// `npm start`: check the ports and the dependencies, build what changed, start the gateway and the
-// five services (each applies its own migrations and seeds at start-up), wait until the gateway is
-// ready, print its URL. Ctrl-C / SIGTERM stops every child cleanly. `npm start -- --help` for flags.
-import { spawn, spawnSync } from 'node:child_process';
-import { availableParallelism } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
+// `npm start`. The supervisor is TypeScript (scripts/src/start.ts), run from its build: this entry
+// stays JavaScript because Node before 22.18 cannot run TypeScript, and it builds (swc, about a
+// second) the supervisor and the two libraries it reads before anything else, unless --no-build.
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { printHelp } from './start/help.mjs';
-import { forwardOutput, OutputTail } from './start/child-output.mjs';
-import { invalidConfigurations, preflight } from './start/preflight.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-/**
- * A slow machine is no failure: start-up waits as long as some child still logs. It gives up after
- * this long without a line from any of them, or after READY_TIMEOUT_MS in all.
- */
-const READY_SILENCE_MS = 120_000;
-const READY_TIMEOUT_MS = 600_000;
-const STOP_TIMEOUT_MS = 10_000;
-/** Children still starting when another failed have served nothing: they get less time to stop. */
-const STARTUP_STOP_TIMEOUT_MS = 3_000;
-const LAST_LINES = 30;
-const FLAGS = ['--help', '-h', '--no-build'];
+const EARLY_BUILDS = ['@school/config', '@school/system-harness', '@school/scripts'];
 
-const args = process.argv.slice(2);
-const unknown = args.filter((arg) => !FLAGS.includes(arg));
-if (unknown.length > 0) {
-  console.error(`[start] unknown option ${unknown[0]}; see npm start -- --help`);
-  process.exit(2);
-}
-if (args.includes('--help') || args.includes('-h')) {
-  printHelp(root);
-  process.exit(0);
-}
-const shouldBuild = !args.includes('--no-build');
-const nxEnv = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
-
-function run(what, command, commandArgs) {
-  const result = spawnSync(command, commandArgs, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], env: nxEnv });
-  if (result.status !== 0) {
-    console.error(`[start] ${what} failed`);
-    process.exit(result.status ?? 1);
+if (!process.argv.includes('--no-build')) {
+  const workspaces = EARLY_BUILDS.flatMap((name) => ['-w', name]);
+  const build = spawnSync('npm', ['run', '--silent', 'build', ...workspaces, '--', '--quiet'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (build.status !== 0) {
+    console.error(`[start] building ${EARLY_BUILDS.join(', ')} failed`);
+    process.exit(build.status ?? 1);
   }
 }
-
-// The topology and the environment rules live in @school/config; the supervisor reads its build.
-if (shouldBuild) run('building @school/config', 'npm', ['run', '--silent', 'build', '-w', '@school/config']);
-const config = await import('@school/config').catch((error) => {
-  console.error(`[start] cannot load @school/config (${error.message}); run without --no-build once`);
+await import('./dist/start.js').catch((error) => {
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+  console.error(`[start] cannot load the supervisor's build (${error.message}); run without --no-build once`);
   process.exit(1);
 });
-
-let env, topology, urls;
-try {
-  env = config.operatorEnvironment();
-  topology = config.resolveTopology(env);
-  urls = config.parseConfig({ ...config.databaseEnv, ...config.redisEnv, ...config.amqpEnv }, env);
-} catch (error) {
-  if (!(error instanceof config.ConfigError)) throw error;
-  console.error(`[start] ${error.message}`);
-  process.exit(1);
-}
-
-const problems = await preflight(topology, urls);
-if (problems.length > 0) {
-  for (const problem of problems) console.error(`[start] ${problem}`);
-  process.exit(1);
-}
-
-if (shouldBuild) {
-  console.log('[start] building (nx run-many -t build)...');
-  run('build', 'npx', ['nx', 'run-many', '-t', 'build', '--parallel=2', '--outputStyle=static']);
-}
-
-const environments = config.childEnvironments(env, topology);
-const invalid = await invalidConfigurations(root, config, environments);
-if (invalid.length > 0) {
-  for (const problem of invalid) console.error(`[start] ${problem}`);
-  process.exit(1);
-}
-
-const gateway = topology.processes.gateway;
-const gatewayUrl = gateway.url;
-const probeHost = ['0.0.0.0', '::', ''].includes(gateway.host) ? '127.0.0.1' : gateway.host;
-const readyUrl = `http://${probeHost.includes(':') ? `[${probeHost}]` : probeHost}:${gateway.port}/health/ready`;
-// Readable lines for a person at a terminal; otherwise (or LOG_FORMAT=json) the services' JSON lines untouched.
-const readableLogs = env.LOG_FORMAT === 'pretty' || (env.LOG_FORMAT !== 'json' && process.stdout.isTTY === true);
-// Identity verifies one argon2id password per core on libuv's pool; the pool is sized at process
-// start and needs a thread beyond those (see services/identity/src/passwords/password-hasher.ts).
-const PROCESS_ENV = { identity: { UV_THREADPOOL_SIZE: env.UV_THREADPOOL_SIZE ?? String(Math.max(4, availableParallelism() + 1)) } };
-
-const children = new Map();
-const tails = new Map();
-let stopping = false;
-let ready = false;
-let startupFailure;
-let lastOutputAt = Date.now();
-let onStartupFailure;
-const startupFailed = new Promise((resolve) => (onStartupFailure = resolve));
-
-function launch(name) {
-  const child = spawn(process.execPath, ['--enable-source-maps', `services/${name}/dist/main.js`], {
-    cwd: root,
-    env: { ...environments[name], ...PROCESS_ENV[name] },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const tail = new OutputTail();
-  tails.set(name, tail);
-  forwardOutput(child, { label: `[${name}]`.padEnd(17), readable: readableLogs, tail });
-  const progressed = () => (lastOutputAt = Date.now());
-  child.stdout.on('data', progressed);
-  child.stderr.on('data', progressed);
-  child.on('exit', (code, signal) => {
-    children.delete(name);
-    const how = signal ?? `code ${code}`;
-    if (stopping) {
-      if (children.size === 0) process.exit(process.exitCode ?? 0);
-    } else if (!ready) {
-      startupFailure ??= { name, how };
-      onStartupFailure();
-    } else {
-      console.error(`[start] ${name} exited (${how}); the others keep running (see ${gatewayUrl}/health/ready)`);
-    }
-  });
-  children.set(name, child);
-}
-
-/** True once the gateway answers ready; false when a child died first or the time is up. */
-async function waitUntilReady() {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  const failed = startupFailed.then(() => false);
-  while (Date.now() < deadline && Date.now() - lastOutputAt < READY_SILENCE_MS && !startupFailure) {
-    const probe = fetch(readyUrl, { signal: AbortSignal.timeout(2_000) }).then(
-      (response) => response.ok,
-      () => false, // not listening yet
-    );
-    if (await Promise.race([probe, failed])) return true;
-    await Promise.race([sleep(300), startupFailed]);
-  }
-  return false;
-}
-
-function stopAll(reason, timeoutMs = STOP_TIMEOUT_MS) {
-  if (stopping) return;
-  stopping = true;
-  console.log(`[start] ${reason}: stopping ${children.size} process(es)...`);
-  if (children.size === 0) process.exit(process.exitCode ?? 0);
-  for (const child of children.values()) child.kill('SIGTERM');
-  setTimeout(() => {
-    for (const child of children.values()) child.kill('SIGKILL');
-    process.exit(1);
-  }, timeoutMs).unref();
-}
-
-process.on('SIGINT', () => stopAll('SIGINT'));
-process.on('SIGTERM', () => stopAll('SIGTERM'));
-
-for (const name of config.PROCESS_NAMES) launch(name);
-ready = await waitUntilReady();
-if (ready) {
-  for (const tail of tails.values()) tail.recording = false;
-  console.log(`\n[start] ready: ${gatewayUrl} (health: ${gatewayUrl}/health/ready, metrics: ${topology.gatewayMetrics.url}/metrics). Ctrl-C stops everything.\n`);
-} else if (startupFailure) {
-  // Let the last lines of the dead child's pipes arrive before quoting them.
-  await sleep(50);
-  const { name, how } = startupFailure;
-  console.error(`[start] ${name} exited during start-up (${how}); its last lines:`);
-  for (const line of tails.get(name).lines(LAST_LINES)) console.error(`  ${line}`);
-  process.exitCode = 1;
-  stopAll(`${name} failed`, STARTUP_STOP_TIMEOUT_MS);
-} else if (!stopping) {
-  const silent = Date.now() - lastOutputAt >= READY_SILENCE_MS;
-  const why = silent ? `no process logged anything for ${READY_SILENCE_MS / 1000} s` : `not within ${READY_TIMEOUT_MS / 1000} s`;
-  console.error(`[start] the gateway was not ready (${why}); see ${readyUrl}`);
-  process.exitCode = 1;
-  stopAll('timeout');
-}

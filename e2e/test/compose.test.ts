@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { PROCESS_NAMES, type ProcessName, SERVICE_NAMES } from '@school/config';
 import type { Ajv as AjvClass } from 'ajv';
 import { parse } from 'yaml';
-import { IMAGE_TARGETS, MIGRATE } from '../../scripts/docker/assemble.mjs';
+import { IMAGE_TARGETS, MIGRATE } from '../../scripts/src/docker/assemble.js';
 import { containerConfig, imageEnvironment, readRepoFile, variablesRead } from './support/deployment.js';
 
 /** docker-compose.yml cannot run here (no Docker engine): it is checked as the processes would read it. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { SERVICE_NAMES, servicePortVariable, serviceUrlVariable } from '@school/config';
-import { documentedVariables } from '../../scripts/start/help.mjs';
+import { documentedVariables } from '../../scripts/src/start/help.js';
 import { parse } from 'yaml';
 import { OUTSIDE_SHAPES, PROCESS_CONFIG, root } from './support/deployment.js';
 

@@ -7,7 +7,7 @@ const SCENARIOS = ['rabbitmq-cut', 'notifier-restart', 'redis-cut', 'postgres-cu
 
 function runFaults(args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['scripts/faults.mjs', ...args], { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['scripts/dist/faults.js', ...args], { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -22,7 +22,7 @@ describe('the test harness', () => {
   });
 
   it('npm test without Chromium stops at once with one line saying how to install it', () => {
-    const run = spawnSync(process.execPath, ['scripts/test.mjs'], {
+    const run = spawnSync(process.execPath, ['scripts/dist/test.js'], {
       cwd: repositoryRoot,
       env: { ...process.env, CHROMIUM_PATH: '/nonexistent/chromium' },
       encoding: 'utf8',

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { PROCESS_NAMES, SERVICE_NAMES } from '@school/config';
 import { freePort, scaled } from '@school/testing';
-import { assemble, MIGRATE } from '../../scripts/docker/assemble.mjs';
+import { assemble, MIGRATE } from '../../scripts/src/docker/assemble.js';
 import { imageEnvironment, readRepoFile } from './support/deployment.js';
 
 /**
@@ -29,8 +29,8 @@ describe('Dockerfile', () => {
     expect(finalStage).toMatch(/^USER node$/m);
     expect(finalStage).toMatch(/^STOPSIGNAL SIGTERM$/m);
     expect(finalStage).toMatch(/^CMD \["node", "--enable-source-maps", "entrypoint.mjs"\]$/m);
-    expect(finalStage).toMatch(/^HEALTHCHECK .* CMD \["node", "scripts\/docker\/healthcheck.mjs"\]$/m);
-    expect(readRepoFile('scripts/docker/healthcheck.mjs')).toContain('/health/live');
+    expect(finalStage).toMatch(/^HEALTHCHECK .* CMD \["node", "scripts\/dist\/docker\/healthcheck.js"\]$/m);
+    expect(readRepoFile('scripts/src/docker/healthcheck.ts')).toContain('/health/live');
     expect(imageEnvironment('identity')).toEqual(expect.objectContaining({ NODE_ENV: 'production', HOST: '0.0.0.0', SERVICE: 'identity' }));
   });
 
@@ -42,7 +42,7 @@ describe('Dockerfile', () => {
     const target = join(out, MIGRATE);
     assemble(MIGRATE, target, { install: false });
     for (const name of SERVICE_NAMES) expect(existsSync(join(target, 'services', name, 'dist', 'migrate.js'))).toBe(true);
-    expect(existsSync(join(target, 'scripts', 'migrate.mjs'))).toBe(true);
+    expect(existsSync(join(target, 'scripts', 'dist', 'migrate.js'))).toBe(true);
   });
 
   describe('the gateway image', () => {
@@ -78,14 +78,14 @@ describe('Dockerfile', () => {
       let healthy = false;
       const giveUpAt = Date.now() + scaled(30_000);
       while (!healthy && child.exitCode === null && Date.now() < giveUpAt) {
-        healthy = spawnSync(process.execPath, ['scripts/docker/healthcheck.mjs'], { cwd: target, env }).status === 0;
+        healthy = spawnSync(process.execPath, ['scripts/dist/docker/healthcheck.js'], { cwd: target, env }).status === 0;
         if (!healthy) await new Promise((resolve) => setTimeout(resolve, 500));
       }
       expect(healthy).toBe(true);
       child.kill('SIGTERM');
       const [code] = await exited;
       expect(code).toBe(0);
-      expect(spawnSync(process.execPath, ['scripts/docker/healthcheck.mjs'], { cwd: target, env }).status).toBe(1);
+      expect(spawnSync(process.execPath, ['scripts/dist/docker/healthcheck.js'], { cwd: target, env }).status).toBe(1);
     }, 60_000);
   });
 });

@@ -10,7 +10,7 @@ import { MIGRATIONS as NOTIFIER } from '../../services/notifier/src/migrations.j
 import { MIGRATIONS as REFERENCE_DATA } from '../../services/reference-data/src/migrations.js';
 import { withAdmin, withDatabase } from '@school/system-harness';
 
-/** The migration job (compose's `migrate`, the Kubernetes Job): scripts/migrate.mjs over the built services. */
+/** The migration job (compose's `migrate`, the Kubernetes Job): scripts/dist/migrate.js over the built services. */
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const baseUrl = new URL(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
 const database = `migrate_${randomBytes(4).toString('hex')}`;
@@ -19,7 +19,7 @@ const MIGRATIONS = { identity: IDENTITY, 'reference-data': REFERENCE_DATA, feedb
 
 function migrate(...args: string[]) {
   const { DATABASE_URL: _ignored, ...env } = process.env;
-  const result = spawnSync(process.execPath, ['scripts/migrate.mjs', ...args], { cwd: root, env: { ...env, DATABASE_URL: databaseUrl }, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['scripts/dist/migrate.js', ...args], { cwd: root, env: { ...env, DATABASE_URL: databaseUrl }, encoding: 'utf8' });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
@@ -44,7 +44,7 @@ async function expected(): Promise<Record<string, string[]>> {
   );
 }
 
-describe('scripts/migrate.mjs (the migration job)', () => {
+describe('scripts/dist/migrate.js (the migration job)', () => {
   beforeAll(() => withAdmin((client) => client.query(`CREATE DATABASE ${database}`)));
   afterAll(() => withAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`)));
 

@@ -195,7 +195,7 @@ export function itDeploysTheSystem({ objects, production }: Rendering): void {
     expect(migrationJobs).toHaveLength(1);
     const jobContainer = migrationJobs[0]?.spec.template.spec.containers[0] as Container;
     expect(imageName(jobContainer.image)).toBe('school-commerce-migrate');
-    expect(jobContainer.command).toBeUndefined(); // the image's entry point: scripts/migrate.mjs
+    expect(jobContainer.command).toBeUndefined(); // the image's entry point: scripts/dist/migrate.js
     expect(environment('identity', jobContainer)['DATABASE_URL']).toBe(environment('identity')['DATABASE_URL']);
     for (const name of SERVICE_NAMES) {
       expect({ name, migrate: containerConfig(name, environment(name)).config?.['MIGRATE_ON_START'] }).toEqual({ name, migrate: false });

@@ -1,16 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { childEnvironments, PROCESS_NAMES, type ProcessName, resolveTopology, servicePortVariable, SERVICE_NAMES, type ServiceName } from '@school/config';
 import { TcpProxy } from '@school/messaging/testing';
 import { freePort } from '@school/testing';
 import { ProcessOutput } from './output.js';
+import { spawnProcess, unbuilt } from './processes.js';
 import { untilReady } from './readiness.js';
 import { isolatedResources } from './resources.js';
 
-/** The monorepo's root, from the sources under jest or from dist. */
-const root = fileURLToPath(new URL('../../..', import.meta.url));
 const STOP_TIMEOUT_MS = 10_000;
 
 /** What a caller may use of a system it shares with others: addresses and output, never its processes. */
@@ -72,9 +69,8 @@ export interface SystemOptions {
 }
 
 function builtProcesses(): void {
-  for (const name of PROCESS_NAMES) {
-    if (!existsSync(join(root, `services/${name}/dist/main.js`))) throw new Error(`services/${name}/dist is missing: run \`npm run build\` first`);
-  }
+  const missing = unbuilt(PROCESS_NAMES)[0];
+  if (missing) throw new Error(`services/${missing}/dist is missing: run \`npm run build\` first`);
 }
 
 /** `url` pointing at `proxy` (when given) instead of its own host and port. */
@@ -145,11 +141,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
 
   const start = (name: ProcessName) => {
     exits.delete(name);
-    const child = spawn(process.execPath, [join(root, `services/${name}/dist/main.js`)], {
-      cwd: root,
-      env: { ...environments[name], ...options.processEnv?.[name] },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnProcess(name, { env: { ...environments[name], ...options.processEnv?.[name] } });
     outputs.get(name)?.close();
     const output = new ProcessOutput(name, options.logDir && join(options.logDir, `${name}.log`), options.forwardOutput ?? false);
     outputs.set(name, output);

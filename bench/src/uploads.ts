@@ -1,0 +1,201 @@
+// `npm run bench:uploads` (after `npm run build`): one bounded run on this machine, against a fresh
+// database and storage folder removed at the end. Needs Postgres and Redis (DATABASE_URL, REDIS_URL).
+//
+// 1. raw WebP conversions/s of one 2000x1500 PNG (noise: the worst case for a codec), in a process
+//    of its own, with media's own conversion (services/media/dist/uploads/image-optimizer.js:
+//    file in, file out, as an upload does), `cores` conversions in flight;
+// 2. POST /api/upload of the same PNG through the gateway (optimize on: stored as WebP), `cores`
+//    uploads in flight; 1 and 2 alternate for BENCH_ROUNDS (default 2) rounds of BENCH_SECONDS
+//    (default 8) each; ratio of their means (target >= 0.7: an upload costs little beyond its conversion);
+// 3. peak resident memory (Linux VmHWM) of media (a fresh process) and of the gateway after 3 clients
+//    (one user's limit of uploads in flight, contract §9) upload a 50 MiB file each at once (target < 300 MB each: uploads stream, nothing holds a file whole).
+// 4. abuse: peak resident memory of a fresh media while 3 decompression bombs (one user's limit of
+//    uploads in flight; 7200 x 7200 PNGs of a few KiB, 51.8 megapixels each) are uploaded at once
+//    (target < 512 MB: contract §9 refuses them from their header, before any pixel is decoded).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '@school/testing';
+import { freshDatabase, reportResult, startProcess, stopAll, stopProcess, waitFor } from './support.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const mains = { identity: `${root}services/identity/dist/main.js`, media: `${root}services/media/dist/main.js`, gateway: `${root}services/gateway/dist/main.js` };
+const optimizer = `${root}services/media/dist/uploads/image-optimizer.js`;
+const cores = availableParallelism();
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+const MIB = 1024 * 1024;
+const mean = (values: number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+for (const path of [...Object.values(mains), optimizer]) {
+  if (!existsSync(path)) {
+    console.error(`bench/uploads: ${path} is missing; run \`npm run build\` first`);
+    process.exit(1);
+  }
+}
+
+/** The bench PNG, made by media's own sharp. */
+function makePng(path: string): void {
+  const script = `
+    import sharp from 'sharp';
+    await sharp({ create: { width: 2000, height: 1500, channels: 3, background: { r: 90, g: 140, b: 200 }, noise: { type: 'gaussian', mean: 120, sigma: 40 } } })
+      .png().toFile(${JSON.stringify(path)});
+  `;
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: `${root}services/media`, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`making the PNG failed: ${result.stderr}`);
+}
+
+/** A 7200 x 7200 black PNG: a few KiB on the wire, 51.8 megapixels once decoded. */
+function makePixelBomb(path: string): void {
+  const script = `
+    import sharp from 'sharp';
+    await sharp({ create: { width: 7200, height: 7200, channels: 3, background: 'black' } })
+      .toColourspace('b-w').png({ compressionLevel: 9 }).toFile(${JSON.stringify(path)});
+  `;
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: `${root}services/media`, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`making the pixel bomb failed: ${result.stderr}`);
+}
+
+/** Conversions/s of `input` with media's toWebp, `cores` at once, in a child process. */
+function rawConversionRate(input: string, workDir: string): number {
+  const script = `
+    import { toWebp } from ${JSON.stringify(optimizer)};
+    const until = Date.now() + ${seconds * 1000};
+    let count = 0;
+    const started = performance.now();
+    await Promise.all(Array.from({ length: ${cores} }, async (_, lane) => {
+      while (Date.now() < until) { await toWebp(${JSON.stringify(input)}, ${JSON.stringify(workDir)} + '/raw-' + lane + '.webp'); count += 1; }
+    }));
+    process.stdout.write(String(count / ((performance.now() - started) / 1000)));
+  `;
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: `${root}services/media`, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`raw conversion measurement failed: ${result.stderr}`);
+  return Number(result.stdout);
+}
+
+async function upload(url: string, token: string, bytes: Buffer, filename: string, type: string): Promise<any> {
+  const body = new FormData();
+  body.append('file', new Blob([bytes], { type }), filename);
+  const response = await fetch(url, { method: 'POST', body, headers: { authorization: `Bearer ${token}` } });
+  const json = (await response.json()) as { data: any };
+  if (response.status !== 200) throw new Error(`upload: ${response.status} ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+/** Uploads/s through the gateway, `cores` in flight. */
+async function uploadRate(url: string, token: string, png: Buffer): Promise<number> {
+  const until = Date.now() + seconds * 1000;
+  let count = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: cores }, async () => {
+      while (Date.now() < until) {
+        const stored = await upload(url, token, png, 'bench.png', 'image/png');
+        if (stored.mimeType !== 'image/webp') throw new Error(`stored as ${stored.mimeType}`);
+        count += 1;
+      }
+    }),
+  );
+  return count / ((performance.now() - started) / 1000);
+}
+
+function peakRssMb(pid: number | undefined): number | undefined {
+  if (!existsSync(`/proc/${pid}/status`)) return undefined;
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('VmHWM:'));
+  return line ? Number(line.replace(/\D+/g, '')) / 1024 : undefined;
+}
+
+const database = await freshDatabase('bench_uploads');
+const workDir = await mkdtemp(join(tmpdir(), 'bench-uploads-'));
+try {
+  const [identityPort, mediaPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
+  const identityUrl = `http://127.0.0.1:${identityPort}`;
+  const mediaUrl = `http://127.0.0.1:${mediaPort}`;
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const jwksUrl = `${identityUrl}/.well-known/jwks.json`;
+  const shared = { DATABASE_URL: database.url, JWKS_URL: jwksUrl, IDENTITY_URL: identityUrl, MEDIA_URL: mediaUrl, PUBLIC_BASE_URL: gatewayUrl };
+  startProcess('identity', mains.identity, { ...shared, PORT: String(identityPort), HOST: '127.0.0.1' });
+  await waitFor(`${identityUrl}/health/ready`);
+  const mediaEnv = { ...shared, PORT: String(mediaPort), HOST: '127.0.0.1', STORAGE_DIR: join(workDir, 'storage'), UPLOAD_MAX_FILE_SIZE_MB: '50' };
+  let media = startProcess('media', mains.media, mediaEnv);
+  await waitFor(`${mediaUrl}/health/ready`);
+  const gateway = startProcess('gateway', mains.gateway, { ...shared, PORT: String(gatewayPort), HOST: '127.0.0.1', UPLOAD_MAX_FILE_SIZE_MB: '50' });
+  await waitFor(`${gatewayUrl}/health/live`);
+
+  const login = await fetch(`${gatewayUrl}/api/auth/login/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: process.env.BOOTSTRAP_ADMIN_EMAIL ?? 'admin@example.com', password: process.env.BOOTSTRAP_ADMIN_PASSWORD ?? 'Admin123!' }),
+  });
+  const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
+
+  const pngPath = join(workDir, 'bench.png');
+  makePng(pngPath);
+  const png = readFileSync(pngPath);
+  console.log(`bench/uploads: ${cores} cores, PNG 2000x1500 of ${(png.length / MIB).toFixed(1)} MiB, ${rounds} rounds of ${seconds} s`);
+
+  const raw: number[] = [];
+  const through: number[] = [];
+  await upload(`${gatewayUrl}/api/upload`, token, png, 'warm.png', 'image/png');
+  for (let round = 1; round <= rounds; round += 1) {
+    raw.push(rawConversionRate(pngPath, workDir));
+    through.push(await uploadRate(`${gatewayUrl}/api/upload`, token, png));
+    console.log(`  round ${round}: raw sharp ${(raw.at(-1) ?? 0).toFixed(2)} conversions/s, through the gateway ${(through.at(-1) ?? 0).toFixed(2)} uploads/s`);
+  }
+  const ratio = mean(through) / mean(raw);
+  console.log(
+    `WebP uploads/s through the gateway ${mean(through).toFixed(2)} vs raw sharp ${mean(raw).toFixed(2)}/s: ratio ${ratio.toFixed(2)} (target >= 0.7) ${ratio >= 0.7 ? 'OK' : 'BELOW TARGET'}`,
+  );
+  reportResult({ figure: 'WebP uploads through the gateway vs raw sharp', product: mean(through), ceiling: mean(raw), unit: '/s', target: { op: '>=', value: 0.7 } });
+
+  // A fresh media process, so that its peak is the one of the 50 MiB uploads, not of the conversions above.
+  await stopProcess(media);
+  media = startProcess('media', mains.media, mediaEnv);
+  await waitFor(`${mediaUrl}/health/ready`);
+  const big = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(50 * MIB - 1024, 0x20)]);
+  await writeFile(join(workDir, 'big.pdf'), big);
+  await Promise.all(Array.from({ length: 3 }, (_, index) => upload(`${gatewayUrl}/api/upload?uploadType=file`, token, big, `big-${index}.pdf`, 'application/pdf')));
+  for (const [name, child] of [
+    ['media', media],
+    ['gateway', gateway],
+  ] as const) {
+    const peak = peakRssMb(child.pid);
+    console.log(
+      peak === undefined
+        ? `${name} peak RSS: not measurable here (no /proc)`
+        : `${name} peak RSS while 3 clients uploaded 50 MiB at once: ${peak.toFixed(0)} MB (target < 300 MB) ${peak < 300 ? 'OK' : 'ABOVE TARGET'}`,
+    );
+    if (peak !== undefined) reportResult({ figure: `${name} peak RSS, 3 uploads of 50 MiB at once`, product: peak, unit: 'MB', target: { op: '<', value: 300 } });
+  }
+
+  // A fresh media again, so that its peak is the one of the bombs.
+  await stopProcess(media);
+  media = startProcess('media', mains.media, mediaEnv);
+  await waitFor(`${mediaUrl}/health/ready`);
+  const bombPath = join(workDir, 'bomb.png');
+  makePixelBomb(bombPath);
+  const bomb = readFileSync(bombPath);
+  const answers = await Promise.all(
+    Array.from({ length: 3 }, async (_, index) => {
+      const body = new FormData();
+      body.append('file', new Blob([bomb], { type: 'image/png' }), `bomb-${index}.png`);
+      const response = await fetch(`${gatewayUrl}/api/upload`, { method: 'POST', body, headers: { authorization: `Bearer ${token}` } });
+      return `${response.status} ${((await response.json()) as { errorCode: string }).errorCode}`;
+    }),
+  );
+  const bombPeak = peakRssMb(media.pid);
+  console.log(`media answered 3 pixel bombs of ${(bomb.length / 1024).toFixed(0)} KiB at once: ${answers.join(', ')}`);
+  if (bombPeak !== undefined) {
+    console.log(`media peak RSS with 3 decompression bombs in flight: ${bombPeak.toFixed(0)} MB (target < 512 MB) ${bombPeak < 512 ? 'OK' : 'ABOVE TARGET'}`);
+    reportResult({ figure: 'media peak RSS, 3 decompression bombs at once', product: bombPeak, unit: 'MB', target: { op: '<', value: 512 } });
+  }
+} finally {
+  await stopAll();
+  await database.drop();
+  await rm(workDir, { recursive: true, force: true });
+}

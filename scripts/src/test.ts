@@ -1,0 +1,60 @@
+// `npm test`: Prettier's check, then every lane of every project with Nx (lint, typecheck and unit tests first, then the
+// integration and end-to-end suites), then one closing line for the whole run.
+// `npm run test:unit` (`--unit`): the unit lane only, the seconds-long loop.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const args = process.argv.slice(2);
+const unitOnly = args.includes('--unit');
+const nxArgs = args.filter((arg) => arg !== '--unit');
+
+// The API docs page test drives Debian's Chromium (e2e/test/support/browser.ts): say so before anything runs.
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!unitOnly && !existsSync(chromium)) {
+  console.error(`npm test needs Chromium at ${chromium}: install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH; see docs/testing.md)`);
+  process.exit(1);
+}
+const resultsDir = join(root, '.test-results');
+rmSync(resultsDir, { recursive: true, force: true });
+
+// Fast lanes first so a typing slip fails in seconds; the suites that need Postgres, Redis and
+// RabbitMQ after. Two at a time: the machines this runs on have two cores.
+const phases = unitOnly
+  ? [['test']]
+  : [
+      ['lint', 'typecheck', 'test'],
+      ['test:int', 'e2e'],
+    ];
+let status = 0;
+// Formatting is the one check outside Nx's projects (it covers scripts/, bench/ and the root files too).
+if (!unitOnly) {
+  const format = spawnSync('npx', ['prettier', '--check', '--log-level', 'warn', '.'], { cwd: root, stdio: 'inherit' });
+  if (format.status !== 0) {
+    console.error('npm test: files differ from their Prettier layout; `npm run format` rewrites them');
+    status = format.status ?? 1;
+  }
+}
+for (const targets of phases) {
+  const run = spawnSync('npx', ['nx', 'run-many', '-t', ...targets, '--parallel=2', '--outputStyle=stream', ...nxArgs], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+  });
+  if (run.status !== 0) status = run.status ?? 1;
+}
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+let lanes = 0;
+for (const project of existsSync(resultsDir) ? readdirSync(resultsDir, { recursive: true }) : []) {
+  if (!String(project).endsWith('.json')) continue;
+  const counts = JSON.parse(readFileSync(join(resultsDir, String(project)), 'utf8')) as typeof totals;
+  for (const key of ['passed', 'failed', 'skipped'] as const) totals[key] += counts[key];
+  lanes += 1;
+}
+if (status !== 0 && totals.failed === 0) totals.failed = 1; // a lint, typecheck or build failure fails the run too
+console.log(`\n${lanes} project lanes tested`);
+console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(status);
