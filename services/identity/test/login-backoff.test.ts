@@ -131,4 +131,15 @@ describe('login back-off per email (contract §9)', () => {
     expect(answers.filter((answer) => answer.status === 429)).toHaveLength(15);
     expect((await login(user.email, PASSWORD)).status).toBe(429);
   });
+
+  it('answers logins of one email arriving together, successes among them, never with a 500', async () => {
+    // A success deletes the email's count while another attempt is taking its lock: the lock takes a
+    // new row. Beyond five in flight, attempts are refused as parallel guesses (429), as above.
+    const user = await createAccount(identity, { role: 'admin' });
+    const passwords = [PASSWORD, 'Wrong!pass1', PASSWORD, PASSWORD, PASSWORD, PASSWORD, PASSWORD, PASSWORD];
+    for (let round = 0; round < 15; round += 1) {
+      const answers = await Promise.all(passwords.map((password, i) => login(user.email, password, 'admin', `198.51.100.${20 + i}`)));
+      answers.forEach((answer, i) => expect([passwords[i] === PASSWORD ? 200 : 401, 429]).toContain(answer.status));
+    }
+  });
 });

@@ -17,13 +17,19 @@ export class LoginBackoffRepository {
     this.table = Prisma.raw(`${schema.sql}.login_failures`);
   }
 
-  /** The email's count, its row locked until the transaction ends (created when missing). */
+  /**
+   * The email's count, its row locked until the transaction ends (created when missing). A success
+   * may delete the row between the insert and the lock (clear, in another transaction); the row is
+   * then created again, so the count returned is always one this transaction holds.
+   */
   async lock(tx: Transaction, emailKey: string): Promise<FailureCount> {
     const db = clientOf<Db>(tx);
-    await db.$executeRaw`INSERT INTO ${this.table} (email_key) VALUES (${emailKey}) ON CONFLICT (email_key) DO NOTHING`;
-    const [row] = await db.$queryRaw<{ failures: number; blocked_until: Date | null }[]>`
-      SELECT failures, blocked_until FROM ${this.table} WHERE email_key = ${emailKey} FOR UPDATE`;
-    return { failures: row?.failures ?? 0, blockedUntil: row?.blocked_until ?? null };
+    for (;;) {
+      await db.$executeRaw`INSERT INTO ${this.table} (email_key) VALUES (${emailKey}) ON CONFLICT (email_key) DO NOTHING`;
+      const [row] = await db.$queryRaw<{ failures: number; blocked_until: Date | null }[]>`
+        SELECT failures, blocked_until FROM ${this.table} WHERE email_key = ${emailKey} FOR UPDATE`;
+      if (row) return { failures: row.failures, blockedUntil: row.blocked_until };
+    }
   }
 
   async save(tx: Transaction, emailKey: string, count: FailureCount, now: Date): Promise<void> {
