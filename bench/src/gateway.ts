@@ -6,9 +6,11 @@
 // Identity and the gateway run as `npm start` runs them (their own main.js, OpenTelemetry on,
 // LOG_LEVEL info unless BENCH_LOG_LEVEL says otherwise), their logs going to files as a collector
 // would take them; nginx runs with its packaged defaults, access log on (bench/src/nginx.ts). Rounds
-// alternate nginx / gateway / identity alone (BENCH_ROUNDS, default 3, of BENCH_SECONDS, default 8,
+// alternate nginx / gateway / a bare Fastify + @fastify/http-proxy (bench/src/ceilings/bare-proxy.ts:
+// the gateway's proxy plugin with nothing else) / identity alone (BENCH_ROUNDS, default 3, of BENCH_SECONDS, default 8,
 // at BENCH_CONNECTIONS, default 50) so a drift of the machine weighs on every side alike; the ratio
-// of the means is reported (target >= 0.8). Then each runs at a fixed rate of half nginx's
+// of the means is reported (target >= 0.8), and the gateway's against the bare proxy's (what the
+// gateway's own work costs; no target). Then each runs at a fixed rate of half nginx's
 // throughput for p99 latency (lessons 10; the gateway's p99 over nginx's is reported), and the CPU
 // time per request of every process is printed.
 //
@@ -68,7 +70,7 @@ let database: FreshDatabase | undefined;
 let nginx: Nginx | undefined;
 try {
   database = await freshDatabase('bench_gateway');
-  const ports = { identity: await freePort(), gateway: await freePort(), nginx: await freePort() };
+  const ports = { identity: await freePort(), gateway: await freePort(), nginx: await freePort(), bareProxy: await freePort() };
   const environments = config.childEnvironments({
     ...process.env,
     NODE_ENV: 'production',
@@ -92,12 +94,15 @@ try {
   });
   const gateway = `http://127.0.0.1:${ports.gateway}`;
   await waitFor(`${gateway}/health/live`);
+  startProcess('bare proxy', `${root}bench/dist/ceilings/bare-proxy.js`, { PORT: String(ports.bareProxy), UPSTREAM: identity });
+  await waitFor(`http://127.0.0.1:${ports.bareProxy}${PATH}`);
   nginx = startNginx(ports.nginx, `127.0.0.1:${ports.identity}`);
   await waitFor(`http://127.0.0.1:${ports.nginx}${PATH}`);
 
-  const targets: [Target, Target, Target] = [
+  const targets: [Target, Target, Target, Target] = [
     { name: 'nginx -> identity', url: `http://127.0.0.1:${ports.nginx}${PATH}`, rates: [] },
     { name: 'gateway -> identity', url: `${gateway}${PATH}`, rates: [] },
+    { name: 'bare proxy -> identity', url: `http://127.0.0.1:${ports.bareProxy}${PATH}`, rates: [] },
     { name: 'identity alone', url: `${identity}${PATH}`, rates: [] },
   ];
   console.log(
@@ -111,7 +116,7 @@ try {
     console.log(`round ${round} of ${rounds}`);
     for (const target of targets) target.rates.push(await measure(target));
   }
-  const [viaNginx, viaGateway, alone] = targets;
+  const [viaNginx, viaGateway, viaBareProxy, alone] = targets;
   const rate = mean(viaNginx.rates) / 2;
   console.log(`\nfixed rate ${rate.toFixed(0)} req/s (half nginx's throughput; latency, lessons 10)`);
   for (const target of targets) {
@@ -120,7 +125,7 @@ try {
     console.log(`${target.name.padEnd(22)} p50 ${latency.p50} ms  p99 ${latency.p99} ms  achieved ${latency.achieved.toFixed(0)} req/s`);
   }
   console.log(
-    `\nmeans: nginx ${mean(viaNginx.rates).toFixed(0)}, gateway ${mean(viaGateway.rates).toFixed(0)}, identity alone ${mean(alone.rates).toFixed(0)} req/s; nginx access log ${nginx.accessLogBytes()} bytes`,
+    `\nmeans: nginx ${mean(viaNginx.rates).toFixed(0)}, gateway ${mean(viaGateway.rates).toFixed(0)}, bare proxy ${mean(viaBareProxy.rates).toFixed(0)}, identity alone ${mean(alone.rates).toFixed(0)} req/s; nginx access log ${nginx.accessLogBytes()} bytes`,
   );
   reportResult({
     figure: 'gateway proxied GET /.well-known/jwks.json vs nginx proxying the same route',
@@ -129,6 +134,13 @@ try {
     unit: 'req/s',
     target: { op: '>=', value: 0.8 },
     note: `${rounds} alternating rounds of ${seconds} s, ${connections} connections, LOG_LEVEL=${logLevel}, load average ${(loadavg()[0] ?? 0).toFixed(2)}`,
+  });
+  reportResult({
+    figure: 'gateway proxied GET /.well-known/jwks.json vs a bare Fastify + @fastify/http-proxy (its proxy plugin alone) on the same route',
+    product: mean(viaGateway.rates),
+    ceiling: mean(viaBareProxy.rates),
+    unit: 'req/s',
+    note: `what the gateway's auth, throttles, logging, tracing and metrics cost beyond Node's proxying; ${rounds} alternating rounds of ${seconds} s`,
   });
   reportLatency({
     route: `proxied GET ${PATH}`,
