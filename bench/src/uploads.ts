@@ -7,7 +7,7 @@
 // 2. POST /api/upload of the same PNG through the gateway (optimize on: stored as WebP), `cores`
 //    uploads in flight; 1 and 2 alternate for BENCH_ROUNDS (default 2) rounds of BENCH_SECONDS
 //    (default 8) each; ratio of their means (target >= 0.7: an upload costs little beyond its conversion);
-// 3. peak resident memory (Linux VmHWM) of media (a fresh process) and of the gateway after 3 clients
+// 3. peak resident memory (Linux VmHWM) of media over the rounds of 2 (target < 300 MB), then of media (a fresh process) and of the gateway after 3 clients
 //    (one user's limit of uploads in flight, contract §9) upload a 50 MiB file each at once (target < 300 MB each: uploads stream, nothing holds a file whole).
 // 4. abuse: peak resident memory of a fresh media while 3 decompression bombs (one user's limit of
 //    uploads in flight; 7200 x 7200 PNGs of a few KiB, 51.8 megapixels each) are uploaded at once
@@ -152,6 +152,18 @@ try {
     `WebP uploads/s through the gateway ${mean(through).toFixed(2)} vs raw sharp ${mean(raw).toFixed(2)}/s: ratio ${ratio.toFixed(2)} (target >= 0.7) ${ratio >= 0.7 ? 'OK' : 'BELOW TARGET'}`,
   );
   reportResult({ figure: 'WebP uploads through the gateway vs raw sharp', product: mean(through), ceiling: mean(raw), unit: '/s', target: { op: '>=', value: 0.7 } });
+  const conversionPeak = peakRssMb(media.pid);
+  if (conversionPeak !== undefined) {
+    console.log(
+      `media peak RSS over the WebP rounds (${cores} uploads in flight): ${conversionPeak.toFixed(0)} MB (target < 300 MB) ${conversionPeak < 300 ? 'OK' : 'ABOVE TARGET'}`,
+    );
+    reportResult({
+      figure: `media peak RSS, WebP uploads of the ${(png.length / MIB).toFixed(1)} MiB PNG, ${cores} at once`,
+      product: conversionPeak,
+      unit: 'MB',
+      target: { op: '<', value: 300 },
+    });
+  }
 
   // A fresh media process, so that its peak is the one of the 50 MiB uploads, not of the conversions above.
   await stopProcess(media);
