@@ -88,6 +88,11 @@ export function uploadHead(path: string, length: number, headers: Record<string,
   return `${lines.join('\r\n')}\r\n\r\n`;
 }
 
+/** `bytes` as one chunk of a chunked body, followed by the last chunk. */
+export function chunkedBody(bytes: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n0\r\n\r\n')]);
+}
+
 /** Request line and headers of a chunked multipart upload (`boundary` as in `multipartPrefix`). */
 export function chunkedUploadHead(path: string, boundary: string, headers: Record<string, string> = {}): string {
   const lines = [`POST ${path} HTTP/1.1`, 'host: upload.test', `content-type: multipart/form-data; boundary=${boundary}`, 'transfer-encoding: chunked'];
@@ -109,9 +114,10 @@ export interface WriteThenReadExchange {
 /**
  * A client that writes the whole request before it reads anything, as undici effectively does
  * under load: if the server closes on bytes it never read, the reset throws its answer away.
- * Bodies larger than the loopback buffers (a few MiB) make that reset certain.
+ * Bodies larger than the loopback buffers (a few MiB) make that reset certain. `body`: a byte count
+ * (that many bytes of `a`) or the exact bytes (a chunked body's framing, say).
  */
-export function writeThenRead(url: string, head: string, bodyBytes: number): Promise<WriteThenReadExchange> {
+export function writeThenRead(url: string, head: string, body: number | Buffer): Promise<WriteThenReadExchange> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = connect(Number(port), hostname);
@@ -131,7 +137,7 @@ export function writeThenRead(url: string, head: string, bodyBytes: number): Pro
     });
     socket.once('connect', () => {
       socket.write(head);
-      socket.write(Buffer.alloc(bodyBytes, 0x61), () => socket.resume());
+      socket.write(typeof body === 'number' ? Buffer.alloc(body, 0x61) : body, () => socket.resume());
     });
   });
 }

@@ -1,4 +1,4 @@
-import { chunkedUploadHead, multipartPrefix, sendOversized } from '@school/testing';
+import { chunkedBody, chunkedUploadHead, multipartPrefix, sendOversized, writeThenRead } from '@school/testing';
 import { bearer, json, startTestGateway, type TestGateway } from './support/gateway.js';
 import { resetFakes } from './support/fake-upstreams.js';
 
@@ -122,6 +122,18 @@ describe('gateway request bodies', () => {
     });
     expect(response.status).toBe(413);
     expect((await json(response)).errorCode).toBe('UPLOAD_TOO_LARGE');
+    expect(gateway.fakes.media.received).toHaveLength(0);
+  });
+
+  it('answers 413 to a client that writes 10 MiB past the cap before it reads, without a reset', async () => {
+    const head = chunkedUploadHead('/upload', 'oversized', { authorization });
+    const body = chunkedBody(Buffer.concat([multipartPrefix('oversized'), Buffer.alloc(12 * MIB, 0x20)]));
+    // Several times over: a close racing the client's writes would fail some of them.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const answer = await writeThenRead(gateway.url, head, body);
+      expect({ attempt, errors: answer.errors, status: answer.response.slice(0, 12) }).toEqual({ attempt, errors: [], status: 'HTTP/1.1 413' });
+      expect(answer.response).toContain('"errorCode":"UPLOAD_TOO_LARGE"');
+    }
     expect(gateway.fakes.media.received).toHaveLength(0);
   });
 
