@@ -66,6 +66,20 @@ describe('gateway request bodies', () => {
     expect(gateway.fakes['reference-data'].received).toHaveLength(0);
   });
 
+  it('answers a client that writes 12 MiB of JSON before it reads: 413 declared or chunked, 401 without a token, never a reset', async () => {
+    const json = Buffer.from(JSON.stringify({ name: 'x'.repeat(12 * MIB) }));
+    const head = (headers: string[]) => ['POST /api/academic-sessions HTTP/1.1', 'host: bodies.test', 'content-type: application/json', ...headers, '', ''].join('\r\n');
+    for (const [label, request, body, status] of [
+      ['declared', head([`authorization: ${authorization}`, `content-length: ${json.length}`]), json, 413],
+      ['chunked', head([`authorization: ${authorization}`, 'transfer-encoding: chunked']), chunkedBody(json), 413],
+      ['no token', head([`content-length: ${json.length}`]), json, 401],
+    ] as const) {
+      const answer = await writeThenRead(gateway.url, request, body);
+      expect({ label, errors: answer.errors, status: answer.response.slice(0, 12) }).toEqual({ label, errors: [], status: `HTTP/1.1 ${status}` });
+    }
+    expect(gateway.fakes['reference-data'].received).toHaveLength(0);
+  });
+
   it('forwards a JSON body byte for byte, undeclared __proto__ included, for the service to judge', async () => {
     const body = '{ "category":"general", "__proto__": {"admin": true}, "message":"héllo" }';
     const response = await fetch(`${gateway.url}/api/mobile/feedback`, {

@@ -122,7 +122,7 @@ function endedEarly(): AppError {
   return validationFailed([{ field: 'body', message: 'Request body ended early' }]);
 }
 
-/** Answered on a closing connection: the rest of the body is never read. */
+/** Answered on a closing connection: the rest of the body is only read, for a moment, by its lingering close. */
 function closing(code: 'UPLOAD_TOO_LARGE' | 'REQUEST_TIMEOUT'): AppError {
   return new AppError(code, undefined, { headers: { connection: 'close' } });
 }

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, REQUEST_ID_HEADER, toErrorResponse, validationFailed } from '@school/http';
 import { MAX_URL_LENGTH } from './request-limits.js';
-import { SECURITY_HEADERS } from './response-headers.js';
+import { closeAfterAnswer, SECURITY_HEADERS } from './response-headers.js';
 
 /**
  * Node's `clientError`: the request could not be parsed, its headers were too large, or it was
@@ -64,6 +64,6 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
         : error;
   const { status, body, headers } = toErrorResponse(mapped);
   reply.code(status).headers({ ...SECURITY_HEADERS, ...headers, [REQUEST_ID_HEADER]: request.id });
-  if (!request.raw.complete) reply.header('connection', 'close');
+  if (!request.raw.complete) closeAfterAnswer(request.raw, reply);
   reply.send(body);
 }

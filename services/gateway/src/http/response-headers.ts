@@ -1,5 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { REQUEST_ID_HEADER } from '@school/http';
+import { lingerBeforeClosing } from './lingering-close.js';
 
 /** On every response the gateway sends, its own and proxied ones (contract §3). */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
@@ -16,7 +18,8 @@ export const SERVED_FILE_CSP = "default-src 'none'; sandbox";
  * the request id, the security headers, `no-store` on routes that carry tokens or a profile, the
  * served-file CSP on routes answering with a stored file, and
  * `Connection: close` when the request body was not read whole (refused or cut short: the rest of
- * it is not worth reading, and a client trickling it must not keep the connection).
+ * it is not worth reading, and a client trickling it must not keep the connection), with a lingering
+ * close so that a client still writing reads the answer before the connection goes.
  */
 export function registerResponseHeaders(app: FastifyInstance): void {
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -25,7 +28,13 @@ export function registerResponseHeaders(app: FastifyInstance): void {
     const route = request.routeOptions.config.route;
     if (route?.noStore) reply.header('cache-control', 'no-store');
     if (route?.servesFiles) reply.header('content-security-policy', SERVED_FILE_CSP);
-    if (!request.raw.complete) reply.header('connection', 'close');
+    if (!request.raw.complete) closeAfterAnswer(request.raw, reply);
     done(null, payload);
   });
+}
+
+/** The answer to a request whose body was not read whole ends its connection, lingering first. */
+export function closeAfterAnswer(request: IncomingMessage, reply: FastifyReply): void {
+  reply.header('connection', 'close');
+  lingerBeforeClosing(request);
 }
