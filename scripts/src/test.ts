@@ -1,7 +1,7 @@
 // `npm test`: Prettier's check, then every lane of every project with Nx (lint, typecheck and unit tests first, then the
 // integration and end-to-end suites), then one closing line for the whole run.
 // `npm run test:unit` (`--unit`): the unit lane only, the seconds-long loop.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,29 +21,40 @@ const resultsDir = join(root, '.test-results');
 rmSync(resultsDir, { recursive: true, force: true });
 
 // Fast lanes first so a typing slip fails in seconds; the suites that need Postgres, Redis and
-// RabbitMQ after. Two at a time: the machines this runs on have two cores.
-const phases = unitOnly
-  ? [['test']]
-  : [
-      ['lint', 'typecheck', 'test'],
-      ['test:int', 'e2e'],
-    ];
+// RabbitMQ after, two at a time (the machines this runs on have two cores).
+const nxEnv = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
+const nx = (...nxTargets: string[]) => ['nx', ...nxTargets, '--outputStyle=stream', ...nxArgs];
+
 let status = 0;
+const record = (code: number | null) => {
+  if (code !== 0) status = code ?? 1;
+};
 // Formatting is the one check outside Nx's projects (it covers scripts/, bench/ and the root files too).
 if (!unitOnly) {
   const format = spawnSync('npx', ['prettier', '--check', '--log-level', 'warn', '.'], { cwd: root, stdio: 'inherit' });
   if (format.status !== 0) {
     console.error('npm test: files differ from their Prettier layout; `npm run format` rewrites them');
-    status = format.status ?? 1;
+    record(format.status);
   }
 }
-for (const targets of phases) {
-  const run = spawnSync('npx', ['nx', 'run-many', '-t', ...targets, '--parallel=2', '--outputStyle=stream', ...nxArgs], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
-  });
-  if (run.status !== 0) status = run.status ?? 1;
+const run = (args: string[]) => spawnSync('npx', args, { cwd: root, stdio: 'inherit', env: nxEnv }).status;
+if (unitOnly) {
+  record(run(nx('run-many', '-t', 'test', '--parallel=2')));
+} else {
+  record(run(nx('run-many', '-t', 'lint', 'typecheck', 'test', '--parallel=2')));
+  if (nxArgs.length > 0) {
+    record(run(nx('run-many', '-t', 'test:int', 'e2e', '--parallel=2')));
+  } else {
+    // The end-to-end lane is the longest task by far (about as long as every integration lane
+    // together), and Nx would start it last, once everything it builds on is built. So the builds
+    // come first, then the end-to-end lane starts at once beside the integration lanes, one at a time.
+    record(run(nx('run-many', '-t', 'build', '--parallel=2')));
+    const lanes = [nx('run', '@school/e2e:e2e', '--excludeTaskDependencies'), nx('run-many', '-t', 'test:int', '--parallel=1', '--excludeTaskDependencies')];
+    const codes = await Promise.all(
+      lanes.map((args) => new Promise<number | null>((resolve) => spawn('npx', args, { cwd: root, stdio: 'inherit', env: nxEnv }).once('close', resolve))),
+    );
+    codes.forEach(record);
+  }
 }
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
