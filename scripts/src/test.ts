@@ -1,7 +1,7 @@
 // `npm test`: Prettier's check, then every lane of every project with Nx (lint, typecheck and unit tests first, then the
 // integration and end-to-end suites), then one closing line for the whole run.
 // `npm run test:unit` (`--unit`): the unit lane only, the seconds-long loop.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,31 +29,39 @@ let status = 0;
 const record = (code: number | null) => {
   if (code !== 0) status = code ?? 1;
 };
+const started = Date.now();
+const timings: string[] = [];
+/** Runs `npx args`, recording its exit status and how long it took under `label`. */
+const step = (label: string, args: string[], env: NodeJS.ProcessEnv = nxEnv) =>
+  new Promise<void>((resolve) => {
+    const begun = Date.now();
+    spawn('npx', args, { cwd: root, stdio: 'inherit', env }).once('close', (code) => {
+      timings.push(`${label} ${duration(Date.now() - begun)}`);
+      record(code);
+      resolve();
+    });
+  });
+
 // Formatting is the one check outside Nx's projects (it covers scripts/, bench/ and the root files too).
 if (!unitOnly) {
-  const format = spawnSync('npx', ['prettier', '--check', '--log-level', 'warn', '.'], { cwd: root, stdio: 'inherit' });
-  if (format.status !== 0) {
-    console.error('npm test: files differ from their Prettier layout; `npm run format` rewrites them');
-    record(format.status);
-  }
+  await step('prettier', ['prettier', '--check', '--log-level', 'warn', '.'], process.env);
+  if (status !== 0) console.error('npm test: files differ from their Prettier layout; `npm run format` rewrites them');
 }
-const run = (args: string[]) => spawnSync('npx', args, { cwd: root, stdio: 'inherit', env: nxEnv }).status;
 if (unitOnly) {
-  record(run(nx('run-many', '-t', 'test', '--parallel=2')));
+  await step('unit', nx('run-many', '-t', 'test', '--parallel=2'));
 } else {
-  record(run(nx('run-many', '-t', 'lint', 'typecheck', 'test', '--parallel=2')));
+  await step('lint, typecheck, unit', nx('run-many', '-t', 'lint', 'typecheck', 'test', '--parallel=2'));
   if (nxArgs.length > 0) {
-    record(run(nx('run-many', '-t', 'test:int', 'e2e', '--parallel=2')));
+    await step('integration and e2e', nx('run-many', '-t', 'test:int', 'e2e', '--parallel=2'));
   } else {
     // The end-to-end lane is the longest task by far (about as long as every integration lane
     // together), and Nx would start it last, once everything it builds on is built. So the builds
     // come first, then the end-to-end lane starts at once beside the integration lanes, one at a time.
-    record(run(nx('run-many', '-t', 'build', '--parallel=2')));
-    const lanes = [nx('run', '@school/e2e:e2e', '--excludeTaskDependencies'), nx('run-many', '-t', 'test:int', '--parallel=1', '--excludeTaskDependencies')];
-    const codes = await Promise.all(
-      lanes.map((args) => new Promise<number | null>((resolve) => spawn('npx', args, { cwd: root, stdio: 'inherit', env: nxEnv }).once('close', resolve))),
-    );
-    codes.forEach(record);
+    await step('builds', nx('run-many', '-t', 'build', '--parallel=2'));
+    await Promise.all([
+      step('e2e', nx('run', '@school/e2e:e2e', '--excludeTaskDependencies')),
+      step('integration', nx('run-many', '-t', 'test:int', '--parallel=1', '--excludeTaskDependencies')),
+    ]);
   }
 }
 
@@ -66,6 +74,11 @@ for (const project of existsSync(resultsDir) ? readdirSync(resultsDir, { recursi
   lanes += 1;
 }
 if (status !== 0 && totals.failed === 0) totals.failed = 1; // a lint, typecheck or build failure fails the run too
-console.log(`\n${lanes} project lanes tested`);
+console.log(`\n${lanes} project lanes tested in ${duration(Date.now() - started)} (${timings.join(', ')})`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(status);
+
+function duration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
