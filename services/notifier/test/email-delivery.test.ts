@@ -5,7 +5,7 @@ import { EVENT_TYPES } from '@school/contracts';
 import { JOB_QUEUES } from '../src/jobs/job-queues.js';
 import { TcpProxy, TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { migratedTestSchema, scrapeMetrics, type MigratedTestSchema } from '@school/testing';
-import { Queue } from 'bullmq';
+import { type Job, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { LiveNotificationHub } from '../src/live/live-notification.hub.js';
 import { guestFeedback } from './support/events.js';
@@ -172,13 +172,7 @@ describe('events to email: outbox -> RabbitMQ -> notifier -> BullMQ -> SMTP', ()
     sink.accept();
 
     await waitFor(() => sink.matching(mark).length === 1, { what: 'delivery after the server recovered' });
-    const job = await waitFor(
-      async () => {
-        const found = await emailQueue.getJob(`${id}_email`);
-        return (await found?.isCompleted()) ? found : null;
-      },
-      { what: 'the completed job' },
-    );
+    const job = await finishedJob(emailQueue, `${id}_email`, 'completed');
     expect(job.attemptsMade).toBeGreaterThanOrEqual(3);
     const metrics = await scrapeMetrics(`${notifier.url}/metrics`);
     expect(metrics(emailFailures('retry'))).toBe(retriesBefore + job.attemptsMade - 1);
@@ -191,13 +185,7 @@ describe('events to email: outbox -> RabbitMQ -> notifier -> BullMQ -> SMTP', ()
     try {
       const mark = marker();
       const id = await producer.record(EVENT_TYPES.feedbackSubmitted, guestFeedback(mark));
-      const job = await waitFor(
-        async () => {
-          const found = await emailQueue.getJob(`${id}_email`);
-          return (await found?.isFailed()) ? found : null;
-        },
-        { what: 'the failed job' },
-      );
+      const job = await finishedJob(emailQueue, `${id}_email`, 'failed');
       expect(job.attemptsMade).toBe(1);
       expect(job.failedReason).toMatch(/^SMTP 550/);
       expect(sink.refusals - refusalsBefore).toBe(1);
@@ -298,15 +286,17 @@ describe('events to email: outbox -> RabbitMQ -> notifier -> BullMQ -> SMTP', ()
       [ids.resetSms, '+9779812345678', '112233'],
       [ids.verifyPhone, '+9779800000000', '777111'],
     ] as const) {
-      const job = await waitFor(
-        async () => {
-          const found = await smsQueue.getJob(`${id}_sms`);
-          return (await found?.isCompleted()) ? found : null;
-        },
-        { what: `SMS job ${id}` },
-      );
+      const job = await finishedJob(smsQueue, `${id}_sms`, 'completed');
       expect(job.data).toMatchObject({ to: phone, otp });
     }
     expect(byId(ids.resetSms)).toBeUndefined();
   });
 });
+
+/**
+ * The job once it is `state`, read after its state: a job read before it finished (then its state
+ * checked) would still show the attempts and reason of before (seen under load).
+ */
+function finishedJob(queue: Queue, jobId: string, state: 'completed' | 'failed'): Promise<Job> {
+  return waitFor(async () => ((await queue.getJobState(jobId)) === state ? ((await queue.getJob(jobId)) ?? null) : null), { what: `job ${jobId} ${state}` });
+}
