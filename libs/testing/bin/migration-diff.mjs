@@ -127,4 +127,5 @@ const { stdout } = await engine.diff({
   filters: { externalTables: [], externalEnums: [] },
 });
 engine.free();
-process.stdout.write(stdout ?? '');
+// The adapter's pool would keep its idle connections, and this process, alive for another 10 s.
+process.stdout.write(stdout ?? '', () => process.exit(0));
