@@ -1,4 +1,4 @@
-// `npm test`: Prettier's check, then every lane of every project with Nx (lint, typecheck and unit tests first, then the
+// `npm test`: Prettier's check, the typecheck and every lane of every project with Nx (lint and unit tests beside the
 // integration and end-to-end suites), then one closing line for the whole run.
 // `npm run test:unit` (`--unit`): the unit lane only, the seconds-long loop.
 import { spawn } from 'node:child_process';
@@ -43,26 +43,37 @@ const step = (label: string, args: string[], env: NodeJS.ProcessEnv = nxEnv) =>
   });
 
 // Formatting is the one check outside Nx's projects (it covers scripts/, bench/ and the root files too).
-if (!unitOnly) {
+async function prettier() {
+  const failedBefore = status;
   await step('prettier', ['prettier', '--check', '--log-level', 'warn', '.'], process.env);
-  if (status !== 0) console.error('npm test: files differ from their Prettier layout; `npm run format` rewrites them');
+  if (status !== failedBefore) console.error('npm test: files differ from their Prettier layout; `npm run format` rewrites them');
 }
+
 if (unitOnly) {
   await step('unit', nx('run-many', '-t', 'test', '--parallel=2'));
-} else {
+} else if (nxArgs.length > 0) {
+  // Some projects only (`npm test -- -p identity`): their lanes as Nx runs them, fast ones first.
+  await prettier();
   await step('lint, typecheck, unit', nx('run-many', '-t', 'lint', 'typecheck', 'test', '--parallel=2'));
-  if (nxArgs.length > 0) {
-    await step('integration and e2e', nx('run-many', '-t', 'test:int', 'e2e', '--parallel=2'));
-  } else {
-    // The end-to-end lane is the longest task by far (about as long as every integration lane
-    // together), and Nx would start it last, once everything it builds on is built. So the builds
-    // come first, then the end-to-end lane starts at once beside the integration lanes, one at a time.
-    await step('builds', nx('run-many', '-t', 'build', '--parallel=2'));
-    await Promise.all([
-      step('e2e', nx('run', '@school/e2e:e2e', '--excludeTaskDependencies')),
-      step('integration', nx('run-many', '-t', 'test:int', '--parallel=1', '--excludeTaskDependencies')),
-    ]);
-  }
+  await step('integration and e2e', nx('run-many', '-t', 'test:int', 'e2e', '--parallel=2'));
+} else {
+  // Every lane at once, in three queues, since neither the fast checks nor the suites keep two cores
+  // busy by themselves: the checks are all CPU, while the suites wait on processes, sockets and
+  // timers about a quarter of the time. The end-to-end lane is the longest task (about as long as
+  // every integration lane together) and Nx would start it last, so the builds come first and it
+  // starts at once. The whole workspace is typechecked as one program (the root tsconfig.json holds
+  // every project's files, e2e/test/typecheck.test.ts checks that it does), which costs an eighth
+  // of the CPU of one tsc per project, each compiling the libraries it imports again.
+  await step('builds', nx('run-many', '-t', 'build', '--parallel=2'));
+  await Promise.all([
+    (async () => {
+      await prettier();
+      await step('typecheck', ['tsc', '-p', 'tsconfig.json', '--noEmit'], process.env);
+      await step('lint, unit', nx('run-many', '-t', 'lint', 'test', '--parallel=1'));
+    })(),
+    step('e2e', nx('run', '@school/e2e:e2e', '--excludeTaskDependencies')),
+    step('integration', nx('run-many', '-t', 'test:int', '--parallel=1', '--excludeTaskDependencies')),
+  ]);
 }
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
