@@ -4,9 +4,10 @@ import ts from 'typescript';
 import { root } from './support/deployment.js';
 
 /**
- * `npm test` typechecks the workspace as one program, the root tsconfig.json, instead of one tsc per
- * project (scripts/src/test.ts): that program must hold every file a project's own tsconfig.json
- * holds, under the same compiler options, or a project's type error would pass `npm test`.
+ * `npm test` typechecks and lints the workspace as one program, the root tsconfig.json, instead of
+ * one per project (scripts/src/test.ts, eslint.config.mjs): that program must hold every file a
+ * project's own tsconfig.json holds, under the same compiler options, or a project's type error
+ * would pass `npm test`.
  */
 interface Program {
   files: Set<string>;

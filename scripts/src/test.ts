@@ -1,5 +1,5 @@
-// `npm test`: Prettier's check, the typecheck and every lane of every project with Nx (lint and unit tests beside the
-// integration and end-to-end suites), then one closing line for the whole run.
+// `npm test`: Prettier's check, the typecheck and ESLint of the whole workspace, and every test lane of every project
+// with Nx (unit tests beside the integration and end-to-end suites), then one closing line for the whole run.
 // `npm run test:unit` (`--unit`): the unit lane only, the seconds-long loop.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -61,15 +61,17 @@ if (unitOnly) {
   // busy by themselves: the checks are all CPU, while the suites wait on processes, sockets and
   // timers about a quarter of the time. The end-to-end lane is the longest task (about as long as
   // every integration lane together) and Nx would start it last, so the builds come first and it
-  // starts at once. The whole workspace is typechecked as one program (the root tsconfig.json holds
-  // every project's files, e2e/test/typecheck.test.ts checks that it does), which costs an eighth
-  // of the CPU of one tsc per project, each compiling the libraries it imports again.
+  // starts at once. The whole workspace is typechecked and linted as one program (the root
+  // tsconfig.json holds every project's files, e2e/test/typecheck.test.ts checks that it does),
+  // which costs an eighth of the CPU of one tsc per project and a quarter of one ESLint per project,
+  // each compiling the libraries it imports again.
   await step('builds', nx('run-many', '-t', 'build', '--parallel=2'));
   await Promise.all([
     (async () => {
       await prettier();
       await step('typecheck', ['tsc', '-p', 'tsconfig.json', '--noEmit'], process.env);
-      await step('lint, unit', nx('run-many', '-t', 'lint', 'test', '--parallel=1'));
+      await step('lint', ['eslint', '.'], { ...process.env, LINT_WHOLE_WORKSPACE: '1' });
+      await step('unit', nx('run-many', '-t', 'test', '--parallel=1'));
     })(),
     step('e2e', nx('run', '@school/e2e:e2e', '--excludeTaskDependencies')),
     step('integration', nx('run-many', '-t', 'test:int', '--parallel=1', '--excludeTaskDependencies')),
