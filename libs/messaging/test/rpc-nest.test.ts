@@ -4,6 +4,7 @@ import { GEOGRAPHY_CHECK, type RpcAnswer, type RpcContract, type RpcRequest } fr
 import { MessagingModule, RpcHandler, RpcModule } from '@school/messaging/nest';
 import { TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { createServiceApp, HealthModule, ReadinessRegistry } from '@school/service';
+import { scaled } from '@school/testing';
 import { createLogger } from '@school/telemetry';
 import { waitFor } from './support/wait.js';
 
@@ -33,7 +34,10 @@ class AddressCheckController {
   }
 }
 
+/** The deadline of the test that waits for it to pass. */
 const DEADLINE_MS = 500;
+/** The deadline where an answer is expected: one no loaded machine's round trip reaches. */
+const ANSWER_DEADLINE_MS = scaled(5_000);
 
 describe('RpcModule: @RpcHandler providers serve, RpcClient calls, no answer is 503 (real RabbitMQ, real socket)', () => {
   let broker: TestBroker;
@@ -48,12 +52,12 @@ describe('RpcModule: @RpcHandler providers serve, RpcClient calls, no answer is 
     await broker.destroy();
   });
 
-  async function startApp(name: string, options: { serves?: RpcContract[]; providers?: Type[]; controllers?: Type[] }): Promise<INestApplication> {
+  async function startApp(name: string, options: { serves?: RpcContract[]; providers?: Type[]; controllers?: Type[]; deadlineMs?: number }): Promise<INestApplication> {
     @Module({
       imports: [
         HealthModule,
         MessagingModule.forRoot({ url: TEST_AMQP_URL, connectionName: name, namePrefix: broker.prefix, reconnect: { initialMs: 100, maxMs: 400 } }),
-        RpcModule.forRoot({ serves: options.serves ?? [], defaultTimeoutMs: DEADLINE_MS }),
+        RpcModule.forRoot({ serves: options.serves ?? [], defaultTimeoutMs: options.deadlineMs ?? ANSWER_DEADLINE_MS }),
       ],
       providers: options.providers ?? [],
       controllers: options.controllers ?? [],
@@ -70,7 +74,7 @@ describe('RpcModule: @RpcHandler providers serve, RpcClient calls, no answer is 
   }
 
   const startServing = () => startApp('reference-data-like', { serves: [GEOGRAPHY_CHECK], providers: [GeographyChecker] });
-  const startCalling = () => startApp('identity-like', { controllers: [AddressCheckController] });
+  const startCalling = (deadlineMs?: number) => startApp('identity-like', { controllers: [AddressCheckController], deadlineMs });
 
   async function ready(app: INestApplication) {
     const readiness = app.get(ReadinessRegistry);
@@ -101,7 +105,7 @@ describe('RpcModule: @RpcHandler providers serve, RpcClient calls, no answer is 
     const serving = await startServing();
     await ready(serving);
     await serving.close();
-    const calling = await startCalling();
+    const calling = await startCalling(DEADLINE_MS);
     await ready(calling);
 
     const started = Date.now();
