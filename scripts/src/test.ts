@@ -31,22 +31,22 @@ const record = (code: number | null) => {
 };
 const started = Date.now();
 const timings: string[] = [];
-/** Runs `npx args`, recording its exit status and how long it took under `label`. */
+/** Runs `npx args`, recording its exit status and how long it took under `label`; resolves to whether it passed. */
 const step = (label: string, args: string[], env: NodeJS.ProcessEnv = nxEnv) =>
-  new Promise<void>((resolve) => {
+  new Promise<boolean>((resolve) => {
     const begun = Date.now();
     spawn('npx', args, { cwd: root, stdio: 'inherit', env }).once('close', (code) => {
       timings.push(`${label} ${duration(Date.now() - begun)}`);
       record(code);
-      resolve();
+      resolve(code === 0);
     });
   });
 
 // Formatting is the one check outside Nx's projects (it covers scripts/, bench/ and the root files too).
 async function prettier() {
-  const failedBefore = status;
-  await step('prettier', ['prettier', '--check', '--log-level', 'warn', '.'], process.env);
-  if (status !== failedBefore) console.error('npm test: files differ from their Prettier layout; `npm run format` rewrites them');
+  if (!(await step('prettier', ['prettier', '--check', '--log-level', 'warn', '.'], process.env))) {
+    console.error('npm test: files differ from their Prettier layout; `npm run format` rewrites them');
+  }
 }
 
 if (unitOnly) {
