@@ -166,7 +166,7 @@ describe('identity account rules through the gateway (issue 9)', () => {
       // Once the burst is over, a normal login is served at once.
       const started = Date.now();
       expect((await call('POST', '/api/auth/login/email', { email: 'admin@example.com', password: 'Admin123!' })).status).toBe(200);
-      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(Date.now() - started).toBeLessThan(scaled(2_000));
     });
   });
 });

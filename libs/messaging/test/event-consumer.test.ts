@@ -194,13 +194,15 @@ describe('event consumer (real RabbitMQ)', () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
+    let started = false;
     const { handled, handler } = recorder();
     const { consumer, topology } = await startConsumer(async (message) => {
+      started = true;
       await gate;
       await handler(message);
     });
     await broker.publish(KEY, '{}', { messageId: 'slow' });
-    await delay(100);
+    await waitFor(() => started, { what: 'the handler to start' });
     const stopped = consumer.stop();
     release();
     await stopped;

@@ -26,6 +26,8 @@ const DOUBLE_LOOSE_REQUEST = defineRpc({ name: DOUBLE.name, request: z.object({ 
 const DOUBLE_STRICT_ANSWER = defineRpc({ name: DOUBLE.name, request: DOUBLE.request, answer: z.object({ doubled: z.number().int().max(10) }).strict() });
 
 const FAST_RECONNECT = { initialMs: 100, maxMs: 400 };
+/** The deadline of calls that must be answered: one no loaded machine's round trip reaches. */
+const ANSWER_DEADLINE_MS = scaled(5_000);
 
 /** A logger that keeps every line, to assert what was logged. */
 function recordingLogger(): MessagingLogger & { lines: string[] } {
@@ -73,7 +75,7 @@ describe('RPC over RabbitMQ: direct reply-to, deadlines, typed contracts (real R
     return server;
   }
 
-  async function startClient({ url = TEST_AMQP_URL, logger = silentLogger, defaultTimeoutMs = 2_000 } = {}) {
+  async function startClient({ url = TEST_AMQP_URL, logger = silentLogger, defaultTimeoutMs = ANSWER_DEADLINE_MS } = {}) {
     const client = new RpcClient(connect(url), { prefix: broker.prefix, logger, defaultTimeoutMs });
     cleanups.push(() => client.close());
     await waitFor(() => client.isReady(), { what: 'the RPC reply consumer' });
@@ -170,7 +172,7 @@ describe('RPC over RabbitMQ: direct reply-to, deadlines, typed contracts (real R
     expect(late).toBeInstanceOf(RpcUnavailableError);
     expect(late).toMatchObject({ reason: 'deadline' });
     expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(scaled(800));
+    expect(elapsed).toBeLessThan(ANSWER_DEADLINE_MS); // its own deadline, not the client's default
 
     release();
     await waitFor(() => handled === 1, { what: 'the handler to finish' });
@@ -185,7 +187,9 @@ describe('RPC over RabbitMQ: direct reply-to, deadlines, typed contracts (real R
     await server.stop(); // the queue stays, nobody consumes it
     const client = await startClient();
 
-    const pending = rejection(client.call(DOUBLE, { n: 1 }, { timeoutMs: 700 }));
+    // Long enough that the request is still queued when the test looks, however loaded the machine.
+    const expiresMs = scaled(2_000);
+    const pending = rejection(client.call(DOUBLE, { n: 1 }, { timeoutMs: expiresMs }));
     const [message] = await waitFor(
       async () => {
         const messages = await broker.drain(queue, 1);
@@ -193,7 +197,7 @@ describe('RPC over RabbitMQ: direct reply-to, deadlines, typed contracts (real R
       },
       { what: 'the request in the queue' },
     );
-    expect(message?.properties).toMatchObject({ expiration: '700', contentType: 'application/json', type: DOUBLE.name });
+    expect(message?.properties).toMatchObject({ expiration: String(expiresMs), contentType: 'application/json', type: DOUBLE.name });
     expect(message?.properties.replyTo).toMatch(new RegExp(`^${DIRECT_REPLY_TO.replaceAll('.', '\\.')}\\.`));
     expect(message?.properties.correlationId).toEqual(expect.any(String));
     expect(Number(message?.properties.headers?.[RPC_HEADERS.deadline])).toBeGreaterThan(Date.now());
@@ -201,10 +205,10 @@ describe('RPC over RabbitMQ: direct reply-to, deadlines, typed contracts (real R
     expect(await pending).toMatchObject({ reason: 'deadline' });
 
     // Left in the queue, it is gone once its expiration has passed.
-    const dropped = rejection(client.call(DOUBLE, { n: 2 }, { timeoutMs: 300 }));
+    const dropped = rejection(client.call(DOUBLE, { n: 2 }, { timeoutMs: expiresMs }));
     await waitFor(async () => (await broker.messageCount(queue)) === 1, { what: 'the second request queued' });
     expect(await dropped).toMatchObject({ reason: 'deadline' });
-    await waitFor(async () => (await broker.messageCount(queue)) === 0, { what: 'the broker to expire the request', timeoutMs: 3_000 });
+    await waitFor(async () => (await broker.messageCount(queue)) === 0, { what: 'the broker to expire the request' });
   });
 
   it('with the server down fails typed: at once when its queue was never declared, at the deadline when nobody consumes it', async () => {

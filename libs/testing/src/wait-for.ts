@@ -9,5 +9,5 @@ export async function waitFor<T>(probe: () => Promise<T> | T, { timeoutMs = 15_0
     if (last) return last;
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   } while (Date.now() < deadline);
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
+  throw new Error(`timed out after ${scaled(timeoutMs)} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
 }
