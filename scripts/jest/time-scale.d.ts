@@ -1,2 +1,3 @@
 export declare function timeScale(): number;
+export declare function expectOwnLoad(processes: number): number;
 export declare function scaled(ms: number): number;

@@ -4,10 +4,29 @@
 // is put in the environment, so jest's workers and child processes agree.
 import { availableParallelism, loadavg } from 'node:os';
 
+const MAX_SCALE = 10;
+
 export function timeScale() {
   const given = Number(process.env.TEST_TIME_SCALE);
   if (Number.isFinite(given) && given > 0) return given;
-  const scale = Math.min(10, Math.max(1, Math.round((loadavg()[0] / availableParallelism()) * 10) / 10));
+  return settle(0);
+}
+
+/**
+ * For a run that will load the machine itself with `processes` busy at once (npm test's lanes, each
+ * starting processes of its own): the load the machine carries now plus that, per core. A scale read
+ * from a quiet machine's load would be 1 while the run's own lanes keep every core saturated.
+ * TEST_TIME_SCALE, when given, still wins.
+ */
+export function expectOwnLoad(processes) {
+  const given = Number(process.env.TEST_TIME_SCALE);
+  if (Number.isFinite(given) && given > 0) return given;
+  return settle(processes);
+}
+
+function settle(ownProcesses) {
+  const perCore = (loadavg()[0] + ownProcesses) / availableParallelism();
+  const scale = Math.min(MAX_SCALE, Math.max(1, Math.round(perCore * 10) / 10));
   process.env.TEST_TIME_SCALE = String(scale);
   return scale;
 }

@@ -3,8 +3,9 @@
 // `npm run test:unit` (`--unit`): the unit lane only, the seconds-long loop.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expectOwnLoad } from '../jest/time-scale.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);
@@ -20,6 +21,13 @@ if (!unitOnly && !existsSync(chromium)) {
 const resultsDir = join(root, '.test-results');
 rmSync(resultsDir, { recursive: true, force: true });
 
+// The lanes load the machine themselves: all at once, five jest processes (the checks' one, the
+// end-to-end lane's two, two integration projects'); some projects only, Nx's two at a time. Every
+// bound a test waits for stretches by that load besides the machine's own (TEST_TIME_SCALE, which
+// the children inherit; one given by the caller wins).
+const ownProcesses = unitOnly ? 0 : nxArgs.length > 0 ? 2 : 5;
+const scale = expectOwnLoad(ownProcesses);
+
 // Fast lanes first so a typing slip fails in seconds; the suites that need Postgres, Redis and
 // RabbitMQ after, two at a time (the machines this runs on have two cores).
 const nxEnv = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
@@ -31,6 +39,7 @@ const record = (code: number | null) => {
 };
 const started = Date.now();
 const timings: string[] = [];
+const failedSteps: string[] = [];
 /** Runs `npx args`, recording its exit status and how long it took under `label`; resolves to whether it passed. */
 const step = (label: string, args: string[], env: NodeJS.ProcessEnv = nxEnv) =>
   new Promise<boolean>((resolve) => {
@@ -38,6 +47,7 @@ const step = (label: string, args: string[], env: NodeJS.ProcessEnv = nxEnv) =>
     spawn('npx', args, { cwd: root, stdio: 'inherit', env }).once('close', (code) => {
       timings.push(`${label} ${duration(Date.now() - begun)}`);
       record(code);
+      if (code !== 0) failedSteps.push(label);
       resolve(code === 0);
     });
   });
@@ -78,16 +88,22 @@ if (unitOnly) {
   ]);
 }
 
+type LaneResult = { passed: number; failed: number; skipped: number; failures?: Array<{ file: string; test: string; error: string }> };
 const totals = { passed: 0, failed: 0, skipped: 0 };
+const failedTests: string[] = [];
 let lanes = 0;
-for (const project of existsSync(resultsDir) ? readdirSync(resultsDir, { recursive: true }) : []) {
-  if (!String(project).endsWith('.json')) continue;
-  const counts = JSON.parse(readFileSync(join(resultsDir, String(project)), 'utf8')) as typeof totals;
-  for (const key of ['passed', 'failed', 'skipped'] as const) totals[key] += counts[key];
+for (const entry of existsSync(resultsDir) ? readdirSync(resultsDir, { recursive: true }) : []) {
+  if (!String(entry).endsWith('.json')) continue;
+  const lane = JSON.parse(readFileSync(join(resultsDir, String(entry)), 'utf8')) as LaneResult;
+  for (const key of ['passed', 'failed', 'skipped'] as const) totals[key] += lane[key];
+  const project = dirname(String(entry));
+  for (const { file, test, error } of lane.failures ?? []) failedTests.push(`  ${project} ${file} › ${test}\n      ${error}`);
   lanes += 1;
 }
 if (status !== 0 && totals.failed === 0) totals.failed = 1; // a lint, typecheck or build failure fails the run too
-console.log(`\n${lanes} project lanes tested in ${duration(Date.now() - started)} (${timings.join(', ')})`);
+console.log(`\n${lanes} project lanes tested in ${duration(Date.now() - started)} (${timings.join(', ')}; time scale ${scale})`);
+if (failedSteps.length > 0) console.log(`failed: ${failedSteps.join(', ')}`);
+if (failedTests.length > 0) console.log(`failed tests:\n${failedTests.join('\n')}`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(status);
 

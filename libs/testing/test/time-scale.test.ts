@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
+import { availableParallelism } from 'node:os';
 import ScaledTimeoutsEnvironment from '../../../scripts/jest/environment.js';
+import { expectOwnLoad } from '../../../scripts/jest/time-scale.js';
 import { scaled, timeScale } from '../src/index.js';
 
 type Added = { timeout: number | undefined };
@@ -15,6 +17,23 @@ describe('the test time scale', () => {
   it('is at least 1 and stretches a bound by it', () => {
     expect(timeScale()).toBeGreaterThanOrEqual(1);
     expect(scaled(1_000)).toBe(Math.ceil(1_000 * timeScale()));
+  });
+
+  it('for a run that loads the machine itself, adds its own processes to the load per core, up to 10; a given TEST_TIME_SCALE wins', () => {
+    const given = process.env.TEST_TIME_SCALE;
+    try {
+      delete process.env.TEST_TIME_SCALE;
+      const scale = expectOwnLoad(4 * availableParallelism());
+      expect(scale).toBeGreaterThanOrEqual(4);
+      expect(process.env.TEST_TIME_SCALE).toBe(String(scale)); // what the run's children inherit
+      delete process.env.TEST_TIME_SCALE;
+      expect(expectOwnLoad(1_000 * availableParallelism())).toBe(10);
+      process.env.TEST_TIME_SCALE = '3';
+      expect(expectOwnLoad(1_000)).toBe(3);
+    } finally {
+      if (given === undefined) delete process.env.TEST_TIME_SCALE;
+      else process.env.TEST_TIME_SCALE = given;
+    }
   });
 
   it("stretches the timeout a test or a hook names, and leaves one that names none to jest's (scaled) default", () => {
