@@ -1,0 +1,54 @@
+// Jest reporter: writes the pass/fail counts of one project's lane, and what failed, to
+// .test-results/<package name>/<lane>.json, so `npm test` can print one closing summary for the
+// whole monorepo (a lane replayed from Nx's cache still counts) that names every failed test: a CI
+// log cut to its end still says what to look at.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const resultsDir = fileURLToPath(new URL('../../.test-results', import.meta.url));
+
+export default class ResultsReporter {
+  constructor(globalConfig) {
+    this.rootDir = globalConfig.rootDir;
+    this.project = JSON.parse(readFileSync(join(globalConfig.rootDir, 'package.json'), 'utf8')).name;
+    this.lane = process.env.JEST_LANE ?? 'all';
+  }
+
+  onRunComplete(_contexts, results) {
+    const dir = join(resultsDir, this.project);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${this.lane}.json`), JSON.stringify(summarize(results, this.rootDir)));
+  }
+}
+
+/** The counts of a jest run and, for each failed test or suite that did not run, its file, name and first lines of error. */
+export function summarize(results, rootDir) {
+  const failures = [];
+  for (const suite of results.testResults) {
+    const file = relative(rootDir, suite.testFilePath);
+    if (suite.testExecError) failures.push({ file, test: '(the suite did not run)', error: firstLines(suite.testExecError.message) });
+    for (const test of suite.testResults) {
+      if (test.status === 'failed') failures.push({ file, test: test.fullName, error: firstLines(test.failureMessages[0]) });
+    }
+  }
+  return {
+    passed: results.numPassedTests,
+    failed: results.numFailedTests + results.numRuntimeErrorTestSuites,
+    skipped: results.numPendingTests + results.numTodoTests,
+    failures,
+  };
+}
+
+/** What an assertion says before its stack: the matcher, then what was expected and received. */
+function firstLines(message = '') {
+  // eslint-disable-next-line no-control-regex -- jest colours its messages
+  const plain = message.replace(/\u001b\[[0-9;]*m/g, '');
+  const lines = plain.split('\n').map((line) => line.trim());
+  const stack = lines.findIndex((line) => line.startsWith('at '));
+  return (stack === -1 ? lines : lines.slice(0, stack))
+    .filter((line) => line !== '')
+    .slice(0, 4)
+    .join(' / ')
+    .slice(0, 400);
+}
