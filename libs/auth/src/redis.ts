@@ -15,3 +15,23 @@ export function createAuthRedis(redisUrl: string, options: AuthRedisOptions = {}
   redis.on('error', options.onError ?? (() => {}));
   return redis;
 }
+
+/**
+ * Closes a Redis client at shutdown, as often as it is asked. Connected: QUIT, so pending commands
+ * finish first, waiting at most `graceMs` for the socket to end. Unreachable or still connecting:
+ * a disconnect that stops the reconnect attempts (QUIT would wait in the offline queue). Ended
+ * already: nothing, since ioredis's disconnect() of an ended client arms a 2 s timer that holds
+ * the process open.
+ */
+export async function closeRedis(redis: Redis, graceMs = 1_000): Promise<void> {
+  if (redis.status === 'end') return;
+  if (redis.status !== 'ready') {
+    redis.disconnect();
+    return;
+  }
+  const ended = new Promise<void>((resolve) => redis.once('end', () => resolve()));
+  await redis.quit().catch(() => redis.disconnect());
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([ended, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+  clearTimeout(timer);
+}

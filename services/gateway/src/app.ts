@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { Authenticator, createAuthRedis, JwtVerifier, SessionRevocations } from '@school/auth';
+import { Authenticator, closeRedis, createAuthRedis, JwtVerifier, SessionRevocations } from '@school/auth';
 import { SERVICE_NAMES, type ServiceName } from '@school/config';
 import { AppError, requestId } from '@school/http';
 import { createMetricsRegistry, instrumentHttpRoutes, type Registry } from '@school/metrics';
@@ -133,9 +133,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
     await revocations?.stop();
     await uploadSpool.close();
     if (deps.redis) return;
-    // QUIT would wait in the offline queue of a client that is still trying to reconnect.
-    if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
-    else redis.disconnect();
+    await closeRedis(redis);
   });
   return app;
 }

@@ -2,7 +2,7 @@ import { type DynamicModule, Inject, Module, type OnApplicationShutdown, type On
 import type { Redis } from 'ioredis';
 import { Authenticator } from '../authenticator.js';
 import { JwtVerifier } from '../jwt-verifier.js';
-import { createAuthRedis } from '../redis.js';
+import { closeRedis, createAuthRedis } from '../redis.js';
 import { SessionRevocations } from '../session-revocations.js';
 import { AuthGuard } from './auth.guard.js';
 import { AUTH_REDIS, type AuthModuleOptions } from './auth.options.js';
@@ -58,14 +58,6 @@ export class AuthModule implements OnModuleInit, OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await this.revocations.stop();
-    if (this.redis.status !== 'ready') {
-      // Unreachable or still connecting: stop the reconnect attempts, nothing is pending.
-      this.redis.disconnect();
-      return;
-    }
-    const ended = new Promise<void>((resolve) => this.redis.once('end', () => resolve()));
-    // QUIT lets pending commands finish first.
-    await this.redis.quit().catch(() => this.redis.disconnect());
-    await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+    await closeRedis(this.redis);
   }
 }

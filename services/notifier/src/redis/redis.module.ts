@@ -1,5 +1,6 @@
 import { Global, Inject, Injectable, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, ReadinessRegistry } from '@school/service';
+import { closeRedis } from '@school/auth';
 import { Redis } from 'ioredis';
 import type { NotifierConfig } from '../config.js';
 import { RedisLinkLog } from './redis-link-log.js';
@@ -51,7 +52,7 @@ class RedisLifecycle implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all([this.redis, this.subscriber].map((client) => client.quit().catch(() => client.disconnect())));
+    await Promise.all([this.redis, this.subscriber].map((client) => closeRedis(client)));
   }
 }
 

@@ -1,5 +1,6 @@
 import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG } from '@school/service';
+import { closeRedis } from '@school/auth';
 import { Redis } from 'ioredis';
 import { ListCache } from './list-cache.js';
 import type { ListCacheConfig } from './list-cache.config.js';
@@ -46,7 +47,7 @@ export class ListCaches implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     for (const cache of this.caches.values()) cache.close();
-    await this.redis.quit().catch(() => this.redis.disconnect());
+    await closeRedis(this.redis);
   }
 }
 
