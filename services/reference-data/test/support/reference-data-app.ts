@@ -72,11 +72,12 @@ export async function referenceDataSuite(prefix: string): Promise<ReferenceDataS
       await app.listen({ host: '127.0.0.1', port: 0 });
       const address = app.getHttpServer().address();
       const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      let closing: Promise<void> | undefined;
       const instance: ReferenceDataInstance = {
         baseUrl,
         app,
         request: httpClient(baseUrl),
-        close: () => app.close(),
+        close: () => (closing ??= app.close()),
       };
       instances.push(instance);
       return instance;
