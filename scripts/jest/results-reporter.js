@@ -1,12 +1,17 @@
 // Jest reporter: writes the pass/fail counts of one project's lane, and what failed, to
-// .test-results/<package name>/<lane>.json, so `npm test` can print one closing summary for the
-// whole monorepo (a lane replayed from Nx's cache still counts) that names every failed test: a CI
-// log cut to its end still says what to look at.
+// .test-results/<package name>/<lane>.json (TEST_RESULTS_DIR moves it), so `npm test` can print one
+// closing summary for the whole monorepo (a lane replayed from Nx's cache still counts) that names
+// every failed test: a CI log cut to its end still says what to look at. A lane whose process is
+// still up well after its tests ended (something holds a handle open) fails, rather than hanging
+// the run or passing with jest's warning alone.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scaled } from './time-scale.js';
 
-const resultsDir = fileURLToPath(new URL('../../.test-results', import.meta.url));
+const resultsDir = process.env.TEST_RESULTS_DIR ?? fileURLToPath(new URL('../../.test-results', import.meta.url));
+/** How long after its last test a lane's process may take to exit, stretched by the time scale. */
+const EXIT_GRACE_MS = 10_000;
 
 export default class ResultsReporter {
   constructor(globalConfig) {
@@ -18,7 +23,19 @@ export default class ResultsReporter {
   onRunComplete(_contexts, results) {
     const dir = join(resultsDir, this.project);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `${this.lane}.json`), JSON.stringify(summarize(results, this.rootDir)));
+    const file = join(dir, `${this.lane}.json`);
+    const summary = summarize(results, this.rootDir);
+    writeFileSync(file, JSON.stringify(summary));
+    const graceMs = scaled(EXIT_GRACE_MS);
+    // Unref'd: it fires only when something else keeps the process alive.
+    setTimeout(() => {
+      const error = `still running ${Math.round(graceMs / 1000)} s after its tests ended: a timer, socket or server is left open (find it with --detectOpenHandles)`;
+      summary.failed += 1;
+      summary.failures.push({ file: '(the jest process)', test: 'exits by itself', error });
+      writeFileSync(file, JSON.stringify(summary));
+      process.stderr.write(`\n${this.project} (${this.lane}): jest ${error}\n`);
+      process.exit(1);
+    }, graceMs).unref();
   }
 }
 

@@ -1,5 +1,11 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { summarize, type RunResults } from '../../../scripts/jest/results-reporter.js';
+import { scaled } from '../src/index.js';
 
 const ROOT = '/repo/services/identity';
 const red = (text: string) => `\u001b[31m${text}\u001b[39m`;
@@ -60,5 +66,32 @@ describe("the lane summary npm test's closing lines are made of", () => {
       skipped: 0,
       failures: [],
     });
+  });
+});
+
+describe('a lane whose jest process does not exit by itself', () => {
+  it('fails once the grace after its last test is over, naming why, instead of hanging the run', async () => {
+    const repository = fileURLToPath(new URL('../../..', import.meta.url));
+    const resultsDir = await mkdtemp(join(tmpdir(), 'lane-results-'));
+    try {
+      const jest = join(repository, 'node_modules/jest/bin/jest.js');
+      const config = fileURLToPath(new URL('fixtures/leaky/jest.config.js', import.meta.url));
+      // A tenth of the time scale: the grace of 10 s becomes 1 s.
+      const env = { ...process.env, TEST_TIME_SCALE: '0.1', TEST_RESULTS_DIR: resultsDir, JEST_LANE: 'int' };
+      const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = execFile(
+          process.execPath,
+          ['--experimental-vm-modules', jest, '--config', config],
+          { cwd: repository, env, timeout: scaled(60_000) },
+          (_error, _stdout, stderr) => resolve({ code: child.exitCode, stderr }),
+        );
+      });
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/leaky-fixture \(int\): jest still running 1 s after its tests ended/);
+      const lane = JSON.parse(await readFile(join(resultsDir, 'leaky-fixture', 'int.json'), 'utf8')) as ReturnType<typeof summarize>;
+      expect(lane).toMatchObject({ passed: 1, failed: 1, failures: [{ file: '(the jest process)', test: 'exits by itself' }] });
+    } finally {
+      await rm(resultsDir, { recursive: true, force: true });
+    }
   });
 });
