@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { type INestApplication, RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { ModulesContainer } from '@nestjs/core';
@@ -6,14 +7,14 @@ import type { RouteManifest, RouteSpec } from '@school/contracts';
 import { ROUTE_SPEC } from '../route/route.decorator.js';
 
 /** How a handler is guarded, as the AuthGuard reads it (the controller's layer and the handler's). */
-export interface HandlerGuard {
+interface HandlerGuard {
   jwt: boolean;
   permissions: string[];
   tokenSurfaces: string[];
   requiredSurfaces: string[];
 }
 
-export interface ServedRoute {
+interface ServedRoute {
   /** `METHOD /path` as Nest registers the handler. */
   key: string;
   handler: string;
@@ -62,7 +63,7 @@ function methodsOf(prototype: object): Array<{ name: string; handler: object }> 
 }
 
 /** Every HTTP handler of the running app's controllers but the platform's, with the manifest entry and guard it carries. */
-export function servedRoutes(app: INestApplication): ServedRoute[] {
+function servedRoutes(app: INestApplication): ServedRoute[] {
   const served: ServedRoute[] = [];
   for (const module of app.get(ModulesContainer).values()) {
     for (const wrapper of module.controllers.values()) {
@@ -81,7 +82,7 @@ export function servedRoutes(app: INestApplication): ServedRoute[] {
 }
 
 /** The guard a manifest entry asks for: what @Route() applies, and nothing else may add or remove. */
-export function guardFor(spec: RouteSpec): HandlerGuard {
+function guardFor(spec: RouteSpec): HandlerGuard {
   const jwt = spec.auth === 'jwt';
   return {
     jwt,
@@ -92,6 +93,29 @@ export function guardFor(spec: RouteSpec): HandlerGuard {
 }
 
 /** `METHOD /path` of every entry of the manifests. */
-export function manifestKeys(manifests: readonly RouteManifest[]): string[] {
+function manifestKeys(manifests: readonly RouteManifest[]): string[] {
   return manifests.flatMap((manifest) => Object.values(manifest).map((spec) => `${spec.method} ${spec.path}`));
+}
+
+/**
+ * How the handlers a running app serves differ from its route manifests, a line each: an entry no
+ * handler serves, or two; a handler outside them, declared without @Route(), registered at another
+ * method or path than its entry, or guarded otherwise than its entry says. Empty when they agree.
+ */
+export function manifestMismatches(app: INestApplication, manifests: readonly RouteManifest[]): string[] {
+  const served = servedRoutes(app);
+  const expected = manifestKeys(manifests);
+  const mismatches: string[] = [];
+  for (const key of expected) {
+    const handlers = served.filter((route) => route.key === key).length;
+    if (handlers !== 1) mismatches.push(`${key}: served by ${handlers} handlers`);
+  }
+  for (const { key, handler, spec, guard } of served) {
+    const route = `${key} (${handler})`;
+    if (!expected.includes(key)) mismatches.push(`${route}: in no manifest`);
+    else if (!spec) mismatches.push(`${route}: declared without @Route()`);
+    else if (`${spec.method} ${spec.path}` !== key) mismatches.push(`${route}: its entry says ${spec.method} ${spec.path}`);
+    else if (!isDeepStrictEqual(guard, guardFor(spec))) mismatches.push(`${route}: guarded ${JSON.stringify(guard)}, its entry says ${JSON.stringify(guardFor(spec))}`);
+  }
+  return mismatches;
 }
