@@ -3,7 +3,9 @@
 import { type ChildProcess, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { PROCESS_NAMES, type ProcessName } from '@school/config';
 import { type GroupProcessOptions, ProcessGroup, type RunningSystem, startSystem } from '@school/system-harness';
+import { processDefaults } from '@school/system-harness/processes';
 import pg from 'pg';
 
 export const SERVER_DATABASE_URL = process.env['DATABASE_URL'] ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -54,8 +56,13 @@ const systems: RunningSystem[] = [];
  * `nodeOptions`: flags for node itself (e.g. `--cpu-prof`).
  */
 export function startProcess(name: string, script: string, env: NodeJS.ProcessEnv, options: GroupProcessOptions = {}): ChildProcess {
-  return processes.start(name, script, { ...process.env, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env }, options);
+  const base = { ...process.env, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env };
+  // A process of the topology runs with its defaults (RUNTIME_ENV, identity's pool), as under npm start.
+  const defaults = isProcessName(name) ? processDefaults(name, base) : {};
+  return processes.start(name, script, { ...base, ...defaults }, options);
 }
+
+const isProcessName = (name: string): name is ProcessName => (PROCESS_NAMES as readonly string[]).includes(name);
 
 const clockTicks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 

@@ -18,6 +18,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processDefaults } from '@school/system-harness/processes';
 import { freePort } from '@school/testing';
 import { freshDatabase, reportResult, startProcess, stopAll, stopProcess, waitFor } from './support.js';
 
@@ -71,7 +72,9 @@ function rawConversionRate(input: string, workDir: string): number {
     }));
     process.stdout.write(String(count / ((performance.now() - started) / 1000)));
   `;
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: `${root}services/media`, encoding: 'utf8' });
+  // Under media's runtime defaults (its malloc arenas), as the service converts.
+  const env = { ...process.env, ...processDefaults('media', process.env) };
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: `${root}services/media`, encoding: 'utf8', env });
   if (result.status !== 0) throw new Error(`raw conversion measurement failed: ${result.stderr}`);
   return Number(result.stdout);
 }

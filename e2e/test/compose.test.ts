@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { PROCESS_NAMES, type ProcessName, SERVICE_NAMES } from '@school/config';
+import { PROCESS_NAMES, type ProcessName, RUNTIME_ENV, SERVICE_NAMES } from '@school/config';
 import type { Ajv as AjvClass } from 'ajv';
 import { parse } from 'yaml';
 import { IMAGE_TARGETS, MIGRATE } from '../../scripts/src/docker/assemble.js';
@@ -71,6 +71,10 @@ describe('docker-compose.yml', () => {
 
   it.each([...PROCESS_NAMES])('gives %s every variable it needs: its configuration (with the image ENV) validates', (name) => {
     expect(containerConfig(name, containerEnv(name)).error).toBeUndefined();
+  });
+
+  it.each([...PROCESS_NAMES])("runs %s with the runtime's settings libs/config gives it (RUNTIME_ENV)", (name) => {
+    expect(containerEnv(name)).toMatchObject(RUNTIME_ENV[name]);
   });
 
   it.each([...PROCESS_NAMES])('sets only variables %s reads (no typo, no variable meant for another process)', (name) => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type ConfigRule, parseConfig, processEnvironment, PROCESS_NAMES, type ProcessName, SERVICE_NAMES, servicePortVariable } from '@school/config';
+import { type ConfigRule, parseConfig, processEnvironment, PROCESS_NAMES, type ProcessName, RUNTIME_ENV, SERVICE_NAMES, servicePortVariable } from '@school/config';
 import type { z } from 'zod';
 
 /** What deployment artefacts (.env.example, compose, Kubernetes) are checked against: each process's own config shape. */
@@ -25,14 +25,14 @@ async function loadProcessConfig(name: ProcessName): Promise<ProcessConfig> {
 export const PROCESS_CONFIG = Object.fromEntries(await Promise.all(PROCESS_NAMES.map(async (name) => [name, await loadProcessConfig(name)]))) as Record<ProcessName, ProcessConfig>;
 
 /** Read by npm start or by the runtime itself rather than by a process's config shape. */
-export const OUTSIDE_SHAPES = ['LOG_FORMAT', 'DOTENV_PATH', 'UV_THREADPOOL_SIZE', ...SERVICE_NAMES.map(servicePortVariable)];
+/** Variables the runtime reads besides the shape: libuv's pool size (identity sizes it for argon2id), and those of RUNTIME_ENV. */
+const runtimeVariables = (name: ProcessName) => ['UV_THREADPOOL_SIZE', ...Object.keys(RUNTIME_ENV[name])];
 
-/** Variables the runtime reads besides the shape: libuv's pool size (identity sizes it for argon2id). */
-const RUNTIME_VARIABLES = ['UV_THREADPOOL_SIZE'];
+export const OUTSIDE_SHAPES = [...new Set(['LOG_FORMAT', 'DOTENV_PATH', ...PROCESS_NAMES.flatMap(runtimeVariables), ...SERVICE_NAMES.map(servicePortVariable)])];
 
 /** Every variable one process reads from its environment. */
 export function variablesRead(name: ProcessName): string[] {
-  return [...Object.keys(PROCESS_CONFIG[name].shape), ...RUNTIME_VARIABLES];
+  return [...Object.keys(PROCESS_CONFIG[name].shape), ...runtimeVariables(name)];
 }
 
 type Environment = Record<string, string | undefined>;
