@@ -18,7 +18,7 @@ import { registerHealthRoutes } from './health/health.routes.js';
 import { answerClientError, answerFrameworkError } from './http/client-errors.js';
 import { MAX_URL_LENGTH } from './http/request-limits.js';
 import { registerResponseHeaders } from './http/response-headers.js';
-import { registerTableRoutes } from './routes/register-routes.js';
+import { registerTableRoutes } from './proxy/register-routes.js';
 import { ROUTE_TABLE } from './routes/route-table.js';
 import { LiveStreams } from './streams/live-streams.js';
 import { DEFAULT_THROTTLE_KEY_PREFIX, Throttle } from './throttle/throttle.js';

@@ -4,13 +4,13 @@ import type { Authenticator } from '@school/auth';
 import type { ServiceName } from '@school/config';
 import { authenticateHook } from '../auth/authenticate.hook.js';
 import { bodyDeadlineHook } from '../body/body-deadline.js';
-import { createUpstreamAgent, proxyOptions, type UpstreamOptions } from '../proxy/upstream.js';
+import { createUpstreamAgent, proxyOptions, type UpstreamOptions } from './upstream.js';
 import { needsBody, THROTTLE_POLICIES } from '../throttle/policies.js';
 import { signedUrlKeyCount, throttleHook } from '../throttle/throttle.hook.js';
 import type { Throttle } from '../throttle/throttle.js';
 import type { UploadsInFlight } from '../throttle/uploads-in-flight.js';
 import { uploadsInFlightHook } from '../throttle/uploads-in-flight.hook.js';
-import { ROUTE_TABLE, type GatewayRoute } from './route-table.js';
+import { ROUTE_TABLE, type GatewayRoute } from '../routes/route-table.js';
 
 /** Per service; an upload holds one only while its spooled body goes upstream and media answers. */
 const UPLOAD_CONNECTIONS = 64;
