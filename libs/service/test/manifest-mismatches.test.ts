@@ -5,6 +5,7 @@ import { RequirePermissions } from '@school/auth/nest';
 import { FEEDBACK_ROUTES, PERMISSIONS } from '@school/contracts';
 import { createLogger } from '@school/telemetry';
 import { createServiceApp } from '../src/bootstrap.js';
+import { HealthModule } from '../src/health.module.js';
 import { Route } from '../src/route/route.decorator.js';
 import { manifestMismatches } from '../src/testing/index.js';
 
@@ -39,7 +40,7 @@ class Drifted {
 
 async function appOf(...controllers: Type[]): Promise<INestApplication> {
   // The guards are read, never run (no request is served): their authenticator is not needed.
-  @Module({ controllers, providers: [{ provide: Authenticator, useValue: {} }] })
+  @Module({ imports: [HealthModule], controllers, providers: [{ provide: Authenticator, useValue: {} }] })
   class AppModule {}
   return createServiceApp(AppModule, { logger: createLogger({ service: 'manifest-test', level: 'silent' }) });
 }
