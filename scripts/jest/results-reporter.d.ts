@@ -7,7 +7,7 @@ export interface RunResults {
   numTodoTests: number;
   testResults: Array<{
     testFilePath: string;
-    testExecError?: { message: string } | null;
+    testExecError?: { message: string; stack?: string } | null;
     testResults: Array<{ status: string; fullName: string; failureMessages: string[] }>;
   }>;
 }

@@ -44,7 +44,7 @@ export function summarize(results, rootDir) {
   const failures = [];
   for (const suite of results.testResults) {
     const file = relative(rootDir, suite.testFilePath);
-    if (suite.testExecError) failures.push({ file, test: '(the suite did not run)', error: firstLines(suite.testExecError.message) });
+    if (suite.testExecError) failures.push({ file, test: '(the suite did not run)', error: firstLines(suite.testExecError.message || suite.testExecError.stack) });
     for (const test of suite.testResults) {
       if (test.status === 'failed') failures.push({ file, test: test.fullName, error: firstLines(test.failureMessages[0]) });
     }

@@ -57,6 +57,12 @@ describe("the lane summary npm test's closing lines are made of", () => {
     expect(summary.failures).toEqual([{ file: 'test/broken.test.ts', test: '(the suite did not run)', error: "Cannot find module './gone.js'" }]);
   });
 
+  it("names what failed a suite's hook when jest kept only its stack (an error thrown in afterAll)", () => {
+    const stack = 'Error: Nest could not find ReadinessRegistry element\n    at InstanceLinksHost.get (/repo/node_modules/@nestjs/core/injector/instance-links-host.js:13:19)';
+    const summary = summarize(run([{ testFilePath: `${ROOT}/test/app.test.ts`, testExecError: { message: '', stack }, testResults: [] }], { numRuntimeErrorTestSuites: 1 }), ROOT);
+    expect(summary.failures).toEqual([{ file: 'test/app.test.ts', test: '(the suite did not run)', error: 'Error: Nest could not find ReadinessRegistry element' }]);
+  });
+
   it('has nothing to name when every test passed', () => {
     expect(
       summarize(run([{ testFilePath: `${ROOT}/test/ok.test.ts`, testResults: [{ status: 'passed', fullName: 'ok', failureMessages: [] }] }], { numPassedTests: 1 }), ROOT),
