@@ -57,7 +57,7 @@ const systems: RunningSystem[] = [];
  */
 export function startProcess(name: string, script: string, env: NodeJS.ProcessEnv, options: GroupProcessOptions = {}): ChildProcess {
   const base = { ...process.env, LOG_LEVEL: 'warn', METRICS_PORT: '0', ...env };
-  // A process of the topology runs with its defaults (RUNTIME_ENV, identity's pool), as under npm start.
+  // A process of the topology runs with its defaults (runtimeEnv, identity's pool), as under npm start.
   const defaults = isProcessName(name) ? processDefaults(name, base) : {};
   return processes.start(name, script, { ...base, ...defaults }, options);
 }

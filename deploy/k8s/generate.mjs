@@ -6,7 +6,7 @@
 // none is a pasted copy. After `npm run build`: `node deploy/k8s/generate.mjs` (`--check`: fail if stale).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { GATEWAY_PORT, PROCESS_NAMES, RUNTIME_ENV, SERVICES, SERVICE_NAMES, serviceUrlVariable } from '@school/config';
+import { GATEWAY_PORT, PROCESS_NAMES, runtimeEnv, SERVICES, SERVICE_NAMES, serviceUrlVariable } from '@school/config';
 import { stringify } from 'yaml';
 import { helm } from '../helm/helm.mjs';
 
@@ -63,7 +63,7 @@ async function processOf(name) {
       .filter((variable) => variable in SECRET_VARIABLES)
       .map((variable) => ({ name: variable, required: SECRET_VARIABLES[variable] })),
     // Read by the runtime (glibc, libuv) rather than the config shape: set on the container itself.
-    runtimeEnv: Object.entries(RUNTIME_ENV[name]).map(([variable, value]) => ({ name: variable, value })),
+    runtimeEnv: Object.entries(runtimeEnv(name)).map(([variable, value]) => ({ name: variable, value })),
   };
 }
 

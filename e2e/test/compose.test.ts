@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { PROCESS_NAMES, type ProcessName, RUNTIME_ENV, SERVICE_NAMES } from '@school/config';
+import { PROCESS_NAMES, type ProcessName, runtimeEnv, SERVICE_NAMES } from '@school/config';
 import type { Ajv as AjvClass } from 'ajv';
 import { parse } from 'yaml';
 import { IMAGE_TARGETS, MIGRATE } from '../../scripts/src/docker/assemble.js';
@@ -73,8 +73,8 @@ describe('docker-compose.yml', () => {
     expect(containerConfig(name, containerEnv(name)).error).toBeUndefined();
   });
 
-  it.each([...PROCESS_NAMES])("runs %s with the runtime's settings libs/config gives it (RUNTIME_ENV)", (name) => {
-    expect(containerEnv(name)).toMatchObject(RUNTIME_ENV[name]);
+  it.each([...PROCESS_NAMES])("runs %s with the runtime's settings libs/config gives it (runtimeEnv)", (name) => {
+    expect(containerEnv(name)).toMatchObject(runtimeEnv(name));
   });
 
   it.each([...PROCESS_NAMES])('sets only variables %s reads (no typo, no variable meant for another process)', (name) => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type ConfigRule, parseConfig, processEnvironment, PROCESS_NAMES, type ProcessName, RUNTIME_ENV, SERVICE_NAMES, servicePortVariable } from '@school/config';
+import { type ConfigRule, parseConfig, processEnvironment, PROCESS_NAMES, type ProcessName, runtimeEnv, SERVICE_NAMES, servicePortVariable } from '@school/config';
 import type { z } from 'zod';
 
 /** What deployment artefacts (.env.example, compose, Kubernetes) are checked against: each process's own config shape. */
@@ -25,8 +25,8 @@ async function loadProcessConfig(name: ProcessName): Promise<ProcessConfig> {
 export const PROCESS_CONFIG = Object.fromEntries(await Promise.all(PROCESS_NAMES.map(async (name) => [name, await loadProcessConfig(name)]))) as Record<ProcessName, ProcessConfig>;
 
 /** Read by npm start or by the runtime itself rather than by a process's config shape. */
-/** Variables the runtime reads besides the shape: libuv's pool size (identity sizes it for argon2id), and those of RUNTIME_ENV. */
-const runtimeVariables = (name: ProcessName) => ['UV_THREADPOOL_SIZE', ...Object.keys(RUNTIME_ENV[name])];
+/** Variables the runtime reads besides the shape: libuv's pool size (identity sizes it for argon2id), and those of runtimeEnv(). */
+const runtimeVariables = (name: ProcessName) => ['UV_THREADPOOL_SIZE', ...Object.keys(runtimeEnv(name))];
 
 export const OUTSIDE_SHAPES = [...new Set(['LOG_FORMAT', 'DOTENV_PATH', ...PROCESS_NAMES.flatMap(runtimeVariables), ...SERVICE_NAMES.map(servicePortVariable)])];
 

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { generateKeyPairSync } from 'node:crypto';
 import { parseEnv } from 'node:util';
 import { PATH_METADATA } from '@nestjs/common/constants.js';
-import { PROCESS_NAMES, type ProcessName, RUNTIME_ENV, SERVICE_NAMES } from '@school/config';
+import { PROCESS_NAMES, type ProcessName, runtimeEnv, SERVICE_NAMES } from '@school/config';
 import Fastify from 'fastify';
 import { parseAllDocuments } from 'yaml';
 import { SECRET } from '../../../deploy/k8s/generate.mjs';
@@ -129,8 +129,8 @@ export function itDeploysTheSystem({ objects, production }: Rendering): void {
     expect(containerConfig(name, environment(name)).error).toBeUndefined();
   });
 
-  it.each([...PROCESS_NAMES])("runs %s with the runtime's settings libs/config gives it (RUNTIME_ENV)", (name) => {
-    expect(environment(name)).toMatchObject(RUNTIME_ENV[name]);
+  it.each([...PROCESS_NAMES])("runs %s with the runtime's settings libs/config gives it (runtimeEnv)", (name) => {
+    expect(environment(name)).toMatchObject(runtimeEnv(name));
   });
 
   it('keeps credentials out of ConfigMaps and literal container values: only Secrets hold them', () => {

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type ProcessName, RUNTIME_ENV } from '@school/config';
+import { type ProcessName, runtimeEnv } from '@school/config';
 
 /** The monorepo's root, from the sources under jest or from dist. */
 export const repositoryRoot = fileURLToPath(new URL('../../..', import.meta.url));
@@ -31,13 +31,13 @@ export function spawnNode(script: string, { env, nodeOptions = [], stdout = 'pip
 }
 
 /**
- * Variables a process needs besides the topology's, unless `env` sets them: its RUNTIME_ENV, and for
+ * Variables a process needs besides the topology's, unless `env` sets them: its runtimeEnv, and for
  * identity a libuv pool sized to this machine. Identity verifies one argon2id password per core on
  * libuv's pool; the pool is sized at process start and needs a thread beyond those (see
  * services/identity/src/passwords/password-hasher.ts).
  */
 export function processDefaults(name: ProcessName, env: NodeJS.ProcessEnv): Record<string, string> {
-  const defaults: Record<string, string> = { ...RUNTIME_ENV[name] };
+  const defaults: Record<string, string> = { ...runtimeEnv(name) };
   if (name === 'identity') defaults['UV_THREADPOOL_SIZE'] = String(Math.max(4, availableParallelism() + 1));
   return Object.fromEntries(Object.entries(defaults).map(([variable, value]) => [variable, env[variable] ?? value]));
 }
