@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { LaneSummary } from '../jest/results-reporter.js';
 import { expectOwnLoad } from '../jest/time-scale.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -88,16 +89,15 @@ if (unitOnly) {
   ]);
 }
 
-type LaneResult = { passed: number; failed: number; skipped: number; failures?: Array<{ file: string; test: string; error: string }> };
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedTests: string[] = [];
 let lanes = 0;
 for (const entry of existsSync(resultsDir) ? readdirSync(resultsDir, { recursive: true }) : []) {
   if (!String(entry).endsWith('.json')) continue;
-  const lane = JSON.parse(readFileSync(join(resultsDir, String(entry)), 'utf8')) as LaneResult;
+  const lane = JSON.parse(readFileSync(join(resultsDir, String(entry)), 'utf8')) as LaneSummary;
   for (const key of ['passed', 'failed', 'skipped'] as const) totals[key] += lane[key];
   const project = dirname(String(entry));
-  for (const { file, test, error } of lane.failures ?? []) failedTests.push(`  ${project} ${file} › ${test}\n      ${error}`);
+  for (const { file, test, error } of lane.failures) failedTests.push(`  ${project} ${file} › ${test}\n      ${error}`);
   lanes += 1;
 }
 if (status !== 0 && totals.failed === 0) totals.failed = 1; // a lint, typecheck or build failure fails the run too
