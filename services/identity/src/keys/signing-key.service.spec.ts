@@ -79,11 +79,16 @@ describe.each([
     await expect(wrongAudience.verify(token)).rejects.toEqual(new AppError('AUTH_UNAUTHENTICATED'));
   });
 
-  it('issues tokens that expire', async () => {
-    const { token } = app.get(SigningKeyService).sign({ sub: 'user-1', sid: 'session-1', role: 'admin', srf: 'admin' }, 1);
+  it('issues tokens that expire: exp is the lifetime asked after iat, and a token past it is refused', async () => {
+    const claims = { sub: 'user-1', sid: 'session-1', role: 'admin', srf: 'admin' } as const;
     const verifier = new JwtVerifier({ jwksUrl: `${base}/.well-known/jwks.json`, issuer, audience });
-    await verifier.verify(token);
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
-    await expect(verifier.verify(token)).rejects.toMatchObject({ code: 'AUTH_UNAUTHENTICATED' });
+    const live = app.get(SigningKeyService).sign(claims, 60);
+    const payload = JSON.parse(Buffer.from(live.token.split('.')[1] ?? '', 'base64url').toString()) as { iat: number; exp: number };
+    expect(payload.exp - payload.iat).toBe(60);
+    expect(live.expiresAt.getTime()).toBe(payload.exp * 1_000);
+    await verifier.verify(live.token);
+    // Expired at birth: no wait for the clock, which a loaded machine would stretch past a short lifetime.
+    const expired = app.get(SigningKeyService).sign(claims, -1);
+    await expect(verifier.verify(expired.token)).rejects.toMatchObject({ code: 'AUTH_UNAUTHENTICATED' });
   });
 });
