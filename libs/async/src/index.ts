@@ -1,1 +1,2 @@
 export * from './deadline.js';
+export * from './fair-scheduler.js';

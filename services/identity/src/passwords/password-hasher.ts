@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import argon2 from 'argon2';
+import { FairScheduler, QueueFullError } from '@school/async';
 import { AppError } from '@school/http';
-import { BoundedQueue, QueueFullError } from './bounded-queue.js';
 
 /**
  * argon2id with the OWASP parameters (m = 19456 KiB, t = 2, p = 1). Verification reads the
@@ -44,25 +44,29 @@ export function hashingBusy(cause?: unknown): AppError {
 }
 
 /**
- * The rest wait their turn beyond `hashingConcurrency()`, and at most `maxWaiting` of them: argon2id
+ * The rest wait their turn beyond `hashingConcurrency()`, and at most `maxWaiting` of them, served
+ * one client (address) after another, none holding more than 2 places in the line (contract §9;
+ * its further jobs wait in its own backlog); when the line is full, a client holding fewer places
+ * takes one from the client holding most, so a newcomer is not refused while a flood holds it. argon2id
  * is memory-hard, so more in flight than cores only share the CPU caches (each runs slower, fewer
  * complete per second) and hold 19 MiB apiece, and an unbounded queue lets a flood of logins push
  * every login's latency up without end. A job beyond the bound is refused at once (hashingBusy).
  */
 export class PasswordHasher {
-  readonly queue: BoundedQueue;
+  readonly queue: FairScheduler;
   /** A hash of a random password, verified against when the account is unknown so timing is equal. */
   private readonly decoy: Promise<string>;
 
   constructor(concurrency: number = hashingConcurrency(), maxWaiting: number = defaultMaxWaiting(concurrency)) {
-    this.queue = new BoundedQueue(concurrency, maxWaiting);
+    this.queue = new FairScheduler({ concurrency, maxWaiting });
     // First in the queue, so it is ready before any verification that needs it.
     this.decoy = this.hash(`decoy-${Math.random()}`);
   }
 
   /** Hashes and verifications running now, and those waiting for a core. */
   get load(): { running: number; waiting: number } {
-    return this.queue.load;
+    const { running, waiting, backlogged } = this.queue.load;
+    return { running, waiting: waiting + backlogged };
   }
 
   hash(password: string): Promise<string> {
@@ -85,7 +89,7 @@ export class PasswordHasher {
 
   private async run<T>(work: () => Promise<T>, client?: string): Promise<T> {
     try {
-      return await this.queue.run(work, client);
+      return await this.queue.run(work, { client });
     } catch (error) {
       throw error instanceof QueueFullError ? hashingBusy(error) : error;
     }
