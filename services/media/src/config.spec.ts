@@ -8,8 +8,9 @@ describe('media configuration', () => {
     expect(configOf({ NODE_ENV: 'test' })).toMatchObject({ STORAGE_DRIVER: 'local', STORAGE_DIR: './data/storage', UPLOAD_MAX_FILE_SIZE_MB: 50 });
   });
 
-  it('defaults to 2 image conversions at once, a 10 s wait for one, and a 1024 MiB customer quota (contract §9)', () => {
-    expect(configOf({})).toMatchObject({ IMAGE_CONVERSIONS: 2, IMAGE_CONVERSION_WAIT_MS: 10_000, CUSTOMER_STORAGE_QUOTA_MB: 1024 });
+  it('defaults to 2 image conversions at once decoding 60 megapixels together, a 10 s wait for one, and a 1024 MiB customer quota (contract §9)', () => {
+    expect(configOf({})).toMatchObject({ IMAGE_CONVERSIONS: 2, IMAGE_CONVERSION_WAIT_MS: 10_000, IMAGE_CONVERSION_MEGAPIXELS: 60, CUSTOMER_STORAGE_QUOTA_MB: 1024 });
+    expect(() => configOf({ IMAGE_CONVERSION_MEGAPIXELS: '0' })).toThrow(/IMAGE_CONVERSION_MEGAPIXELS/);
     expect(() => configOf({ IMAGE_CONVERSIONS: '0' })).toThrow(/IMAGE_CONVERSIONS/);
     expect(() => configOf({ CUSTOMER_STORAGE_QUOTA_MB: 'lots' })).toThrow(/CUSTOMER_STORAGE_QUOTA_MB/);
   });

@@ -2,6 +2,13 @@
 export const MAX_STILL_PIXELS = 40_000_000;
 export const MAX_ANIMATION_PIXELS = 100_000_000;
 
+/**
+ * The pixels conversions decode together by default: one maximal image (40 MP) and smaller ones
+ * beside it, never two maximal ones. While customers convert maximal images, the second slot stays
+ * open to everyone else's ordinary images, which then wait for no maximal conversion to end.
+ */
+export const DEFAULT_CONVERSION_MEGAPIXELS = 60;
+
 /** What an image's header declares, read without decoding a pixel. */
 export interface DeclaredSize {
   width?: number | undefined;

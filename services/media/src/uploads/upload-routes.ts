@@ -44,7 +44,7 @@ export function surfaceUploadHandlers(routes: SurfaceUploadRoutes, surface: Surf
       const delivery = new DeliveryWatch(reply.raw);
       const options = parseUploadQuery(query, routes.upload.query);
       const file = await multipartFile(request, FILE_FIELD, this.allowance.maxBytes);
-      const result = await this.uploads.upload(caller, options, file, this.allowance);
+      const result = await this.uploads.upload(caller, options, file, this.allowance, delivery.abandoned);
       delivery.undoUnlessDelivered(() => this.uploads.discardUndelivered([result.relativePath]));
       return success(UPLOAD_MESSAGE, result);
     }

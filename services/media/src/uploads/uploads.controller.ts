@@ -29,7 +29,7 @@ export class UploadsController extends surfaceUploadHandlers(ROUTES, 'admin') {
     const delivery = new DeliveryWatch(reply.raw);
     const options = parseUploadQuery(query, ROUTES.uploadMultiple.query);
     const files = multipartFiles(request, FILES_FIELD, this.allowance.maxBytes);
-    const results = await this.uploads.uploadMany(caller, options, files, this.allowance);
+    const results = await this.uploads.uploadMany(caller, options, files, this.allowance, delivery.abandoned);
     delivery.undoUnlessDelivered(() => this.uploads.discardUndelivered(results.map((result) => result.relativePath)));
     return success('Files uploaded', results);
   }

@@ -35,7 +35,7 @@ const STORAGE_WIRING = Symbol('STORAGE_WIRING');
     { provide: UPLOAD_LIMITS, useFactory: uploadLimitsOf, inject: [APP_CONFIG] },
     {
       provide: CONVERSION_GATE,
-      useFactory: (config: MediaConfig) => new ConversionGate(config.IMAGE_CONVERSIONS, config.IMAGE_CONVERSION_WAIT_MS),
+      useFactory: (config: MediaConfig) => new ConversionGate(config.IMAGE_CONVERSIONS, config.IMAGE_CONVERSION_WAIT_MS, config.IMAGE_CONVERSION_MEGAPIXELS * 1_000_000),
       inject: [APP_CONFIG],
     },
     UploadsRepository,

@@ -14,7 +14,7 @@ import { CONVERSION_GATE, type ConversionGate } from './conversion-gate.js';
 import type { UploadQuery } from './dto/upload.query.js';
 import { assertFileName } from './file-name.js';
 import { FILE_URLS, type FileUrls } from './file-urls.js';
-import { ImageDecodeError, toWebp } from './image-optimizer.js';
+import { checkedBudget, ImageDecodeError, toWebp } from './image-optimizer.js';
 import { Spool } from './spool.js';
 import { ALLOWLISTS, DEFAULT_EXPIRES_IN_SECONDS, type FileUrlDto, isPublicType, storedType, type UploadResultDto } from '@school/contracts';
 import { type UploadRecord, UploadsRepository } from './uploads.repository.js';
@@ -42,6 +42,13 @@ interface PreparedFile {
   originalName: string;
   extension: string;
   mimeType: string;
+}
+
+/** Who converts, the size limit, and the signal of a request whose client is gone. */
+interface PrepareJob {
+  caller: Principal;
+  maxBytes: number;
+  abandoned: AbortSignal | undefined;
 }
 
 /** A stored file opened for reading, and the byte range being served (undefined: all of it). */
@@ -72,10 +79,11 @@ export class UploadsService {
    * `maxBytes` is 413, over the quota 413 UPLOAD_QUOTA_EXCEEDED. Storing is the last step: a
    * refused upload keeps nothing (contract §9).
    */
-  async upload(caller: Principal, query: UploadQuery, file: IncomingFile, allowance: UploadAllowance): Promise<UploadResultDto> {
+  async upload(caller: Principal, query: UploadQuery, file: IncomingFile, allowance: UploadAllowance, abandoned?: AbortSignal): Promise<UploadResultDto> {
     const spool = await Spool.create();
     try {
-      return await this.store(caller, query, await this.prepare(spool, query, file, allowance.maxBytes), allowance.quotaBytes);
+      const prepared = await this.prepare(spool, query, file, { caller, maxBytes: allowance.maxBytes, abandoned });
+      return await this.store(caller, query, prepared, allowance.quotaBytes);
     } finally {
       await spool.dispose();
     }
@@ -109,11 +117,11 @@ export class UploadsService {
    * POST /upload/multiple: each file checked and converted as `upload` would, all or none: every
    * file is prepared before the first is stored, and a failed store deletes the ones stored before it.
    */
-  async uploadMany(caller: Principal, query: UploadQuery, files: AsyncIterable<IncomingFile>, allowance: UploadAllowance): Promise<UploadResultDto[]> {
+  async uploadMany(caller: Principal, query: UploadQuery, files: AsyncIterable<IncomingFile>, allowance: UploadAllowance, abandoned?: AbortSignal): Promise<UploadResultDto[]> {
     const spool = await Spool.create();
     try {
       const prepared: PreparedFile[] = [];
-      for await (const file of files) prepared.push(await this.prepare(spool, query, file, allowance.maxBytes));
+      for await (const file of files) prepared.push(await this.prepare(spool, query, file, { caller, maxBytes: allowance.maxBytes, abandoned }));
       const stored: UploadResultDto[] = [];
       try {
         for (const file of prepared) stored.push(await this.store(caller, query, file, allowance.quotaBytes));
@@ -149,8 +157,13 @@ export class UploadsService {
     }
   }
 
-  /** The file spooled, checked and converted: what would be stored, nothing stored yet. */
-  private async prepare(spool: Spool, query: UploadQuery, file: IncomingFile, maxBytes: number): Promise<PreparedFile> {
+  /**
+   * The file spooled, checked and converted: what would be stored, nothing stored yet. The
+   * conversion takes its turn in the caller's account's lane, costing the pixels its header
+   * declares; it leaves the line (or stops before decoding) when the request is `abandoned`.
+   */
+  private async prepare(spool: Spool, query: UploadQuery, file: IncomingFile, job: PrepareJob): Promise<PreparedFile> {
+    const { maxBytes } = job;
     assertFileName(file.filename);
     const format = claimedFormat(ALLOWLISTS[query.uploadType], file.filename, file.mimetype);
     const received = await spool.write(file.stream);
@@ -160,8 +173,8 @@ export class UploadsService {
       return { path: received, originalName: file.filename, extension: format.extensions[0] ?? format.name, mimeType: storedType(format) };
     }
     const converted = spool.path('.webp');
-    await this.conversions
-      .run(() => toWebp(received, converted))
+    await checkedBudget(received)
+      .then(({ pixels }) => this.conversions.run((stop) => toWebp(received, converted, stop), { account: job.caller.userId, pixels, signal: job.abandoned }))
       .catch((error: unknown) => {
         throw error instanceof ImageDecodeError ? new AppError('UPLOAD_CONTENT_REJECTED', undefined, { cause: error }) : error;
       });
