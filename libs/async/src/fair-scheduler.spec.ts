@@ -131,6 +131,45 @@ describe('FairScheduler, fair to clients', () => {
     expect(started).toEqual(['a1', 'b1', 'a2']);
   });
 
+  it('serves a newcomer before the clients whose turn has come as often as its own, not after a whole round of them', async () => {
+    const queue = new FairScheduler({ concurrency: 1, maxWaiting: 40 });
+    const held = gate();
+    const order: string[] = [];
+    const job = (name: string) => async () => void order.push(name);
+    const jobs = [queue.run(() => held.opened, { client: 'first' })];
+    let fresh: Promise<void> | undefined;
+    // Ten clients, two jobs each: after their first round, their second jobs share one tag.
+    for (const client of 'abcdefghij') {
+      jobs.push(queue.run(job(`${client}1`), { client }));
+      jobs.push(
+        queue.run(
+          async () => {
+            order.push(`${client}2`);
+            // The newcomer arrives as the second round begins.
+            if (client === 'a') fresh = queue.run(job('fresh'), { client: 'fresh' });
+          },
+          { client },
+        ),
+      );
+    }
+    held.open();
+    await Promise.all(jobs);
+    await fresh;
+    expect(order.slice(10, 12)).toEqual(['a2', 'fresh']);
+  });
+
+  it('does not take a client that was served and comes straight back for a newcomer', async () => {
+    const queue = new FairScheduler({ concurrency: 1, maxWaiting: 10 });
+    await queue.run(async () => undefined, { client: 'back' });
+    const held = gate();
+    const order: string[] = [];
+    const blocker = queue.run(() => held.opened, { client: 'first' });
+    const jobs = [queue.run(async () => void order.push('back'), { client: 'back' }), queue.run(async () => void order.push('fresh'), { client: 'fresh' })];
+    held.open();
+    await Promise.all([blocker, ...jobs]);
+    expect(order).toEqual(['fresh', 'back']);
+  });
+
   it('weights turns by cost: a client of costly jobs is served less often than one of cheap jobs', async () => {
     const queue = new FairScheduler({ concurrency: 1, maxWaiting: 20, placesPerClient: 10 });
     const held = gate();

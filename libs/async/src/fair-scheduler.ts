@@ -44,6 +44,11 @@ export interface JobOptions {
 export const PLACES_PER_CLIENT = 2;
 /** Backlog per client by default: a client's burst (ten logins at once from one address) is served rather than refused. */
 export const BACKLOG_PER_CLIENT = 16;
+/**
+ * Clients whose last service is remembered once they have nothing waiting: a client whose jobs all
+ * ended (or were cancelled) and who comes straight back is not taken for a newcomer.
+ */
+const REMEMBERED_CLIENTS = 4096;
 
 interface Job {
   lane: Lane;
@@ -69,7 +74,7 @@ interface Lane {
   running: number;
   /** The tag of its last job to take a place: its next one is served after it. */
   lastTag: number;
-  /** The tag of its last job started. */
+  /** The tag of its last job started (-Infinity: none yet). */
   startedTag: number;
 }
 
@@ -84,6 +89,8 @@ interface Lane {
  */
 export class FairScheduler {
   private readonly lanes = new Map<string, Lane>();
+  /** The last start tag of clients with nothing waiting any more, oldest first. */
+  private readonly lastServed = new Map<string, number>();
   private running = 0;
   private runningCost = 0;
   private waiting = 0;
@@ -154,7 +161,8 @@ export class FairScheduler {
     const key = client === undefined ? '' : `@${client}`;
     let lane = this.lanes.get(key);
     if (!lane) {
-      lane = { client, line: [], backlog: [], running: 0, lastTag: 0, startedTag: 0 };
+      lane = { client, line: [], backlog: [], running: 0, lastTag: 0, startedTag: this.lastServed.get(key) ?? -Infinity };
+      this.lastServed.delete(key);
       this.lanes.set(key, lane);
     }
     return lane;
@@ -214,7 +222,7 @@ export class FairScheduler {
   private displaceFrom(lane: Lane): void {
     const job = lane.line.pop()!;
     this.waiting -= 1;
-    lane.lastTag = lane.line.at(-1)?.tag ?? lane.startedTag;
+    lane.lastTag = lane.line.at(-1)?.tag ?? Math.max(lane.startedTag, 0);
     lane.backlog.unshift(job);
     this.backlogged += 1;
     if (lane.backlog.length > this.backlogPerClient) {
@@ -246,15 +254,25 @@ export class FairScheduler {
     return lane.client !== undefined && lane.running >= (this.options.runningPerClient ?? Infinity);
   }
 
-  /** The waiting job with the smallest tag among the clients that may run one more. */
+  /**
+   * The waiting job with the smallest tag among the clients that may run one more; among equal tags,
+   * the one of the client served longest ago (a newcomer first: with many clients in the line, their
+   * heads share a tag, and a newcomer would otherwise wait a whole round of them), then the oldest.
+   */
   private nextInTurn(): Job | undefined {
     let next: Job | undefined;
     for (const lane of this.lanes.values()) {
       const head = lane.line[0];
       if (!head || this.atClientLimit(lane)) continue;
-      if (!next || head.tag < next.tag || (head.tag === next.tag && head.seq < next.seq)) next = head;
+      if (!next || this.comesBefore(head, next)) next = head;
     }
     return next;
+  }
+
+  private comesBefore(job: Job, other: Job): boolean {
+    if (job.tag !== other.tag) return job.tag < other.tag;
+    if (job.lane.startedTag !== other.lane.startedTag) return job.lane.startedTag < other.lane.startedTag;
+    return job.seq < other.seq;
   }
 
   private refill(): void {
@@ -326,6 +344,11 @@ export class FairScheduler {
   }
 
   private dropLaneIfIdle(lane: Lane): void {
-    if (lane.running === 0 && lane.line.length === 0 && lane.backlog.length === 0) this.lanes.delete(lane.client === undefined ? '' : `@${lane.client}`);
+    if (lane.running > 0 || lane.line.length > 0 || lane.backlog.length > 0) return;
+    const key = lane.client === undefined ? '' : `@${lane.client}`;
+    this.lanes.delete(key);
+    if (lane.startedTag === -Infinity) return;
+    this.lastServed.set(key, lane.startedTag);
+    if (this.lastServed.size > REMEMBERED_CLIENTS) this.lastServed.delete(this.lastServed.keys().next().value!);
   }
 }

@@ -5,6 +5,7 @@ export * from './validation.js';
 export * from './list-query.js';
 export * from './request-limits.js';
 export * from './request-id.js';
+export * from './request-abandoned.js';
 // The HTTP vocabulary declared in the contracts (error codes, text and list rules), for the services' code.
 export {
   ERROR_CATALOGUE,

@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { abandonedSignal } from '@school/http';
 import type { ClientInfo } from '../sessions/sessions.service.js';
 
 const USER_AGENT_MAX_LENGTH = 1024;
@@ -23,5 +25,9 @@ export function clientInfoOf(request: RequestLike): ClientInfo {
   return { ip, userAgent };
 }
 
-/** `@RequestClient() client: ClientInfo` */
-export const RequestClient = createParamDecorator((_data: unknown, context: ExecutionContext): ClientInfo => clientInfoOf(context.switchToHttp().getRequest<RequestLike>()));
+/** `@RequestClient() client: ClientInfo`, with the signal of the request's abandonment. */
+export const RequestClient = createParamDecorator((_data: unknown, context: ExecutionContext): ClientInfo => {
+  const http = context.switchToHttp();
+  const response = http.getResponse<{ raw?: ServerResponse }>().raw;
+  return { ...clientInfoOf(http.getRequest<RequestLike>()), ...(response && { abandoned: abandonedSignal(response) }) };
+});

@@ -77,21 +77,23 @@ export class PasswordHasher {
    * False, not an error, for a stored value that is not an argon2 hash; 503 when the queue is full,
    * or when `client` (the caller's address) already holds its share of the waiting line.
    */
-  verify(hash: string, password: string, client?: string): Promise<boolean> {
-    return this.run(() => argon2.verify(hash, password).catch(() => false), client);
+  verify(hash: string, password: string, client?: string, abandoned?: AbortSignal): Promise<boolean> {
+    return this.run(() => argon2.verify(hash, password).catch(() => false), client, abandoned);
   }
 
   /** Spends the same work as a real verification, for an unknown email or an account without password. */
-  async verifyDecoy(password: string, client?: string): Promise<false> {
-    await this.verify(await this.decoy, password, client);
+  async verifyDecoy(password: string, client?: string, abandoned?: AbortSignal): Promise<false> {
+    await this.verify(await this.decoy, password, client, abandoned);
     return false;
   }
 
-  private async run<T>(work: () => Promise<T>, client?: string): Promise<T> {
+  /** `abandoned`: the request's client is gone (the gateway gave up): a waiting job leaves the queue, its hash never computed. */
+  private async run<T>(work: () => Promise<T>, client?: string, abandoned?: AbortSignal): Promise<T> {
     try {
-      return await this.queue.run(work, { client });
+      return await this.queue.run(work, { client, signal: abandoned });
     } catch (error) {
-      throw error instanceof QueueFullError ? hashingBusy(error) : error;
+      // Nobody reads the answer of an abandoned request; 503 keeps it out of the error log.
+      throw error instanceof QueueFullError || abandoned?.aborted ? hashingBusy(error) : error;
     }
   }
 }

@@ -22,6 +22,8 @@ export interface DeviceInfo {
 export interface ClientInfo {
   ip: string | null;
   userAgent: string | null;
+  /** Aborts when the request's client is gone (its response closed unanswered): its queued work can leave the queue. */
+  abandoned?: AbortSignal | undefined;
 }
 
 /** Who a session is for: the claims of its access tokens come from here. */

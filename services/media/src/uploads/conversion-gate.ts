@@ -54,7 +54,8 @@ export class ConversionGate {
     try {
       return await this.scheduler.run(work, { client: job.account, cost: Math.max(job.pixels, MIN_CONVERSION_PIXELS), signal: job.signal });
     } catch (error) {
-      if (error instanceof QueueFullError || error instanceof QueueWaitTimeoutError) {
+      // Refused, waited too long, or its client is gone (then nobody reads the answer).
+      if (error instanceof QueueFullError || error instanceof QueueWaitTimeoutError || job.signal?.aborted) {
         throw new AppError('SERVICE_UNAVAILABLE', undefined, { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) }, cause: error });
       }
       throw error;

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { abandonedSignal } from '@school/http';
 
 /**
  * Contract §9: an upload not answered 200 stores nothing. Watches a response from the start of
@@ -8,33 +9,21 @@ import type { ServerResponse } from 'node:http';
 export class DeliveryWatch {
   private closedUndelivered = false;
   private readonly undos: Array<() => Promise<void>> = [];
-  private readonly abandonment = new AbortController();
+  /** Aborts when the response closes before it was written whole (the client gone). */
+  readonly abandoned: AbortSignal;
 
   constructor(private readonly response: ServerResponse) {
+    this.abandoned = abandonedSignal(response);
     response.once('close', () => {
       if (response.writableFinished && response.statusCode === 200) return;
       this.closedUndelivered = true;
-      this.abandonment.abort(new RequestAbandonedError());
       for (const undo of this.undos.splice(0)) void undo();
     });
-  }
-
-  /** Aborts when the response closes undelivered (the client gone): work still done for it can stop. */
-  get abandoned(): AbortSignal {
-    return this.abandonment.signal;
   }
 
   /** Runs `undo` unless this response ends as a delivered 200; at once when it is already abandoned. */
   undoUnlessDelivered(undo: () => Promise<void>): void {
     if (this.closedUndelivered) void undo();
     else this.undos.push(undo);
-  }
-}
-
-/** The request's client is gone before its answer: nobody is left to answer. */
-export class RequestAbandonedError extends Error {
-  override readonly name = 'RequestAbandonedError';
-  constructor() {
-    super('the client closed the connection before its answer');
   }
 }

@@ -33,7 +33,9 @@ export class Login {
     await this.backoff.admit(body.email);
     const account = await this.users.findLoginAccount(body.email);
     const caller = client.ip ?? undefined;
-    const passwordMatches = account?.passwordHash ? await this.hasher.verify(account.passwordHash, body.password, caller) : await this.hasher.verifyDecoy(body.password, caller);
+    const passwordMatches = account?.passwordHash
+      ? await this.hasher.verify(account.passwordHash, body.password, caller, client.abandoned)
+      : await this.hasher.verifyDecoy(body.password, caller, client.abandoned);
     if (!account || !passwordMatches || !surfaceAdmits(surface, account.user.role)) throw new AppError('AUTH_INVALID_CREDENTIALS');
     await this.backoff.succeeded(body.email);
     if (account.user.banned) throw new AppError('AUTH_ACCOUNT_BANNED');
