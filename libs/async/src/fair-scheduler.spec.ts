@@ -217,7 +217,7 @@ describe('FairScheduler, cancelled', () => {
       (signal) =>
         new Promise<void>((_, reject) => {
           seen = signal;
-          signal.addEventListener('abort', () => stopped.opened.then(() => reject(signal.reason)));
+          signal.addEventListener('abort', () => void stopped.opened.then(() => reject(signal.reason as Error)));
         }),
       { client: 'a', signal: caller.signal },
     );

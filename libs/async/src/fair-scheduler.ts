@@ -121,6 +121,8 @@ export class FairScheduler {
 
   run<T>(work: (signal: AbortSignal) => Promise<T>, options: JobOptions = {}): Promise<T> {
     const { signal } = options;
+    // The caller's own abort reason, as an aborted fetch rejects with it.
+    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
     if (signal?.aborted) return Promise.reject(signal.reason);
     const lane = this.laneOf(options.client);
     const capacity = this.options.capacity ?? Infinity;
