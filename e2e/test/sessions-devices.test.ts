@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '@school/testing';
-import { linkToken, type Mail, mailsTo } from './support/mail.js';
+import { linkToken, type Mail, mailPart, mailsTo } from './support/mail.js';
 import { AUTH_PREFIX, BOOTSTRAP_ADMIN, invitedPerson, type SignedIn, type Surface } from './support/people.js';
 import { repositoryRoot } from './support/repository-root.js';
 import { startSystem, type RunningSystem } from '@school/system-harness';
@@ -37,6 +37,7 @@ type DeviceInfo = { deviceId?: string; deviceType?: string; deviceName?: string 
 
 const sidOf = (token: string) => (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sid: string }).sid;
 const refusal = (errorCode: string) => expect.objectContaining({ errorCode, data: null });
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('sessions and devices (contract §10)', () => {
   let system: RunningSystem;
@@ -287,6 +288,53 @@ describe('sessions and devices (contract §10)', () => {
     });
   });
 
+  describe('at most 50 live sessions per account', () => {
+    /** `count` logins, four at a time: racing, yet never five of one email in flight for the per-email back-off to count (contract §9). */
+    async function loginsInLanes(count: number, email: string): Promise<Tokens[]> {
+      const signedIn: Tokens[] = [];
+      let next = 0;
+      const lane = async () => {
+        for (let at = next++; at < count; at = next++) signedIn[at] = await login('mobile', email, PASSWORD);
+      };
+      await Promise.all(Array.from({ length: 4 }, lane));
+      return signedIn;
+    }
+
+    it('ends the least recently used session when a login passes 50, like a logout; the others stay', async () => {
+      const owner = await person('mobile');
+      const first = await login('mobile', owner.email, PASSWORD);
+      const second = await login('mobile', owner.email, PASSWORD);
+      const others = await loginsInLanes(47, owner.email);
+      expect(await sessionsOf('mobile', first.accessToken)).toHaveLength(50);
+      // A refresh is a use: `first` becomes the most recently used, `second` the least after the invitation's login.
+      const refreshed = await refresh('mobile', first.refreshToken);
+      expect(refreshed.status).toBe(200);
+      const firstNow = refreshed.body.data as Tokens;
+
+      const beyond = await login('mobile', owner.email, PASSWORD);
+      expect(await me('mobile', owner.accessToken)).toMatchObject({ status: 401, body: refusal('AUTH_UNAUTHENTICATED') });
+      expect((await me('mobile', second.accessToken)).status).toBe(200);
+      const further = await login('mobile', owner.email, PASSWORD);
+      expect(await me('mobile', second.accessToken)).toMatchObject({ status: 401, body: refusal('AUTH_UNAUTHENTICATED') });
+      expect(await refresh('mobile', second.refreshToken)).toMatchObject({ status: 401, body: refusal('AUTH_REFRESH_TOKEN_INVALID') });
+
+      for (const kept of [firstNow, beyond, further, others[0]!, others[46]!]) expect((await me('mobile', kept.accessToken)).status).toBe(200);
+      const listed = (await sessionsOf('mobile', further.accessToken)).map((row) => row.id);
+      expect(listed).toHaveLength(50);
+      expect(listed).not.toContain(second.sid);
+      expect(listed).not.toContain(sidOf(owner.accessToken));
+    });
+
+    it('never leaves more than 50 after 60 racing logins', async () => {
+      const owner = await person('mobile');
+      const signedIn = await loginsInLanes(60, owner.email);
+      const listed = await call('GET', `/api/users/${owner.publicId}/sessions`, admin.accessToken);
+      expect(listed.status).toBe(200);
+      expect(listed.body.data).toHaveLength(50);
+      expect((await me('mobile', signedIn[59]!.accessToken)).status).toBe(200);
+    });
+  });
+
   describe('the new-device email', () => {
     const newDeviceMails = async (email: string) => (await mailsTo(system.mailDir, email)).filter((mail) => mail.subject === NEW_DEVICE_SUBJECT);
 
@@ -315,6 +363,56 @@ describe('sessions and devices (contract §10)', () => {
       await mailNaming(owner.email, 'iPad of Kim');
       await sleep(1_000);
       expect((await newDeviceMails(owner.email)).map((each) => /Pixel of Kim|iPad of Kim/.exec(each.text)?.[0]).sort()).toEqual(['Pixel of Kim', 'iPad of Kim'].sort());
+    });
+
+    it('goes to one account at most three times an hour: of 29 logins from new devices in a few seconds, all 200, three send one', async () => {
+      const owner = await person('mobile');
+      const statuses: number[] = [];
+      let next = 0;
+      // Four at a time: racing, yet never five logins of one email in flight for the per-email back-off to count (contract §9).
+      const lane = async () => {
+        for (let at = next++; at < 29; at = next++) {
+          statuses[at] = (
+            await call('POST', '/api/mobile/auth/login/email', undefined, {
+              email: owner.email,
+              password: PASSWORD,
+              deviceInfo: { deviceId: `burst-${at}`, deviceName: `Burst device ${at}` },
+            })
+          ).status;
+        }
+      };
+      await Promise.all(Array.from({ length: 4 }, lane));
+      expect(statuses).toEqual(Array.from({ length: 29 }, () => 200));
+
+      for (let waited = 0; (await newDeviceMails(owner.email)).length < 3; waited += 1) {
+        if (waited === 100) throw new Error('three new-device emails did not arrive');
+        await sleep(200);
+      }
+      // A later mail to the same account, as a marker: once it is in, any new-device email of the logins above would be too.
+      expect((await call('POST', '/api/auth/password/forgot', undefined, { email: owner.email })).status).toBe(200);
+      await linkToken(system.mailDir, owner.email, '/reset-password');
+      expect(await newDeviceMails(owner.email)).toHaveLength(3);
+    });
+
+    it('shows the device’s name and type quoted, cut to 64 characters, never as a link, in both parts of the mail', async () => {
+      const owner = await person('mobile');
+      const deviceName = `Reset password at https://evil.test/reset?u=1 ${'x'.repeat(40)}`;
+      const deviceType = 'www.evil.test';
+      await login('mobile', owner.email, PASSWORD, { deviceId: 'hostile', deviceType, deviceName });
+      const mail = await mailNaming(owner.email, 'Reset password at');
+      const shown = deviceName.slice(0, 64);
+
+      const text = mailPart(mail, 'text/plain');
+      expect(text).toMatch(new RegExp(`^Device name: ${escapeRegExp(`"${shown}"`)}\r?$`, 'm'));
+      expect(text).toMatch(new RegExp(`^Device type: ${escapeRegExp(`"${deviceType}"`)}\r?$`, 'm'));
+      expect(text).not.toContain(deviceName);
+
+      const html = mailPart(mail, 'text/html');
+      expect(html).not.toMatch(/<a[\s>]/i);
+      for (const linkable of ['https://', 'evil.test', 'www.']) expect(html).not.toContain(linkable);
+      const read = html.replaceAll('&#8288;', '').replaceAll('&amp;', '&');
+      expect(read).toContain(`&quot;${shown}&quot;`);
+      expect(read).toContain(`&quot;${deviceType}&quot;`);
     });
 
     it('sends nothing for the first login after a password reset, and again for the next new device', async () => {
