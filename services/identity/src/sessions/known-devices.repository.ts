@@ -19,9 +19,9 @@ export class KnownDevicesRepository {
     await clientOf<Prisma.TransactionClient>(tx).$executeRaw`SELECT pg_advisory_xact_lock(hashtext('identity.new_device_alerts'), ${userId}::int)`;
   }
 
-  /** How many of the account's devices had their new-device email sent at or after `since`. */
+  /** How many of the account's devices had their new-device email sent after `since`. */
   countAlertedSince(tx: Transaction, userId: number, since: Date): Promise<number> {
-    return clientOf<Prisma.TransactionClient>(tx).knownDevice.count({ where: { userId, alertedAt: { gte: since } } });
+    return clientOf<Prisma.TransactionClient>(tx).knownDevice.count({ where: { userId, alertedAt: { gt: since } } });
   }
 
   async markAlerted(tx: Transaction, userId: number, deviceId: string, at: Date): Promise<void> {

@@ -223,7 +223,7 @@ export function fakeKnownDevicesRepository(db: InMemoryDatabase): KnownDevicesRe
     },
     lockAlerts: async () => undefined,
     countAlertedSince: async (_tx: Transaction, userId: number, since: Date) =>
-      [...db.knownDevices].filter(([key, alertedAt]) => key.startsWith(`${userId}:`) && alertedAt !== null && alertedAt >= since).length,
+      [...db.knownDevices].filter(([key, alertedAt]) => key.startsWith(`${userId}:`) && alertedAt !== null && alertedAt > since).length,
     markAlerted: async (_tx: Transaction, userId: number, deviceId: string, at: Date) => {
       db.knownDevices.set(`${userId}:${deviceId}`, at);
     },
