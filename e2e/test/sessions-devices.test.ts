@@ -250,23 +250,29 @@ describe('sessions and devices (contract §10)', () => {
     });
   });
 
+  /** Another replica of `name` beside the system, with `env` over the system's variables for it; ready when this resolves. */
+  async function startReplica(name: 'gateway' | 'identity', env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const child = spawn(process.execPath, [join(repositoryRoot, `services/${name}/dist/main.js`)], {
+      cwd: repositoryRoot,
+      env: { ...system.environment(name), PORT: String(port), ...env },
+      stdio: 'ignore',
+    });
+    for (let waited = 0; waited < 60; waited += 1) {
+      if ((await fetch(`${url}/health/ready`).catch(() => undefined))?.ok) return { child, url };
+      await sleep(500);
+    }
+    child.kill('SIGTERM');
+    throw new Error(`the second ${name} did not become ready`);
+  }
+
   describe('with a second gateway replica on the same Redis', () => {
     let replica: ChildProcess | undefined;
     let replicaUrl: string;
 
     beforeAll(async () => {
-      const [port, metricsPort] = [await freePort(), await freePort()];
-      replicaUrl = `http://127.0.0.1:${port}`;
-      replica = spawn(process.execPath, [join(repositoryRoot, 'services/gateway/dist/main.js')], {
-        cwd: repositoryRoot,
-        env: { ...system.environment('gateway'), PORT: String(port), METRICS_PORT: String(metricsPort) },
-        stdio: 'ignore',
-      });
-      for (let waited = 0; waited < 60; waited += 1) {
-        if ((await fetch(`${replicaUrl}/health/ready`).catch(() => undefined))?.ok) return;
-        await sleep(500);
-      }
-      throw new Error('the second gateway did not become ready');
+      ({ child: replica, url: replicaUrl } = await startReplica('gateway', { METRICS_PORT: String(await freePort()) }));
     });
 
     afterAll(() => {
@@ -288,17 +294,38 @@ describe('sessions and devices (contract §10)', () => {
     });
   });
 
-  describe('at most 50 live sessions per account', () => {
-    /** `count` logins, four at a time: racing, yet never five of one email in flight for the per-email back-off to count (contract §9). */
-    async function loginsInLanes(count: number, email: string): Promise<Tokens[]> {
-      const signedIn: Tokens[] = [];
-      let next = 0;
-      const lane = async () => {
-        for (let at = next++; at < count; at = next++) signedIn[at] = await login('mobile', email, PASSWORD);
-      };
-      await Promise.all(Array.from({ length: 4 }, lane));
-      return signedIn;
+  /**
+   * `count` calls of `work` (given 0..count-1), four at a time: racing, yet never five logins of one
+   * email in flight for the per-email back-off to count as failures (contract §9).
+   */
+  async function inLanes<T>(count: number, work: (at: number) => Promise<T>): Promise<T[]> {
+    const results: T[] = [];
+    let next = 0;
+    const lane = async () => {
+      for (let at = next++; at < count; at = next++) results[at] = await work(at);
+    };
+    await Promise.all(Array.from({ length: 4 }, lane));
+    return results;
+  }
+
+  const newDeviceMails = async (email: string) => (await mailsTo(system.mailDir, email)).filter((mail) => mail.subject === NEW_DEVICE_SUBJECT);
+
+  const loginFromDevice = (email: string, deviceId: string, base?: string) =>
+    call('POST', '/api/mobile/auth/login/email', undefined, { email, password: PASSWORD, deviceInfo: { deviceId, deviceName: `Device ${deviceId}` } }, base);
+
+  /** Waits for `count` new-device emails to `email`, then for a later mail as a marker: once it is in, any further new-device email would be too. */
+  async function expectNewDeviceMails(email: string, count: number): Promise<void> {
+    for (let waited = 0; (await newDeviceMails(email)).length < count; waited += 1) {
+      if (waited === 100) throw new Error(`${count} new-device emails did not reach ${email}`);
+      await sleep(200);
     }
+    expect((await call('POST', '/api/auth/password/forgot', undefined, { email })).status).toBe(200);
+    await linkToken(system.mailDir, email, '/reset-password');
+    expect(await newDeviceMails(email)).toHaveLength(count);
+  }
+
+  describe('at most 50 live sessions per account', () => {
+    const loginsInLanes = (count: number, email: string) => inLanes(count, () => login('mobile', email, PASSWORD));
 
     it('ends the least recently used session when a login passes 50, like a logout; the others stay', async () => {
       const owner = await person('mobile');
@@ -336,8 +363,6 @@ describe('sessions and devices (contract §10)', () => {
   });
 
   describe('the new-device email', () => {
-    const newDeviceMails = async (email: string) => (await mailsTo(system.mailDir, email)).filter((mail) => mail.subject === NEW_DEVICE_SUBJECT);
-
     async function mailNaming(email: string, text: string): Promise<Mail> {
       for (let waited = 0; waited < 100; waited += 1) {
         const mail = (await newDeviceMails(email)).find((candidate) => candidate.text.includes(text));
@@ -367,31 +392,9 @@ describe('sessions and devices (contract §10)', () => {
 
     it('goes to one account at most three times an hour: of 29 logins from new devices in a few seconds, all 200, three send one', async () => {
       const owner = await person('mobile');
-      const statuses: number[] = [];
-      let next = 0;
-      // Four at a time: racing, yet never five logins of one email in flight for the per-email back-off to count (contract §9).
-      const lane = async () => {
-        for (let at = next++; at < 29; at = next++) {
-          statuses[at] = (
-            await call('POST', '/api/mobile/auth/login/email', undefined, {
-              email: owner.email,
-              password: PASSWORD,
-              deviceInfo: { deviceId: `burst-${at}`, deviceName: `Burst device ${at}` },
-            })
-          ).status;
-        }
-      };
-      await Promise.all(Array.from({ length: 4 }, lane));
+      const statuses = await inLanes(29, async (at) => (await loginFromDevice(owner.email, `burst-${at}`)).status);
       expect(statuses).toEqual(Array.from({ length: 29 }, () => 200));
-
-      for (let waited = 0; (await newDeviceMails(owner.email)).length < 3; waited += 1) {
-        if (waited === 100) throw new Error('three new-device emails did not arrive');
-        await sleep(200);
-      }
-      // A later mail to the same account, as a marker: once it is in, any new-device email of the logins above would be too.
-      expect((await call('POST', '/api/auth/password/forgot', undefined, { email: owner.email })).status).toBe(200);
-      await linkToken(system.mailDir, owner.email, '/reset-password');
-      expect(await newDeviceMails(owner.email)).toHaveLength(3);
+      await expectNewDeviceMails(owner.email, 3);
     });
 
     it('shows the device’s name and type quoted, cut to 64 characters, never as a link, in both parts of the mail', async () => {
@@ -428,6 +431,44 @@ describe('sessions and devices (contract §10)', () => {
       await sleep(1_000);
       expect((await newDeviceMails(owner.email)).some((mail) => mail.text.includes('Right after the reset'))).toBe(false);
       expect(await newDeviceMails(owner.email)).toHaveLength(1);
+    });
+  });
+
+  describe('with a second identity behind a second gateway', () => {
+    const replicas: ChildProcess[] = [];
+    let secondGateway: string;
+
+    beforeAll(async () => {
+      const identity = await startReplica('identity', {});
+      replicas.push(identity.child);
+      const gateway = await startReplica('gateway', { METRICS_PORT: String(await freePort()), IDENTITY_URL: identity.url });
+      replicas.push(gateway.child);
+      secondGateway = gateway.url;
+    });
+
+    afterAll(() => {
+      for (const replica of replicas) replica.kill('SIGTERM');
+    });
+
+    /** Every other request through the second gateway, and so the second identity. */
+    const alternately = (at: number) => (at % 2 === 0 ? system.gatewayUrl : secondGateway);
+
+    it('caps the new-device emails at three while logins race through both identities', async () => {
+      const owner = await person('mobile');
+      const statuses = await inLanes(29, async (at) => (await loginFromDevice(owner.email, `both-${at}`, alternately(at))).status);
+      expect(statuses).toEqual(Array.from({ length: 29 }, () => 200));
+      await expectNewDeviceMails(owner.email, 3);
+    });
+
+    it('leaves at most 50 live sessions after 60 logins racing through both identities', async () => {
+      const owner = await person('mobile');
+      const statuses = await inLanes(
+        60,
+        async (at) => (await call('POST', '/api/mobile/auth/login/email', undefined, { email: owner.email, password: PASSWORD }, alternately(at))).status,
+      );
+      expect(statuses).toEqual(Array.from({ length: 60 }, () => 200));
+      const listed = await call('GET', `/api/users/${owner.publicId}/sessions`, admin.accessToken);
+      expect(listed.body.data).toHaveLength(50);
     });
   });
 });
