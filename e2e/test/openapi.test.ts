@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { SERVICE_NAMES } from '@school/config';
-import { rateLimitsOf, SERVICE_ROUTES } from '@school/contracts';
+import { rateLimitsOf, type RouteManifest, SERVICE_ROUTES } from '@school/contracts';
 import { type JsonSchema, type Operation, operationKeys, openApiPath, type OpenApiDocument, type Parameter } from '@school/openapi';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -199,8 +199,9 @@ describe('the published API document', () => {
       };
     };
     const limited: string[] = [];
-    for (const [service, manifests] of Object.entries(SERVICE_ROUTES)) {
-      for (const spec of manifests.flatMap((manifest) => Object.values(manifest))) {
+    const manifests: Record<string, readonly RouteManifest[]> = SERVICE_ROUTES;
+    for (const [service, serviceManifests] of Object.entries(manifests)) {
+      for (const spec of serviceManifests.flatMap((manifest) => Object.values(manifest))) {
         const key = `${spec.method} ${openApiPath(spec.path)}`;
         const expected = rateLimitsOf(spec).length > 0;
         if (expected) limited.push(key);
