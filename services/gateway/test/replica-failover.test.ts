@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { json, startTestGateway, type TestGateway } from './support/gateway.js';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstreams.js';
-import { RoundRobinBalancer } from './support/round-robin-balancer.js';
+import { RoundRobinBalancer } from '@school/testing';
 
 async function closedPortUrl(): Promise<string> {
   const server = createServer();
