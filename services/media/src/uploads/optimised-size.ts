@@ -1,9 +1,10 @@
 /**
  * An optimised image keeps at most this many pixels a frame. Decoding is bounded by contract §9
- * (40 megapixels, 100 over all of an animation's frames); what the encoder holds is bounded here:
- * libvips writes WebP from a buffer of the whole frame, and libwebp converts it to a picture of its
- * own, about 10 bytes a pixel with transparency. At 40 megapixels that is 400 MB a conversion; at 4
- * it is about 85 MB, so two conversions at once stay within media's memory (docs/operations/scaling.md).
+ * (40 megapixels, 100 over all of an animation's frames) and streams; the WebP encoder holds whole
+ * frames: libvips' copy of the frame and libwebp's picture (4.5 bytes a pixel, 6.5 with
+ * transparency, plus libwebp's lossless alpha encoder). One maximal conversion took 460-520 MB at
+ * full size and takes 40-150 MB at 4 megapixels, so two at once fit media's chart limit
+ * (docs/operations/scaling.md).
  */
 export const MAX_OPTIMISED_PIXELS = 4_000_000;
 /** The largest width or height a WebP can have. */
