@@ -9,11 +9,19 @@ type Estimator = InstanceType<Core['ZxcvbnFactory']>;
 export const MIN_PASSWORD_SCORE = 3;
 
 /**
- * Built on the first new password, then kept: the dictionaries cost about 50 MB and half a second
- * to load, so processes that never set a password (and every login) never pay for them. Loaded
- * synchronously (the packages' CommonJS builds) because the check is part of a synchronous schema.
+ * Built once per process and kept: at identity's start-up (warmUpPasswordStrength), or on the first
+ * check of a process that skipped it (the user:create command). Loading the dictionaries blocks for
+ * about half a second and takes about 40 MB: done before identity listens, that never stalls a
+ * request. Loaded synchronously (the packages' CommonJS builds) because the check is part of a
+ * synchronous schema.
  */
 let estimator: Estimator | undefined;
+
+export function warmUpPasswordStrength(): void {
+  estimator ??= loadEstimator();
+  // A first estimate builds what the estimator builds lazily, so the first real one is not the slow one.
+  estimator.check('Warm-up-1');
+}
 
 function loadEstimator(): Estimator {
   const load = createRequire(import.meta.url);
