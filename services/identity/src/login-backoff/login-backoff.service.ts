@@ -73,7 +73,7 @@ export class LoginBackoffService {
 }
 
 function loginsBusy(): AppError {
-  return new AppError('SERVICE_UNAVAILABLE', 'Too many logins of this account are in progress; please retry shortly', { headers: { 'retry-after': '1' } });
+  return new AppError('SERVICE_UNAVAILABLE', 'Too many logins of this email are in progress; please retry shortly', { headers: { 'retry-after': '1' } });
 }
 
 /** The email as login looks it up, hashed: the table holds no address. */
