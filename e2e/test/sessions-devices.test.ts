@@ -9,7 +9,7 @@ import { startSystem, type RunningSystem } from '@school/system-harness';
 
 /** Contract §10 through the gateway: people and administrators see and end sessions; a new device is announced by email. */
 
-const PASSWORD = 'Sess10ns!ok';
+const PASSWORD = 'Sess10ns!Amber-Rook';
 const NEW_DEVICE_SUBJECT = 'New sign-in to your account';
 
 interface Answer {

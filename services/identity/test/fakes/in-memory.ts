@@ -285,7 +285,8 @@ export function fakeMessageRequestsRepository(db: InMemoryDatabase): MessageRequ
 
 /** A login back-off that never refuses (its rules have their own spec and HTTP tests). */
 export function fakeLoginBackoff(): LoginBackoffService {
-  return { admit: async () => undefined, succeeded: async () => undefined } as unknown as LoginBackoffService;
+  const attempt = <T>(_email: string, check: () => Promise<T | undefined>) => check();
+  return { attempt, succeeded: async () => undefined } as unknown as LoginBackoffService;
 }
 
 /** A password hasher without argon2's cost: `hashed:<password>`; `busy` answers 503 as a full queue does. */

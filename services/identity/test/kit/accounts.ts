@@ -7,7 +7,7 @@ import type { HttpAnswer, IdentityUnderTest } from './identity-app.js';
 
 /** Every account's password unless a test says otherwise, and another strong one to change it to. */
 export const PASSWORD = 'Str0ng!pass';
-export const NEW_PASSWORD = 'N3w!passw0rd';
+export const NEW_PASSWORD = 'N3w!Brass-Kettle';
 
 export type SurfaceName = 'admin' | 'mobile';
 
