@@ -12,7 +12,7 @@ interface Answer {
   body: { message: string; data: unknown; errorCode: string | null; count?: number; currentPage?: number; totalPage?: number };
 }
 
-const PASSWORD = 'Pers0n!pw';
+const PASSWORD = 'Pers0n!Cedar-Vault';
 const PATH = '/api/academic-sessions';
 
 async function call(method: string, path: string, options: { body?: unknown; token?: string } = {}): Promise<Answer> {

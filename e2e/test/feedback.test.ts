@@ -146,7 +146,7 @@ describe('feedback through the gateway (issue 12)', () => {
 
   it('the authenticated route answers 201 to a customer token, 401 without one, 422 to the guest body', async () => {
     const admin = await adminToken();
-    const customer = (await invitedPerson(system, admin, 'customer', 'Cust0mer!pw')).accessToken;
+    const customer = (await invitedPerson(system, admin, 'customer', 'Cust0mer!Tulip-Gate')).accessToken;
 
     const subject = unique('signed-in');
     const answer = await call('POST', CUSTOMER, { category: 'feature_request', subject, message: 'Dark mode, please.' }, { token: customer });

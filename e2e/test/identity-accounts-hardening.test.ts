@@ -144,7 +144,7 @@ describe('identity account rules through the gateway (issue 9)', () => {
       expect((await call('PATCH', `/api/users/${publicId}`, { banned: true }, admin.accessToken)).status).toBe(200);
       expect((await call('PATCH', `/api/users/${publicId}`, { banned: false }, admin.accessToken)).status).toBe(200);
       for (const token of [reset, invitation]) {
-        expect(await call('POST', '/api/mobile/auth/password/reset', { token, password: 'N3w!passw0rd' })).toMatchObject({
+        expect(await call('POST', '/api/mobile/auth/password/reset', { token, password: 'N3w!Brass-Kettle' })).toMatchObject({
           status: 400,
           body: refusal('AUTH_VERIFICATION_CODE_INVALID'),
         });
@@ -202,7 +202,7 @@ describe('production start-up (defect 13)', () => {
     expect(withoutSecret.stderr).toMatch(/^Invalid configuration: OTP_SECRET: must be set to a secret of your own in production\n$/);
   });
 
-  it('refuses to create the bootstrap admin with the development password (unset or Admin123!), in one line, exit 1 (contract §9)', async () => {
+  it('refuses to create the bootstrap admin with the development password (unset or Admin123!) or a guessable one, in one line, exit 1 (contract §9)', async () => {
     const server = testDatabaseUrl();
     const database = `identity_prod_${randomBytes(6).toString('hex')}`;
     await withConnection(server, (client) => client.query(`CREATE DATABASE ${quoteIdent(database)}`));
@@ -220,6 +220,12 @@ describe('production start-up (defect 13)', () => {
         const refused = await startIdentity({ ...production, ...password });
         expect(refused.code).toBe(1);
         expect(refused.stderr).toMatch(/^Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD: must be set to a password of your own in production[^\n]*\n$/);
+      }
+      // Strong by the composition rule, absent from the breached list, and guessed early all the same.
+      for (const password of ['Password1!', 'Welcome2024!']) {
+        const refused = await startIdentity({ ...production, BOOTSTRAP_ADMIN_PASSWORD: password });
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toMatch(/^Invalid configuration: BOOTSTRAP_ADMIN_PASSWORD: is too easy to guess[^\n]*\n$/);
       }
     } finally {
       await withConnection(server, (client) => client.query(`DROP DATABASE IF EXISTS ${quoteIdent(database)} WITH (FORCE)`));

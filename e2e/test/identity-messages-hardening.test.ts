@@ -24,7 +24,7 @@ beforeAll(async () => {
   adminToken = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
 }, 90_000);
 
-const STRONG_PASSWORD = 'N3w!passw0rd';
+const STRONG_PASSWORD = 'N3w!Brass-Kettle';
 const SUBJECTS = { reset: 'Reset your password', verify: 'Verify your email address', invitation: 'You have been invited to School Commerce' };
 
 /** A POST from an ip of its own (the gateway takes the client ip from X-Forwarded-For). */

@@ -2,14 +2,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '@school/testing';
-import { linkToken, type Mail, mailsTo } from './support/mail.js';
+import { linkToken, type Mail, mailPart, mailsTo } from './support/mail.js';
 import { AUTH_PREFIX, BOOTSTRAP_ADMIN, invitedPerson, type SignedIn, type Surface } from './support/people.js';
 import { repositoryRoot } from './support/repository-root.js';
 import { startSystem, type RunningSystem } from '@school/system-harness';
 
 /** Contract §10 through the gateway: people and administrators see and end sessions; a new device is announced by email. */
 
-const PASSWORD = 'Sess10ns!ok';
+const PASSWORD = 'Sess10ns!Amber-Rook';
 const NEW_DEVICE_SUBJECT = 'New sign-in to your account';
 
 interface Answer {
@@ -37,6 +37,7 @@ type DeviceInfo = { deviceId?: string; deviceType?: string; deviceName?: string 
 
 const sidOf = (token: string) => (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sid: string }).sid;
 const refusal = (errorCode: string) => expect.objectContaining({ errorCode, data: null });
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('sessions and devices (contract §10)', () => {
   let system: RunningSystem;
@@ -249,23 +250,29 @@ describe('sessions and devices (contract §10)', () => {
     });
   });
 
+  /** Another replica of `name` beside the system, with `env` over the system's variables for it; ready when this resolves. */
+  async function startReplica(name: 'gateway' | 'identity', env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const child = spawn(process.execPath, [join(repositoryRoot, `services/${name}/dist/main.js`)], {
+      cwd: repositoryRoot,
+      env: { ...system.environment(name), PORT: String(port), ...env },
+      stdio: 'ignore',
+    });
+    for (let waited = 0; waited < 60; waited += 1) {
+      if ((await fetch(`${url}/health/ready`).catch(() => undefined))?.ok) return { child, url };
+      await sleep(500);
+    }
+    child.kill('SIGTERM');
+    throw new Error(`the second ${name} did not become ready`);
+  }
+
   describe('with a second gateway replica on the same Redis', () => {
     let replica: ChildProcess | undefined;
     let replicaUrl: string;
 
     beforeAll(async () => {
-      const [port, metricsPort] = [await freePort(), await freePort()];
-      replicaUrl = `http://127.0.0.1:${port}`;
-      replica = spawn(process.execPath, [join(repositoryRoot, 'services/gateway/dist/main.js')], {
-        cwd: repositoryRoot,
-        env: { ...system.environment('gateway'), PORT: String(port), METRICS_PORT: String(metricsPort) },
-        stdio: 'ignore',
-      });
-      for (let waited = 0; waited < 60; waited += 1) {
-        if ((await fetch(`${replicaUrl}/health/ready`).catch(() => undefined))?.ok) return;
-        await sleep(500);
-      }
-      throw new Error('the second gateway did not become ready');
+      ({ child: replica, url: replicaUrl } = await startReplica('gateway', { METRICS_PORT: String(await freePort()) }));
     });
 
     afterAll(() => {
@@ -287,9 +294,75 @@ describe('sessions and devices (contract §10)', () => {
     });
   });
 
-  describe('the new-device email', () => {
-    const newDeviceMails = async (email: string) => (await mailsTo(system.mailDir, email)).filter((mail) => mail.subject === NEW_DEVICE_SUBJECT);
+  /**
+   * `count` calls of `work` (given 0..count-1), four at a time: racing, yet never five logins of one
+   * email in flight for the per-email back-off to count as failures (contract §9).
+   */
+  async function inLanes<T>(count: number, work: (at: number) => Promise<T>): Promise<T[]> {
+    const results: T[] = [];
+    let next = 0;
+    const lane = async () => {
+      for (let at = next++; at < count; at = next++) results[at] = await work(at);
+    };
+    await Promise.all(Array.from({ length: 4 }, lane));
+    return results;
+  }
 
+  const newDeviceMails = async (email: string) => (await mailsTo(system.mailDir, email)).filter((mail) => mail.subject === NEW_DEVICE_SUBJECT);
+
+  const loginFromDevice = (email: string, deviceId: string, base?: string) =>
+    call('POST', '/api/mobile/auth/login/email', undefined, { email, password: PASSWORD, deviceInfo: { deviceId, deviceName: `Device ${deviceId}` } }, base);
+
+  /** Waits for `count` new-device emails to `email`, then for a later mail as a marker: once it is in, any further new-device email would be too. */
+  async function expectNewDeviceMails(email: string, count: number): Promise<void> {
+    for (let waited = 0; (await newDeviceMails(email)).length < count; waited += 1) {
+      if (waited === 100) throw new Error(`${count} new-device emails did not reach ${email}`);
+      await sleep(200);
+    }
+    expect((await call('POST', '/api/auth/password/forgot', undefined, { email })).status).toBe(200);
+    await linkToken(system.mailDir, email, '/reset-password');
+    expect(await newDeviceMails(email)).toHaveLength(count);
+  }
+
+  describe('at most 50 live sessions per account', () => {
+    const loginsInLanes = (count: number, email: string) => inLanes(count, () => login('mobile', email, PASSWORD));
+
+    it('ends the least recently used session when a login passes 50, like a logout; the others stay', async () => {
+      const owner = await person('mobile');
+      const first = await login('mobile', owner.email, PASSWORD);
+      const second = await login('mobile', owner.email, PASSWORD);
+      const others = await loginsInLanes(47, owner.email);
+      expect(await sessionsOf('mobile', first.accessToken)).toHaveLength(50);
+      // A refresh is a use: `first` becomes the most recently used, `second` the least after the invitation's login.
+      const refreshed = await refresh('mobile', first.refreshToken);
+      expect(refreshed.status).toBe(200);
+      const firstNow = refreshed.body.data as Tokens;
+
+      const beyond = await login('mobile', owner.email, PASSWORD);
+      expect(await me('mobile', owner.accessToken)).toMatchObject({ status: 401, body: refusal('AUTH_UNAUTHENTICATED') });
+      expect((await me('mobile', second.accessToken)).status).toBe(200);
+      const further = await login('mobile', owner.email, PASSWORD);
+      expect(await me('mobile', second.accessToken)).toMatchObject({ status: 401, body: refusal('AUTH_UNAUTHENTICATED') });
+      expect(await refresh('mobile', second.refreshToken)).toMatchObject({ status: 401, body: refusal('AUTH_REFRESH_TOKEN_INVALID') });
+
+      for (const kept of [firstNow, beyond, further, others[0]!, others[46]!]) expect((await me('mobile', kept.accessToken)).status).toBe(200);
+      const listed = (await sessionsOf('mobile', further.accessToken)).map((row) => row.id);
+      expect(listed).toHaveLength(50);
+      expect(listed).not.toContain(second.sid);
+      expect(listed).not.toContain(sidOf(owner.accessToken));
+    });
+
+    it('never leaves more than 50 after 60 racing logins', async () => {
+      const owner = await person('mobile');
+      const signedIn = await loginsInLanes(60, owner.email);
+      const listed = await call('GET', `/api/users/${owner.publicId}/sessions`, admin.accessToken);
+      expect(listed.status).toBe(200);
+      expect(listed.body.data).toHaveLength(50);
+      expect((await me('mobile', signedIn[59]!.accessToken)).status).toBe(200);
+    });
+  });
+
+  describe('the new-device email', () => {
     async function mailNaming(email: string, text: string): Promise<Mail> {
       for (let waited = 0; waited < 100; waited += 1) {
         const mail = (await newDeviceMails(email)).find((candidate) => candidate.text.includes(text));
@@ -317,6 +390,34 @@ describe('sessions and devices (contract §10)', () => {
       expect((await newDeviceMails(owner.email)).map((each) => /Pixel of Kim|iPad of Kim/.exec(each.text)?.[0]).sort()).toEqual(['Pixel of Kim', 'iPad of Kim'].sort());
     });
 
+    it('goes to one account at most three times an hour: of 29 logins from new devices in a few seconds, all 200, three send one', async () => {
+      const owner = await person('mobile');
+      const statuses = await inLanes(29, async (at) => (await loginFromDevice(owner.email, `burst-${at}`)).status);
+      expect(statuses).toEqual(Array.from({ length: 29 }, () => 200));
+      await expectNewDeviceMails(owner.email, 3);
+    });
+
+    it('shows the device’s name and type quoted, cut to 64 characters, never as a link, in both parts of the mail', async () => {
+      const owner = await person('mobile');
+      const deviceName = `Reset password at https://evil.test/reset?u=1 ${'x'.repeat(40)}`;
+      const deviceType = 'www.evil.test';
+      await login('mobile', owner.email, PASSWORD, { deviceId: 'hostile', deviceType, deviceName });
+      const mail = await mailNaming(owner.email, 'Reset password at');
+      const shown = deviceName.slice(0, 64);
+
+      const text = mailPart(mail, 'text/plain');
+      expect(text).toMatch(new RegExp(`^Device name: ${escapeRegExp(`"${shown}"`)}\r?$`, 'm'));
+      expect(text).toMatch(new RegExp(`^Device type: ${escapeRegExp(`"${deviceType}"`)}\r?$`, 'm'));
+      expect(text).not.toContain(deviceName);
+
+      const html = mailPart(mail, 'text/html');
+      expect(html).not.toMatch(/<a[\s>]/i);
+      for (const linkable of ['https://', 'evil.test', 'www.']) expect(html).not.toContain(linkable);
+      const read = html.replaceAll('&#8288;', '').replaceAll('&amp;', '&');
+      expect(read).toContain(`&quot;${shown}&quot;`);
+      expect(read).toContain(`&quot;${deviceType}&quot;`);
+    });
+
     it('sends nothing for the first login after a password reset, and again for the next new device', async () => {
       const owner = await person('admin');
       expect((await call('POST', '/api/auth/password/forgot', undefined, { email: owner.email })).status).toBe(200);
@@ -330,6 +431,44 @@ describe('sessions and devices (contract §10)', () => {
       await sleep(1_000);
       expect((await newDeviceMails(owner.email)).some((mail) => mail.text.includes('Right after the reset'))).toBe(false);
       expect(await newDeviceMails(owner.email)).toHaveLength(1);
+    });
+  });
+
+  describe('with a second identity behind a second gateway', () => {
+    const replicas: ChildProcess[] = [];
+    let secondGateway: string;
+
+    beforeAll(async () => {
+      const identity = await startReplica('identity', {});
+      replicas.push(identity.child);
+      const gateway = await startReplica('gateway', { METRICS_PORT: String(await freePort()), IDENTITY_URL: identity.url });
+      replicas.push(gateway.child);
+      secondGateway = gateway.url;
+    });
+
+    afterAll(() => {
+      for (const replica of replicas) replica.kill('SIGTERM');
+    });
+
+    /** Every other request through the second gateway, and so the second identity. */
+    const alternately = (at: number) => (at % 2 === 0 ? system.gatewayUrl : secondGateway);
+
+    it('caps the new-device emails at three while logins race through both identities', async () => {
+      const owner = await person('mobile');
+      const statuses = await inLanes(29, async (at) => (await loginFromDevice(owner.email, `both-${at}`, alternately(at))).status);
+      expect(statuses).toEqual(Array.from({ length: 29 }, () => 200));
+      await expectNewDeviceMails(owner.email, 3);
+    });
+
+    it('leaves at most 50 live sessions after 60 logins racing through both identities', async () => {
+      const owner = await person('mobile');
+      const statuses = await inLanes(
+        60,
+        async (at) => (await call('POST', '/api/mobile/auth/login/email', undefined, { email: owner.email, password: PASSWORD }, alternately(at))).status,
+      );
+      expect(statuses).toEqual(Array.from({ length: 60 }, () => 200));
+      const listed = await call('GET', `/api/users/${owner.publicId}/sessions`, admin.accessToken);
+      expect(listed.body.data).toHaveLength(50);
     });
   });
 });

@@ -23,7 +23,7 @@ let tricklers: SignedIn[];
 let bystander: SignedIn;
 const open: OpenUpload[] = [];
 
-const PASSWORD = 'Pers0n!pw';
+const PASSWORD = 'Pers0n!Cedar-Vault';
 /** A valid 1x1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const randomIp = () => `10.${randomBytes(3).join('.')}`;

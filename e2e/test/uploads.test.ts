@@ -15,7 +15,7 @@ interface Answer {
   body: { message: string; data: Record<string, unknown> | null; errorCode: string | null };
 }
 
-const PASSWORD = 'Pers0n!pw';
+const PASSWORD = 'Pers0n!Cedar-Vault';
 /** A valid 1x1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const HTML = Buffer.from('<!DOCTYPE html><html><body><script>alert(document.cookie)</script></body></html>');

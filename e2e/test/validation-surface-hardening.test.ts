@@ -19,7 +19,7 @@ interface Answer {
 }
 
 const ADMIN = BOOTSTRAP_ADMIN;
-const CUSTOMER_PASSWORD = 'Cust0mer!pw';
+const CUSTOMER_PASSWORD = 'Cust0mer!Tulip-Gate';
 
 async function call(method: string, path: string, options: { body?: unknown; token?: string; raw?: string } = {}): Promise<Answer> {
   // From a client address of its own: the shared system's ip throttles count other suites' calls too.
@@ -103,7 +103,7 @@ describe('tokens bound to their surface (contract §4)', () => {
       await call('GET', '/api/auth/permissions', { token: customer.accessToken }),
       await call('DELETE', '/api/auth/logout', { token: customer.accessToken }),
       await call('POST', '/api/auth/phone/verify/request', { token: customer.accessToken, body: { phone: '+9779812345670' } }),
-      await call('POST', '/api/auth/password/set', { token: customer.accessToken, body: { newPassword: 'An0ther!pw', currentPassword: CUSTOMER_PASSWORD } }),
+      await call('POST', '/api/auth/password/set', { token: customer.accessToken, body: { newPassword: 'An0ther!Fjord-Wick', currentPassword: CUSTOMER_PASSWORD } }),
     ];
     for (const answer of refused) {
       expect(answer.status).toBe(401);
@@ -121,7 +121,7 @@ describe('tokens bound to their surface (contract §4)', () => {
     for (const answer of [
       await call('GET', '/api/mobile/auth/me', { token: adminToken }),
       await call('DELETE', '/api/mobile/auth/logout', { token: adminToken }),
-      await call('POST', '/api/mobile/auth/password/set', { token: adminToken, body: { newPassword: 'An0ther!pw', currentPassword: ADMIN.password } }),
+      await call('POST', '/api/mobile/auth/password/set', { token: adminToken, body: { newPassword: 'An0ther!Fjord-Wick', currentPassword: ADMIN.password } }),
     ]) {
       expect(answer.status).toBe(401);
       expect(answer.body).toMatchObject({ data: null, errorCode: 'AUTH_UNAUTHENTICATED' });

@@ -94,7 +94,8 @@ function stringValue(schema: JsonSchema, name: string): fc.Arbitrary<string> {
   if (pattern && !pattern.test('Abc1')) {
     return fc.stringMatching(pattern).filter((value) => value.length >= minLength && value.length <= (schema.maxLength ?? Infinity));
   }
-  if (/password/i.test(name)) return word(4, 20).map((rest) => `Aa1!${rest}`.slice(0, Math.max(8, maxLength)));
+  // Twelve random characters or more: a password the strength estimator of contract §9 accepts too.
+  if (/password/i.test(name)) return word(12, 28).map((rest) => `Aa1!${rest}`.slice(0, Math.max(8, maxLength)));
   if (/phone/i.test(name)) return fc.integer({ min: 1_000_000, max: 99_999_999 }).map((digits) => `+97798${digits}`.slice(0, 14));
   return word(Math.max(minLength, 1), Math.max(maxLength, 1));
 }

@@ -38,3 +38,16 @@ export async function linkToken(mailDir: string, address: string, path: string, 
   }
   throw new Error(`no ${path} link mailed to ${address} within ${timeoutMs / 1000} s`);
 }
+
+/** The body of the `type` part of a multipart mail, as the notifier sent it (quoted-printable undone, base64 decoded). */
+export function mailPart(mail: Mail, type: 'text/plain' | 'text/html'): string {
+  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(mail.text)?.[1];
+  if (!boundary) throw new Error(`the mail "${mail.subject}" is not multipart`);
+  for (const part of mail.text.split(`--${boundary}`)) {
+    const [head = '', ...body] = part.split(/\r?\n\r?\n/);
+    if (!new RegExp(`^Content-Type: ${type}\\b`, 'im').test(head)) continue;
+    const content = body.join('\n\n').trim();
+    return /^Content-Transfer-Encoding: base64/im.test(head) ? Buffer.from(content, 'base64').toString('utf8') : content;
+  }
+  throw new Error(`the mail "${mail.subject}" has no ${type} part`);
+}

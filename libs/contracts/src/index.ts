@@ -19,6 +19,7 @@ export * from './routes/geography.js';
 export * from './routes/keys.js';
 export * from './routes/notifications.js';
 export * from './routes/profile.js';
+export * from './routes/rate-limits.js';
 export * from './routes/route-spec.js';
 export * from './routes/school-profile.js';
 export * from './routes/sessions.js';

@@ -1,6 +1,6 @@
 import { AppError } from './app-error.js';
 import { ERROR_CATALOGUE } from '@school/contracts';
-import { toErrorResponse } from './error-response.js';
+import { toErrorResponse, UNAVAILABLE_RETRY_AFTER_SECONDS } from './error-response.js';
 
 describe('toErrorResponse', () => {
   it('maps a domain error to its catalogue status and the envelope', () => {
@@ -35,5 +35,21 @@ describe('toErrorResponse', () => {
       headers: {},
       unexpected: true,
     });
+  });
+
+  it('gives every 503 a Retry-After, whatever answered it; a thrower’s own value wins', () => {
+    const fallback = { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) };
+    const sources: [string, unknown][] = [
+      ['a 503 thrown bare (Redis, JWKS, revocations, stream slots, the upstream)', new AppError('SERVICE_UNAVAILABLE')],
+      ['a framework 503 (closing)', { statusCode: 503, message: 'Service Unavailable' }],
+      ['a dependency unreachable', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
+      ['a saturated pool', Object.assign(new Error('Transaction API error'), { code: 'P2028' })],
+    ];
+    for (const [source, error] of sources) {
+      const response = toErrorResponse(error);
+      expect({ source, status: response.status, headers: response.headers }).toEqual({ source, status: 503, headers: fallback });
+    }
+    expect(toErrorResponse(new AppError('SERVICE_UNAVAILABLE', undefined, { headers: { 'retry-after': '1' } })).headers).toEqual({ 'retry-after': '1' });
+    expect(toErrorResponse(new AppError('NOT_FOUND')).headers).toEqual({});
   });
 });

@@ -42,8 +42,17 @@ const STATUS_CODES: Record<number, ErrorCode> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
-/** A dependency that dropped usually answers again within seconds (a restart, a failover). */
-const DEPENDENCY_RETRY_AFTER_SECONDS = 5;
+/**
+ * A dependency that dropped usually answers again within seconds (a restart, a failover): what every
+ * 503 tells the client to wait when its thrower says nothing more precise.
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** Every 503 says when to come back (contract §3); a thrower's own `Retry-After` wins. */
+function withRetryAfter(status: number, headers: Record<string, string>): Record<string, string> {
+  if (status !== ERROR_CATALOGUE.SERVICE_UNAVAILABLE.status || headers['retry-after'] !== undefined) return headers;
+  return { ...headers, 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) };
+}
 
 /**
  * The single mapping from anything thrown to the envelope of contract §3. A body never carries a
@@ -53,7 +62,7 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   if (error instanceof AppError) {
     const body: ErrorEnvelope = { message: error.message, data: null, errorCode: error.code };
     if (error.errors) body.errors = error.errors;
-    return { status: error.status, body, headers: error.headers, unexpected: false };
+    return { status: error.status, body, headers: withRetryAfter(error.status, error.headers), unexpected: false };
   }
   const framework = (typeof error === 'object' && error !== null ? error : {}) as FrameworkError;
   const byCode = typeof framework.code === 'string' ? FRAMEWORK_CODES[framework.code] : undefined;
@@ -62,14 +71,14 @@ export function toErrorResponse(error: unknown): ErrorResponse {
   if (code) {
     const body: ErrorEnvelope = { message: ERROR_CATALOGUE[code].message, data: null, errorCode: code };
     if (code === 'VALIDATION_FAILED') body.errors = [bodyProblem(error)];
-    return { status: ERROR_CATALOGUE[code].status, body, headers: {}, unexpected: false };
+    return { status: ERROR_CATALOGUE[code].status, body, headers: withRetryAfter(ERROR_CATALOGUE[code].status, {}), unexpected: false };
   }
   if (isDependencyUnavailable(error)) {
     const unavailable = ERROR_CATALOGUE.SERVICE_UNAVAILABLE;
     return {
       status: unavailable.status,
       body: { message: unavailable.message, data: null, errorCode: 'SERVICE_UNAVAILABLE' },
-      headers: { 'retry-after': String(DEPENDENCY_RETRY_AFTER_SECONDS) },
+      headers: withRetryAfter(unavailable.status, {}),
       unexpected: true,
     };
   }

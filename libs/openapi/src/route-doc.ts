@@ -1,4 +1,4 @@
-import { isJsonBody, type RouteError, type RouteResponse, type RouteSpec, type Surface, type UploadBody } from '@school/contracts';
+import { isJsonBody, rateLimitsOf, type RouteError, type RouteResponse, type RouteSpec, type Surface, type UploadBody } from '@school/contracts';
 import type { z } from 'zod';
 import { addErrors } from './error-responses.js';
 import type { JsonSchema, MediaType, Operation, Parameter } from './openapi-types.js';
@@ -104,5 +104,6 @@ export function operationOf(route: RouteSpec, options: DocumentOptions = {}): Op
   const validates = route.query || route.body;
   const validation: RouteError[] = validates ? [route.validationStatus ? { code: 'VALIDATION_FAILED', status: route.validationStatus } : 'VALIDATION_FAILED'] : [];
   const permission: RouteError[] = route.permissions?.length ? ['PERMISSION_INSUFFICIENT'] : [];
-  return addErrors(operation, [...validation, ...permission, ...(route.errors ?? [])]);
+  const limited: RouteError[] = rateLimitsOf(route).length > 0 ? ['RATE_LIMITED'] : [];
+  return addErrors(operation, [...validation, ...permission, ...limited, ...(route.errors ?? [])]);
 }

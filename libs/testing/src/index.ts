@@ -11,3 +11,4 @@ export * from './open-upload.js';
 export * from './time-scale.js';
 export * from './redis-database.js';
 export * from './wait-for.js';
+export * from './round-robin-balancer.js';

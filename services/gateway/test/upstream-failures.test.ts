@@ -34,6 +34,7 @@ describe('gateway in front of failing upstreams', () => {
       body: JSON.stringify({ name: 'A', email: 'a@b.c', subject: 's', message: 'm' }),
     });
     expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
     expect(await json(response)).toEqual({ message: 'Service temporarily unavailable', data: null, errorCode: 'SERVICE_UNAVAILABLE' });
     expect(Date.now() - started).toBeLessThan(scaled(1_000));
   });
@@ -44,6 +45,7 @@ describe('gateway in front of failing upstreams', () => {
     const response = await fetch(`${gateway.url}/api/auth/me`, { headers: { authorization } });
     const elapsed = Date.now() - started;
     expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
     expect((await json(response)).errorCode).toBe('SERVICE_UNAVAILABLE');
     expect(elapsed).toBeGreaterThanOrEqual(UPSTREAM_TIMEOUT_MS - 50);
     expect(elapsed).toBeLessThan(UPSTREAM_TIMEOUT_MS + scaled(1_500));
@@ -56,6 +58,8 @@ describe('gateway in front of failing upstreams', () => {
     });
     const response = await fetch(`${gateway.url}/api/auth/permissions`, { headers: { authorization } });
     expect(response.status).toBe(503);
+    // A service's 503 that says nothing of when to come back gets the gateway's Retry-After.
+    expect(response.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
     expect((await json(response)).message).toBe('Database down');
     await sleep(200);
     expect(gateway.fakes.identity.received).toHaveLength(1);
@@ -65,6 +69,7 @@ describe('gateway in front of failing upstreams', () => {
     gateway.fakes.media.ready = false;
     const response = await fetch(`${gateway.url}/health/ready`);
     expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
     expect(await json(response)).toEqual({
       message: 'Not ready',
       data: {

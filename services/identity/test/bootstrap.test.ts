@@ -98,11 +98,11 @@ describe('bootstrap admin across restarts and replicas', () => {
 
     it('creates an account with its password and prints its publicId', async () => {
       const email = uniqueEmail('cli');
-      const result = await run(['--email', email.toUpperCase(), '--role', 'staff', '--password', 'Cl1!password', '--name', 'Desk Staff']);
+      const result = await run(['--email', email.toUpperCase(), '--role', 'staff', '--password', 'Cl1!Desk-Maple', '--name', 'Desk Staff']);
       expect(result).toEqual({ code: 0, out: [expect.stringMatching(/^[0-9a-f-]{36}$/)], err: [] });
       const user = await clients[0]!.user.findUniqueOrThrow({ where: { publicId: result.out[0]! }, include: { accounts: true } });
       expect(user).toMatchObject({ email, role: 'staff', name: 'Desk Staff' });
-      expect(await new PasswordHasher().verify(user.accounts[0]!.passwordHash!, 'Cl1!password')).toBe(true);
+      expect(await new PasswordHasher().verify(user.accounts[0]!.passwordHash!, 'Cl1!Desk-Maple')).toBe(true);
     });
 
     it('applies the migrations first when given the folder, so it works on a fresh schema', async () => {
@@ -123,8 +123,8 @@ describe('bootstrap admin across restarts and replicas', () => {
 
     it('names the email when it is taken by a live account, in one line, exit 1', async () => {
       const email = uniqueEmail('dup');
-      expect((await run(['--email', email, '--role', 'customer', '--password', 'Cl1!password'])).code).toBe(0);
-      expect(await run(['--email', email, '--role', 'admin', '--password', 'Cl1!password'])).toEqual({
+      expect((await run(['--email', email, '--role', 'customer', '--password', 'Cl1!Desk-Maple'])).code).toBe(0);
+      expect(await run(['--email', email, '--role', 'admin', '--password', 'Cl1!Desk-Maple'])).toEqual({
         code: 1,
         out: [],
         err: ['user:create: a live account already uses this email'],
@@ -133,10 +133,12 @@ describe('bootstrap admin across restarts and replicas', () => {
 
     it.each([
       ['a weak password', ['--email', 'w@example.com', '--role', 'admin', '--password', 'weak'], /^user:create: --password must be at least 8 characters$/],
-      ['an unknown role', ['--email', 'r@example.com', '--role', 'root', '--password', 'Cl1!password'], /^user:create: --role must be one of admin, staff, customer$/],
-      ['a malformed email', ['--email', 'nope', '--role', 'admin', '--password', 'Cl1!password'], /^user:create: --email must be an email address$/],
-      ['no email', ['--role', 'admin', '--password', 'Cl1!password'], /^user:create: --email is required$/],
-      ['an unknown option', ['--email', 'u@example.com', '--role', 'admin', '--password', 'Cl1!password', '--admin'], /^user:create: .*--admin/],
+      ['a breached password', ['--email', 'b@example.com', '--role', 'admin', '--password', 'P@ssw0rd'], /^user:create: --password is too common: /],
+      ['a guessable password (contract §9)', ['--email', 'g@example.com', '--role', 'admin', '--password', 'Password1!'], /^user:create: --password is too easy to guess: /],
+      ['an unknown role', ['--email', 'r@example.com', '--role', 'root', '--password', 'Cl1!Desk-Maple'], /^user:create: --role must be one of admin, staff, customer$/],
+      ['a malformed email', ['--email', 'nope', '--role', 'admin', '--password', 'Cl1!Desk-Maple'], /^user:create: --email must be an email address$/],
+      ['no email', ['--role', 'admin', '--password', 'Cl1!Desk-Maple'], /^user:create: --email is required$/],
+      ['an unknown option', ['--email', 'u@example.com', '--role', 'admin', '--password', 'Cl1!Desk-Maple', '--admin'], /^user:create: .*--admin/],
     ])('refuses %s with one line and exit 1', async (_case, argv, message) => {
       const result = await run(argv);
       expect(result.code).toBe(1);

@@ -441,7 +441,7 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
     });
 
     it('is not stored when the credential was spent while it was being hashed', async () => {
-      const THIRD_PASSWORD = 'Th1rd!pass';
+      const THIRD_PASSWORD = 'Th1rd!Pebble-Moor';
       const user = await createAccount(identity);
       const { token, otp } = await forgotByEmail(user);
       const hasher = identity.app.get(PasswordHasher);

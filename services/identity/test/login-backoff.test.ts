@@ -132,14 +132,71 @@ describe('login back-off per email (contract §9)', () => {
     expect((await login(user.email, PASSWORD)).status).toBe(429);
   });
 
-  it('answers logins of one email arriving together, successes among them, never with a 500', async () => {
-    // A success deletes the email's count while another attempt is taking its lock: the lock takes a
-    // new row. Beyond five in flight, attempts are refused as parallel guesses (429), as above.
+  it('answers logins of one email arriving together, successes among them, each as its password deserves', async () => {
+    // A success deletes the email's count while a failure is taking its lock: the lock takes a new row.
     const user = await createAccount(identity, { role: 'admin' });
     const passwords = [PASSWORD, 'Wrong!pass1', PASSWORD, PASSWORD, PASSWORD, PASSWORD, PASSWORD, PASSWORD];
     for (let round = 0; round < 15; round += 1) {
       const answers = await Promise.all(passwords.map((password, i) => login(user.email, password, 'admin', `198.51.100.${20 + i}`)));
-      answers.forEach((answer, i) => expect([passwords[i] === PASSWORD ? 200 : 401, 429]).toContain(answer.status));
+      expect(answers.map((answer) => answer.status)).toEqual(passwords.map((password) => (password === PASSWORD ? 200 : 401)));
     }
+  });
+
+  it('answers 40 logins with the right password arriving together without a 429, and counts none of them', async () => {
+    const user = await createAccount(identity, { role: 'admin' });
+    await failTimes(user.email, 4);
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => login(user.email, PASSWORD, 'admin', `198.51.101.${i}`)));
+    for (const answer of answers) {
+      // Only a login kept waiting past its turn's bound may be told to come back.
+      if (answer.status === 503) expect(answer.retryAfter).toBe(1);
+      else expect(answer.status).toBe(200);
+    }
+    expect(answers.filter((answer) => answer.status === 200).length).toBeGreaterThan(0);
+    await failTimes(user.email, 4);
+    expect((await login(user.email, PASSWORD)).status).toBe(200);
+  });
+
+  it('counts nothing for a login refused 429 during a back-off', async () => {
+    const email = uniqueEmail('refused');
+    await failTimes(email, 5);
+    for (let i = 0; i < 3; i += 1) expect((await login(email, 'Wrong!pass1')).status).toBe(429);
+    const emailKey = createHash('sha256').update(email).digest('hex');
+    expect(await identity.prisma.loginFailure.findUnique({ where: { emailKey } })).toMatchObject({ failures: 5 });
+  });
+});
+
+/** Contract §9: a login the hash queue cannot take (503) had no password checked, so it is no failure. */
+describe('login back-off when the password-hash queue is full', () => {
+  let identity: IdentityUnderTest;
+
+  beforeAll(async () => {
+    identity = await startIdentity({ PASSWORD_HASH_MAX_WAITING: '0' });
+  });
+
+  afterAll(async () => {
+    await identity?.close();
+  });
+
+  async function login(email: string, password: string, ip: string): Promise<number> {
+    const response = await fetch(`${identity.baseUrl}/api/auth/login/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+      body: JSON.stringify({ email, password }),
+    });
+    return response.status;
+  }
+
+  it('counts the wrong passwords it checked, not the logins it answered 503', async () => {
+    const email = uniqueEmail('busy');
+    // Other emails' logins keep the queue's slots busy, so some of this email's find it full.
+    const others = Array.from({ length: 30 }, (_, i) => login(uniqueEmail('crowd'), 'Wrong!pass1', `198.51.102.${i}`));
+    const own = Array.from({ length: 4 }, (_, i) => login(email, 'Wrong!pass1', `198.51.103.${i}`));
+    const statuses = await Promise.all([...own, ...others]);
+    expect(statuses.every((status) => status === 401 || status === 503)).toBe(true);
+    expect(statuses).toContain(503);
+    const checked = statuses.slice(0, own.length).filter((status) => status === 401).length;
+    const emailKey = createHash('sha256').update(email).digest('hex');
+    const row = await identity.prisma.loginFailure.findUnique({ where: { emailKey } });
+    expect(row?.failures ?? 0).toBe(checked);
   });
 });

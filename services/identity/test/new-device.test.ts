@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/contracts';
-import { createAccount, eventsOf, type IdentityUnderTest, login, PASSWORD, startIdentity } from './kit/index.js';
+import { AUTH_PREFIX, createAccount, eventsOf, inLanes, type IdentityUnderTest, login, PASSWORD, startIdentity } from './kit/index.js';
 
 /** Contract §10 on real Postgres: the new-device decision in the login transaction. */
 describe('new-device email decision', () => {
@@ -26,6 +26,23 @@ describe('new-device email decision', () => {
     ]);
     expect((await login(identity, 'mobile', user.email, PASSWORD, { deviceInfo })).status).toBe(200);
     expect(await alerts(user.publicId)).toHaveLength(1);
+  });
+
+  it('records at most three an hour for one account while logins from new devices race; every login succeeds and its device becomes known', async () => {
+    const user = await createAccount(identity);
+    const statuses = await inLanes(29, async (at) => {
+      // Each from an address of its own: the per-ip throttles are not under test.
+      const response = await fetch(`${identity.baseUrl}${AUTH_PREFIX.mobile}/login/email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${at + 1}` },
+        body: JSON.stringify({ email: user.email, password: PASSWORD, deviceInfo: { deviceId: `racer-${at}` } }),
+      });
+      await response.arrayBuffer();
+      return response.status;
+    });
+    expect(statuses).toEqual(Array.from({ length: 29 }, () => 200));
+    expect(await alerts(user.publicId)).toHaveLength(3);
+    expect(await identity.prisma.knownDevice.count({ where: { userId: user.id } })).toBe(29);
   });
 
   it('takes a login without deviceInfo as the empty device, and records nothing for a refused login', async () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import sharp from 'sharp';
 import { UrlSigner } from '../src/storage/url-signer.js';
+import { MAX_OPTIMISED_PIXELS } from '../src/uploads/optimised-size.js';
 import { animatedGif, DOCX, form, HTML, image, MP4, PDF, pixelBomb, pngWithText, rotatedJpeg, SVG, ZIP } from './support/files.js';
 import { type Caller, type MediaUnderTest, startMedia } from './support/media-app.js';
 import { startS3, type TestS3 } from './support/s3-server.js';
@@ -155,6 +156,21 @@ describe.each(DRIVERS)('media uploads over HTTP (%s storage)', (driver) => {
         exif: undefined,
         orientation: undefined,
       });
+    });
+
+    it('shrinks an image over 4 megapixels to at most 4, keeping its aspect ratio and applying its orientation', async () => {
+      const answer = await upload('/api/upload', form('file', await rotatedJpeg(7999, 4999), 'large.jpg', 'image/jpeg'), admin.token);
+      expect(answer.status).toBe(200);
+      const { width = 0, height = 0 } = await sharp(await store.read(String(answer.body.data?.['relativePath']))).metadata();
+      expect(width * height).toBeLessThanOrEqual(MAX_OPTIMISED_PIXELS);
+      expect(width * height).toBeGreaterThan(0.99 * MAX_OPTIMISED_PIXELS);
+      expect(height / width).toBeCloseTo(7999 / 4999, 2);
+    });
+
+    it('stores a panorama wider than a WebP may be, narrowed to 16383 pixels', async () => {
+      const answer = await upload('/api/upload', form('file', await image('png', 20_000, 100), 'panorama.png', 'image/png'), admin.token);
+      expect(answer.status).toBe(200);
+      expect(await sharp(await store.read(String(answer.body.data?.['relativePath']))).metadata()).toMatchObject({ format: 'webp', width: 16_383 });
     });
 
     it('keeps an animated GIF animated as WebP', async () => {

@@ -100,6 +100,7 @@ function surfaceAuthRoutes(surface: Surface, { prefix, tag, who }: SurfaceText) 
       auth: 'public',
       /** Login counts per ip and email, and per ip whatever the email (contract §4). */
       throttles: ['login', 'loginPerIp'],
+      serviceLimits: ['loginBackoff'],
       noStore: true,
       summary: `Log in with email and password (${who})`,
       body: { json: loginBody, example: loginExample },

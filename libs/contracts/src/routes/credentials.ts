@@ -114,6 +114,7 @@ export const ADMIN_CREDENTIAL_ROUTES = routeManifest({
     auth: 'jwt',
     surface: { surface: 'admin', check: 'token' },
     tag: 'admin-auth',
+    serviceLimits: ['phoneVerification'],
     summary: 'Send a phone verification code',
     body: { json: requestPhoneVerificationBody, example: { phone: '+9779812345678' } },
     response: { status: 200, description: 'Code sent', schema: nullEnvelope },

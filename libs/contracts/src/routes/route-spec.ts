@@ -3,7 +3,7 @@ import type { Permission } from '../auth/permissions.js';
 import type { Surface } from '../auth/surfaces.js';
 import type { ErrorCode } from '../http/error-codes.js';
 import type { ApiTag } from './api-tags.js';
-import type { ThrottlePolicyName } from './throttle-policies.js';
+import type { ServiceLimitName, ThrottlePolicyName } from './throttle-policies.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -58,6 +58,8 @@ export interface RouteSpec {
   throttles?: readonly ThrottlePolicyName[];
   /** Policies counting every key of the JSON body's `keys` as one request, a batch refused whole (contract §9). */
   perKeyThrottles?: readonly ThrottlePolicyName[];
+  /** Limits the service keeps itself, answered 429 with `Retry-After` (see `rateLimitsOf` for every source of a route's 429). */
+  serviceLimits?: readonly ServiceLimitName[];
   /** Also answered without `/api`, forwarded upstream at the `/api` path (the upload aliases of contract §2). */
   alsoWithoutApiPrefix?: boolean;
   /** The response carries tokens or a profile (contract §3): `Cache-Control: no-store`. */

@@ -66,7 +66,7 @@ function gatewayErrors(route: GatewayRoute): RouteError[] {
   return [
     ...REQUEST_ERRORS,
     ...(route.auth === 'jwt' ? (['AUTH_UNAUTHENTICATED'] as const) : []),
-    ...(route.throttles?.length ? (['RATE_LIMITED'] as const) : []),
+    ...(route.rateLimited ? (['RATE_LIMITED'] as const) : []),
     ...(route.body.kind === 'json' ? (['PAYLOAD_TOO_LARGE'] as const) : []),
     'SERVICE_UNAVAILABLE',
   ];

@@ -4,9 +4,13 @@ import { Agent } from 'undici';
 import { AppError, validationFailed } from '@school/http';
 import type { GatewayRoute } from '../routes/route-table.js';
 import { clientResponseHeaders, upstreamRequestHeaders, type ForwardingOptions } from './forward-headers.js';
+import { retriesOnce } from './upstream-retry.js';
 
 /** Connecting to a service on the same network takes milliseconds; waiting longer only delays the 503. */
 const CONNECT_TIMEOUT_MS = 3_000;
+
+/** reply-from retries after this many ms, and not at all for 0. */
+const RETRY_AT_ONCE_MS = 1;
 
 export interface UpstreamOptions extends ForwardingOptions {
   timeoutMs: number;
@@ -57,8 +61,8 @@ export function proxyOptions(route: GatewayRoute, baseUrl: string, agent: Agent,
       // reply-from types the request for any server, HTTP/2 included; this one is plain HTTP/1.
       rewriteRequestHeaders: (request, headers) => upstreamRequestHeaders(request as FastifyRequest, headers, options),
       rewriteHeaders: (headers) => clientResponseHeaders(headers),
-      // A service's own 503 is its answer to relay, not a reason to send the request again.
-      retryDelay: () => null,
+      // Once, at once, when nothing reached the service (see retriesOnce); a service's own 503 is its answer to relay.
+      retryDelay: ({ err, req, attempt }) => (retriesOnce({ err, method: req.method, body: req.body, attempt }) ? RETRY_AT_ONCE_MS : null),
       onError: (failed, { error }) => {
         const ours = causeOfType(error, AppError);
         if (ours) {

@@ -1,5 +1,15 @@
 import { SERVICE_NAMES, type ServiceName } from '@school/config';
-import { type HttpMethod, isJsonBody, type RouteAuth, type RouteManifest, type RouteSpec, SERVICE_ROUTES, type Surface, type ThrottlePolicyName } from '@school/contracts';
+import {
+  type HttpMethod,
+  isJsonBody,
+  rateLimitsOf,
+  type RouteAuth,
+  type RouteManifest,
+  type RouteSpec,
+  SERVICE_ROUTES,
+  type Surface,
+  type ThrottlePolicyName,
+} from '@school/contracts';
 
 // The table is not written here: each service's contexts declare their routes once, in @school/contracts.
 
@@ -22,6 +32,8 @@ export interface GatewayRoute {
   throttles?: readonly ThrottlePolicyName[];
   /** Each policy counts every key of the JSON body's `keys` as one request, a batch refused whole (contract §9). */
   perKeyThrottles?: readonly ThrottlePolicyName[];
+  /** Anything may refuse the route with 429 (its manifest's `rateLimitsOf`): documented from this, never by hand. */
+  rateLimited?: boolean;
   body: BodyRule;
   /** The response carries tokens or a profile (contract §3): `Cache-Control: no-store`. */
   noStore?: boolean;
@@ -51,6 +63,7 @@ function gatewayRoute(service: ServiceName, spec: RouteSpec): GatewayRoute {
     body: bodyRule(spec),
     ...(spec.throttles && { throttles: spec.throttles }),
     ...(spec.perKeyThrottles && { perKeyThrottles: spec.perKeyThrottles }),
+    ...(rateLimitsOf(spec).length > 0 && { rateLimited: true }),
     ...(spec.noStore && { noStore: true }),
     ...(spec.stream && { stream: true }),
     ...(spec.servesFiles && { servesFiles: true }),

@@ -14,11 +14,16 @@ export interface SigningInUser {
   name: string;
 }
 
+/** Contract §10: at most this many new-device emails go to one account in an hour; logins beyond it send nothing. */
+export const NEW_DEVICE_ALERT_CAP = { emails: 3, windowMs: 60 * 60_000 } as const;
+
 /**
  * Contract §10: a successful login from a deviceId the account never logged in from (none sent is
  * the empty one) emails the holder once, unless it is the first login after a redeemed invitation
- * or password reset. Runs in the login transaction; the email leaves through the outbox, so a slow
- * or failing mail system never delays or fails a login.
+ * or password reset, or NEW_DEVICE_ALERT_CAP emails went to the account within the hour (counted
+ * under the account's lock, so concurrent logins on any replica cannot overshoot). Runs in the
+ * login transaction; the email leaves through the outbox, so a slow or failing mail system never
+ * delays or fails a login.
  */
 @Injectable()
 export class NewDeviceAlert {
@@ -29,10 +34,15 @@ export class NewDeviceAlert {
   ) {}
 
   async onLogin(tx: Transaction, user: SigningInUser, device: DeviceInfo | undefined, at: Date): Promise<void> {
-    const deviceIsNew = await this.devices.remember(tx, user.id, device?.deviceId ?? '', at);
+    const deviceId = device?.deviceId ?? '';
+    const deviceIsNew = await this.devices.remember(tx, user.id, deviceId, at);
     // Taken on every login: the mark covers only the first one after it was set.
     const trusted = await this.users.takeLoginTrust(tx, user.id);
     if (!deviceIsNew || trusted) return;
+    await this.devices.lockAlerts(tx, user.id);
+    const sent = await this.devices.countAlertedSince(tx, user.id, new Date(at.getTime() - NEW_DEVICE_ALERT_CAP.windowMs));
+    if (sent >= NEW_DEVICE_ALERT_CAP.emails) return;
+    await this.devices.markAlerted(tx, user.id, deviceId, at);
     await this.outbox.record(tx, EVENT_TYPES.newDeviceSignedIn, {
       userId: user.publicId,
       email: user.email,

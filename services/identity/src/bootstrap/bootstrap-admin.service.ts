@@ -4,7 +4,7 @@ import { PasswordHasher } from '../passwords/password-hasher.js';
 import { ProviderAccountsRepository } from '../accounts/provider-accounts.repository.js';
 import { UsersRepository } from '../accounts/users.repository.js';
 import { AccountCreator } from '../accounts/account-creator.js';
-import { type BootstrapConfig, refuseDevPasswordInProduction } from './bootstrap.config.js';
+import { type BootstrapConfig, refuseWeakPasswordInProduction } from './bootstrap.config.js';
 
 export const BOOTSTRAP_ADMIN_NAME = 'Administrator';
 
@@ -26,7 +26,7 @@ export class BootstrapAdminService implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     const email = this.config.BOOTSTRAP_ADMIN_EMAIL;
-    if (!(await this.users.existsLiveAdmin())) refuseDevPasswordInProduction(this.config);
+    if (!(await this.users.existsLiveAdmin())) refuseWeakPasswordInProduction(this.config);
     const result = await this.creator.ensureAdmin({ email, name: BOOTSTRAP_ADMIN_NAME, password: this.config.BOOTSTRAP_ADMIN_PASSWORD });
     if (result.outcome === 'created') {
       this.logger.log({ publicId: result.user.publicId }, `Bootstrap admin ${email} created`);

@@ -17,6 +17,12 @@ export class LoginBackoffRepository {
     this.table = Prisma.raw(`${schema.sql}.login_failures`);
   }
 
+  /** The email's count as it stands (no row: none). */
+  async read(emailKey: string): Promise<FailureCount> {
+    const row = await this.prisma.loginFailure.findUnique({ where: { emailKey }, select: { failures: true, blockedUntil: true } });
+    return { failures: row?.failures ?? 0, blockedUntil: row?.blockedUntil ?? null };
+  }
+
   /**
    * The email's count, its row locked until the transaction ends (created when missing). A success
    * may delete the row between the insert and the lock (clear, in another transaction); the row is

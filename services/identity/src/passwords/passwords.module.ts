@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG } from '@school/service';
 import { defaultMaxWaiting, hashingConcurrency, PasswordHasher } from './password-hasher.js';
+import { PasswordStrengthWarmUp } from './password-strength.warm-up.js';
 import type { PasswordsConfig } from './passwords.config.js';
 
 /** One hasher per process: its queue bounds the argon2id work of every route that hashes or verifies. */
@@ -10,7 +11,7 @@ function hasherOf(config: PasswordsConfig): PasswordHasher {
 }
 
 @Module({
-  providers: [{ provide: PasswordHasher, useFactory: hasherOf, inject: [APP_CONFIG] }],
+  providers: [{ provide: PasswordHasher, useFactory: hasherOf, inject: [APP_CONFIG] }, PasswordStrengthWarmUp],
   exports: [PasswordHasher],
 })
 export class PasswordsModule {}

@@ -13,4 +13,18 @@ export class KnownDevicesRepository {
     });
     return count === 1;
   }
+
+  /** Serialises the new-device emails of one account until `tx` ends, so the count read after it cannot be stale. */
+  async lockAlerts(tx: Transaction, userId: number): Promise<void> {
+    await clientOf<Prisma.TransactionClient>(tx).$executeRaw`SELECT pg_advisory_xact_lock(hashtext('identity.new_device_alerts'), ${userId}::int)`;
+  }
+
+  /** How many of the account's devices had their new-device email sent after `since`. */
+  countAlertedSince(tx: Transaction, userId: number, since: Date): Promise<number> {
+    return clientOf<Prisma.TransactionClient>(tx).knownDevice.count({ where: { userId, alertedAt: { gt: since } } });
+  }
+
+  async markAlerted(tx: Transaction, userId: number, deviceId: string, at: Date): Promise<void> {
+    await clientOf<Prisma.TransactionClient>(tx).knownDevice.updateMany({ where: { userId, deviceId }, data: { alertedAt: at } });
+  }
 }

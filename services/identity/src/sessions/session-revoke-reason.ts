@@ -9,6 +9,8 @@ export const SESSION_REVOKE_REASONS = {
   roleChanged: 'role_changed',
   endedByUser: 'ended_by_user',
   endedByAdmin: 'ended_by_admin',
+  /** The least recently used, ended by a login beyond the account's live-session cap (contract §10). */
+  overCap: 'over_cap',
 } as const;
 
 export type SessionRevokeReason = (typeof SESSION_REVOKE_REASONS)[keyof typeof SESSION_REVOKE_REASONS];

@@ -129,6 +129,27 @@ export class SessionsRepository {
     return count === 1;
   }
 
+  /** Serialises the logins of one account until `tx` ends, so the live sessions counted after it are all there are. */
+  async lockLogins(tx: Transaction, userId: number): Promise<void> {
+    await this.db(tx).$executeRaw`SELECT pg_advisory_xact_lock(hashtext('identity.sessions.logins'), ${userId}::int)`;
+  }
+
+  /**
+   * Revokes the user's live sessions but `spare` and the `keep` most recently used of the others
+   * (last login or refresh; of two used at once, the newer is kept), returning their ids.
+   */
+  async revokeLeastRecentlyUsed(tx: Transaction, userId: number, spare: string, keep: number, reason: SessionRevokeReason, now: Date): Promise<string[]> {
+    const rows = await this.db(tx).$queryRaw<{ id: string }[]>`
+      UPDATE ${this.schema}.sessions SET revoked_at = ${now}, revoked_reason = ${reason}
+       WHERE id IN (
+         SELECT id FROM ${this.schema}.sessions
+          WHERE user_id = ${userId} AND revoked_at IS NULL AND expires_at > ${now} AND id <> ${spare}::uuid
+          ORDER BY last_used_at DESC, created_at DESC, id DESC
+         OFFSET ${keep})
+      RETURNING id::text AS id`;
+    return rows.map((row) => row.id);
+  }
+
   /** A user's live sessions (unrevoked, unexpired), newest first. */
   async findLiveOfUser(userId: number, now: Date): Promise<SessionRecord[]> {
     return this.prisma.session.findMany({

@@ -1,3 +1,4 @@
+import type { Transaction } from '@school/service';
 import { fakeRevocations, fakeSessionsRepository, InMemoryDatabase } from '../../test/fakes/in-memory.js';
 import type { SigningKeyService } from '../keys/signing-key.service.js';
 import { hashRefreshToken } from './refresh-token.js';
@@ -51,7 +52,7 @@ describe('SessionsService (contract §4, lessons item 5)', () => {
   });
 
   it('starts a session storing only the hash of its refresh token; the access token names the session, role and surface', async () => {
-    const tokens = await sessions().start(subject, 'mobile', { deviceId: 'd1' }, { ip: '203.0.113.7', userAgent: 'spec' });
+    const tokens = await sessions().start(subject, 'mobile', { deviceId: 'd1' }, { ip: '203.0.113.7', userAgent: 'spec' }, {} as Transaction);
     expect(tokens).toMatchObject({ tokenType: 'Bearer', expiresIn: ACCESS_TOKEN_TTL_SECONDS, accessToken: 'access-1' });
     const [stored] = db.sessions;
     expect(stored).toMatchObject({ userId: subject.id, surface: 'mobile', deviceId: 'd1', ip: '203.0.113.7', refreshTokenHash: hashRefreshToken(tokens.refreshToken) });

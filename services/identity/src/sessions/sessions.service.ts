@@ -4,6 +4,7 @@ import { type Role, SessionRevocations } from '@school/auth';
 import { AppError } from '@school/http';
 import { APP_CONFIG, type Transaction } from '@school/service';
 import { SigningKeyService } from '../keys/signing-key.service.js';
+import { MAX_LIVE_SESSIONS } from './live-session-cap.js';
 import { hashRefreshToken, newRefreshToken } from './refresh-token.js';
 import { SESSION_REVOKE_REASONS, type SessionRevokeReason } from './session-revoke-reason.js';
 import type { SessionsConfig } from './sessions.config.js';
@@ -86,8 +87,14 @@ export class SessionsService {
     this.reuseGraceMs = config.REFRESH_REUSE_GRACE_SECONDS * 1000;
   }
 
-  /** Opens a session, in `tx` when given (login records its new-device check in the same transaction). */
-  async start(subject: SessionSubject, surface: Surface, device: DeviceInfo | undefined, client: ClientInfo, tx?: Transaction): Promise<IssuedTokens> {
+  /**
+   * Opens a session in the login's transaction (which records its new-device check too). Beyond
+   * MAX_LIVE_SESSIONS it ends the account's least recently used ones like a logout, the revocation
+   * store written before the commit as in revokeAllForUser; the account's logins wait for one
+   * another here, so concurrent ones on any replica cannot leave more.
+   */
+  async start(subject: SessionSubject, surface: Surface, device: DeviceInfo | undefined, client: ClientInfo, tx: Transaction): Promise<IssuedTokens> {
+    await this.repository.lockLogins(tx, subject.id);
     const sessionId = randomUUID();
     const refreshToken = newRefreshToken();
     const expiresAt = new Date(Date.now() + REFRESH_TOKEN_TTL_SECONDS * 1000);
@@ -106,6 +113,8 @@ export class SessionsService {
       },
       tx,
     );
+    const ended = await this.repository.revokeLeastRecentlyUsed(tx, subject.id, sessionId, MAX_LIVE_SESSIONS - 1, SESSION_REVOKE_REASONS.overCap, new Date());
+    await this.revokeInStore(ended);
     return this.issue(subject, surface, sessionId, refreshToken, expiresAt);
   }
 

@@ -24,8 +24,8 @@ export class InMemoryDatabase {
   passwords = new Map<number, string>();
   credentials: VerificationCredential[] = [];
   sessions: (NewSession & { revokedAt: Date | null; revokedReason: SessionRevokeReason | null; createdAt?: Date })[] = [];
-  /** `${userId}:${deviceId}` of every device an account logged in from. */
-  knownDevices = new Set<string>();
+  /** `${userId}:${deviceId}` of every device an account logged in from, with when its new-device email went (null: none). */
+  knownDevices = new Map<string, Date | null>();
   messageRequests: MessageRequest[] = [];
   events: { type: EventType; payload: unknown }[] = [];
   /** Transactions open now, and every one opened so far. */
@@ -196,6 +196,14 @@ export function fakeSessionsRepository(db: InMemoryDatabase): SessionsRepository
       if (session) Object.assign(session, { revokedAt: now, revokedReason: reason });
       return session !== undefined;
     },
+    lockLogins: async () => undefined,
+    // Most recently used first: the last created, as no fake refresh moves lastUsedAt.
+    revokeLeastRecentlyUsed: async (_tx: Transaction, userId: number, spare: string, keep: number, reason: SessionRevokeReason, now: Date) => {
+      const others = db.sessions.filter((row) => row.userId === userId && row.revokedAt === null && row.expiresAt > now && row.id !== spare).reverse();
+      const ended = others.slice(keep);
+      for (const session of ended) Object.assign(session, { revokedAt: now, revokedReason: reason });
+      return ended.map((session) => session.id);
+    },
     revokeAllOfUser: async (_tx: Transaction, userId: number, reason: SessionRevokeReason, keep?: string) => {
       const ended = db.sessions.filter((row) => row.userId === userId && row.revokedAt === null && row.id !== keep);
       for (const session of ended) Object.assign(session, { revokedAt: new Date(), revokedReason: reason });
@@ -210,8 +218,14 @@ export function fakeKnownDevicesRepository(db: InMemoryDatabase): KnownDevicesRe
     remember: async (_tx: Transaction, userId: number, deviceId: string) => {
       const key = `${userId}:${deviceId}`;
       const isNew = !db.knownDevices.has(key);
-      db.knownDevices.add(key);
+      if (isNew) db.knownDevices.set(key, null);
       return isNew;
+    },
+    lockAlerts: async () => undefined,
+    countAlertedSince: async (_tx: Transaction, userId: number, since: Date) =>
+      [...db.knownDevices].filter(([key, alertedAt]) => key.startsWith(`${userId}:`) && alertedAt !== null && alertedAt > since).length,
+    markAlerted: async (_tx: Transaction, userId: number, deviceId: string, at: Date) => {
+      db.knownDevices.set(`${userId}:${deviceId}`, at);
     },
   };
   return fake;
@@ -271,7 +285,8 @@ export function fakeMessageRequestsRepository(db: InMemoryDatabase): MessageRequ
 
 /** A login back-off that never refuses (its rules have their own spec and HTTP tests). */
 export function fakeLoginBackoff(): LoginBackoffService {
-  return { admit: async () => undefined, succeeded: async () => undefined } as unknown as LoginBackoffService;
+  const attempt = <T>(_email: string, check: () => Promise<T | undefined>) => check();
+  return { attempt, succeeded: async () => undefined } as unknown as LoginBackoffService;
 }
 
 /** A password hasher without argon2's cost: `hashed:<password>`; `busy` answers 503 as a full queue does. */

@@ -9,6 +9,7 @@ import {
   InMemoryDatabase,
 } from '../../../test/fakes/in-memory.js';
 import type { SigningKeyService } from '../../keys/signing-key.service.js';
+import { MAX_LIVE_SESSIONS } from '../../sessions/live-session-cap.js';
 import { SessionsService } from '../../sessions/sessions.service.js';
 import { NewDeviceAlert } from '../new-device-alert.js';
 import { Login } from './login.js';
@@ -21,11 +22,13 @@ describe('Login (spec §4.1, §4.2, contract §4)', () => {
   let db: InMemoryDatabase;
   let hashing: { busy?: boolean };
   let service: Login;
+  let revocations: ReturnType<typeof fakeRevocations>;
 
   beforeEach(() => {
     db = new InMemoryDatabase();
     hashing = {};
-    const sessions = new SessionsService(fakeSessionsRepository(db), signer, fakeRevocations(), { REFRESH_REUSE_GRACE_SECONDS: 0 });
+    revocations = fakeRevocations();
+    const sessions = new SessionsService(fakeSessionsRepository(db), signer, revocations, { REFRESH_REUSE_GRACE_SECONDS: 0 });
     const users = fakeUsersRepository(db);
     const newDeviceAlert = new NewDeviceAlert(fakeKnownDevicesRepository(db), users, db.outbox);
     service = new Login(users, fakePasswordHasher(hashing), sessions, db.unitOfWork, newDeviceAlert, fakeLoginBackoff());
@@ -67,6 +70,18 @@ describe('Login (spec §4.1, §4.2, contract §4)', () => {
     await expect(login('mobile', 'nobody@example.com')).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });
   });
 
+  it('ends the least recently used session, like a logout, when a login would pass the cap of 50 live sessions (contract §10)', async () => {
+    const person = db.addUser({ email: 'parent@example.com' }, `hashed:${PASSWORD}`);
+    for (let session = 0; session < MAX_LIVE_SESSIONS; session += 1) await login('mobile', 'parent@example.com');
+    expect(revocations.revoked).toEqual([]);
+    const [oldest, next] = db.sessions;
+    await login('mobile', 'parent@example.com');
+    expect(revocations.revoked).toEqual([oldest!.id]);
+    expect(oldest).toMatchObject({ revokedReason: 'over_cap', revokedAt: expect.any(Date) });
+    expect(next).toMatchObject({ revokedAt: null });
+    expect(db.sessions.filter((row) => row.userId === person.id && row.revokedAt === null)).toHaveLength(MAX_LIVE_SESSIONS);
+  });
+
   describe('new-device email (contract §10)', () => {
     const fromDevice = (email: string, deviceInfo?: { deviceId?: string; deviceType?: string; deviceName?: string }) =>
       service.execute('mobile', { email, password: PASSWORD, ...(deviceInfo && { deviceInfo }) }, client);
@@ -98,6 +113,14 @@ describe('Login (spec §4.1, §4.2, contract §4)', () => {
       expect(db.user(person.id).trustsNextLogin).toBe(false);
       await fromDevice('parent@example.com', { deviceId: 'phone-2' });
       expect(alerts()).toHaveLength(1);
+    });
+
+    it('sends at most three an hour to one account; the logins beyond still succeed and their devices become known', async () => {
+      db.addUser({ email: 'parent@example.com' }, `hashed:${PASSWORD}`);
+      for (let device = 1; device <= 5; device += 1) await fromDevice('parent@example.com', { deviceId: `phone-${device}` });
+      expect(alerts()).toEqual(['phone-1', 'phone-2', 'phone-3'].map((deviceId) => expect.objectContaining({ deviceId })));
+      expect(db.sessions).toHaveLength(5);
+      expect(db.knownDevices.size).toBe(5);
     });
 
     it('sends nothing for a refused login', async () => {

@@ -15,8 +15,8 @@ import type { TokenResponse } from '../token-response.js';
  * Email and password login on one surface (spec §4.1, §4.2, contract §4). Unknown email,
  * soft-deleted account, no password, wrong password and a role the surface does not admit all
  * answer the same 401 after the same argon2id work; a banned account is told so only after its
- * correct password. Each attempt first passes the email's back-off (contract §9), which a correct
- * password clears. The session and the new-device check share one transaction.
+ * correct password. The check runs under the email's back-off (contract §9): a wrong password
+ * counts as a failure, a correct one clears the count. The session and the new-device check share one transaction.
  */
 @Injectable()
 export class Login {
@@ -30,14 +30,15 @@ export class Login {
   ) {}
 
   async execute(surface: Surface, body: LoginBody, client: ClientInfo): Promise<TokenResponse> {
-    await this.backoff.admit(body.email);
-    const account = await this.users.findLoginAccount(body.email);
-    const caller = client.ip ?? undefined;
-    const passwordMatches = account?.passwordHash
-      ? await this.hasher.verify(account.passwordHash, body.password, caller, client.abandoned)
-      : await this.hasher.verifyDecoy(body.password, caller, client.abandoned);
-    if (!account || !passwordMatches || !surfaceAdmits(surface, account.user.role)) throw new AppError('AUTH_INVALID_CREDENTIALS');
-    await this.backoff.succeeded(body.email);
+    const account = await this.backoff.attempt(body.email, async () => {
+      const found = await this.users.findLoginAccount(body.email);
+      const caller = client.ip ?? undefined;
+      const passwordMatches = found?.passwordHash
+        ? await this.hasher.verify(found.passwordHash, body.password, caller, client.abandoned)
+        : await this.hasher.verifyDecoy(body.password, caller, client.abandoned);
+      return found && passwordMatches && surfaceAdmits(surface, found.user.role) ? found : undefined;
+    });
+    if (!account) throw new AppError('AUTH_INVALID_CREDENTIALS');
     if (account.user.banned) throw new AppError('AUTH_ACCOUNT_BANNED');
     const tokens = await this.unitOfWork.run(async (tx) => {
       const issued = await this.sessions.start(account.user, surface, body.deviceInfo, client, tx);

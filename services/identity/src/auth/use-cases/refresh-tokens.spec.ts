@@ -1,3 +1,4 @@
+import type { Transaction } from '@school/service';
 import { fakeRevocations, fakeSessionsRepository, fakeUsersRepository, InMemoryDatabase } from '../../../test/fakes/in-memory.js';
 import type { User } from '../../generated/prisma/client.js';
 import type { SigningKeyService } from '../../keys/signing-key.service.js';
@@ -18,7 +19,7 @@ describe('RefreshTokens (contract §4)', () => {
     service = new RefreshTokens(sessions, fakeUsersRepository(db));
   });
 
-  const signedIn = async (user: User, surface: 'admin' | 'mobile') => (await sessions.start(user, surface, undefined, client)).refreshToken;
+  const signedIn = async (user: User, surface: 'admin' | 'mobile') => (await sessions.start(user, surface, undefined, client, {} as Transaction)).refreshToken;
 
   it('rotates the token and answers the profile as of the refresh', async () => {
     const user = db.addUser({ email: 'customer@example.com' }, 'hashed:x');

@@ -25,7 +25,7 @@ const OPTIONS: CredentialsOptions = {
   publicBaseUrl: 'https://school.test',
   messageRequestsIntervalMs: 1_000,
 };
-const NEW_PASSWORD = 'N3w!password';
+const NEW_PASSWORD = 'N3w!Brass-Kettle';
 const MINUTE = 60_000;
 
 type ResetRequested = EventPayload<typeof EVENT_TYPES.passwordResetRequested>;

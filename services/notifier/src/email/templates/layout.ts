@@ -7,6 +7,31 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
 }
 
+/** Longest text someone else chose that an email shows, in user-perceived characters (contract §10). */
+export const QUOTED_TEXT_MAX_CHARS = 64;
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** The first `max` user-perceived characters of `value`: never half a surrogate pair or of a combined character. */
+export function cutToCharacters(value: string, max: number): string {
+  let cut = '';
+  let count = 0;
+  for (const { segment } of graphemes.segment(value)) {
+    if (count === max) break;
+    cut += segment;
+    count += 1;
+  }
+  return cut;
+}
+
+/**
+ * Escaped, with an invisible word joiner (U+2060) before every `.`, `:`, `/` and `@`: what is left
+ * is no URL or address a mail client would turn into a link, yet reads the same.
+ */
+function unlinkableHtml(value: string): string {
+  return escapeHtml(value).replace(/[.:/@]/g, '&#8288;$&');
+}
+
 /** "2026-11-22 10:15 UTC" */
 export function formatTime(iso: string): string {
   return `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -16,13 +41,19 @@ export function greeting(name: string | null): string {
   return name ? `Hello ${name},` : 'Hello,';
 }
 
+/**
+ * A field's value: our own text, or `{ quoted }`, text someone else chose, shown in double quotes,
+ * cut to QUOTED_TEXT_MAX_CHARS and, in HTML, never as a link.
+ */
+export type FieldValue = string | { quoted: string };
+
 /** One block of an email: plain text, a call to action, a code, or preformatted user text. */
 export type Block =
   | { kind: 'text'; text: string }
   | { kind: 'action'; label: string; url: string }
   | { kind: 'code'; code: string }
   | { kind: 'quote'; text: string }
-  | { kind: 'fields'; fields: Array<[string, string]> };
+  | { kind: 'fields'; fields: Array<[string, FieldValue]> };
 
 /** The same content as HTML (escaped, inline styles only) and as plain text. */
 export function compose(subject: string, blocks: Block[]): RenderedEmail {
@@ -52,7 +83,7 @@ function blockHtml(block: Block): string {
       return `<blockquote style="margin:0;padding:12px 16px;border-left:4px solid #cbd2d9;background:#f5f7fa;white-space:pre-wrap">${escapeHtml(block.text)}</blockquote>`;
     case 'fields':
       return `<table style="border-collapse:collapse">${block.fields
-        .map(([label, value]) => `<tr><td style="padding:2px 12px 2px 0;color:#52606d">${escapeHtml(label)}</td><td>${escapeHtml(value)}</td></tr>`)
+        .map(([label, value]) => `<tr><td style="padding:2px 12px 2px 0;color:#52606d">${escapeHtml(label)}</td><td>${fieldHtml(value)}</td></tr>`)
         .join('')}</table>`;
   }
 }
@@ -71,6 +102,14 @@ function blockText(block: Block): string {
         .map((line) => `> ${line}`)
         .join('\n');
     case 'fields':
-      return block.fields.map(([label, value]) => `${label}: ${value}`).join('\n');
+      return block.fields.map(([label, value]) => `${label}: ${fieldText(value)}`).join('\n');
   }
+}
+
+function fieldHtml(value: FieldValue): string {
+  return typeof value === 'string' ? escapeHtml(value) : `&quot;${unlinkableHtml(cutToCharacters(value.quoted, QUOTED_TEXT_MAX_CHARS))}&quot;`;
+}
+
+function fieldText(value: FieldValue): string {
+  return typeof value === 'string' ? value : `"${cutToCharacters(value.quoted, QUOTED_TEXT_MAX_CHARS)}"`;
 }

@@ -1,7 +1,10 @@
 import type { EmailTemplates, RenderContext, RenderedEmail } from '../email-job.js';
-import { compose, formatTime, greeting } from './layout.js';
+import { compose, type FieldValue, formatTime, greeting } from './layout.js';
 
 export const NEW_DEVICE_SUBJECT = 'New sign-in to your account';
+
+/** What the login sent is the client's text, never ours: quoted, cut, and no link (contract §10). */
+const shown = (sent: string | null): FieldValue => (sent === null ? 'not given' : { quoted: sent });
 
 /** Contract §10: a login from a device the account never signed in from before. */
 export function newDeviceSignInEmail(data: EmailTemplates['new_device_sign_in'], context: RenderContext): RenderedEmail {
@@ -11,8 +14,8 @@ export function newDeviceSignInEmail(data: EmailTemplates['new_device_sign_in'],
     {
       kind: 'fields',
       fields: [
-        ['Device name', data.deviceName ?? 'not given'],
-        ['Device type', data.deviceType ?? 'not given'],
+        ['Device name', shown(data.deviceName)],
+        ['Device type', shown(data.deviceType)],
         ['Time', formatTime(data.signedInAt)],
       ],
     },

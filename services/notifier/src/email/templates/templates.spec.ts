@@ -1,5 +1,6 @@
 import type { EmailJob } from '../email-job.js';
 import { renderEmail } from './index.js';
+import { cutToCharacters } from './layout.js';
 
 const context = { supportEmail: 'help@example.com' };
 const expiresAt = '2026-11-22T10:15:00.000Z';
@@ -62,6 +63,29 @@ describe('email templates', () => {
     }
     expect(email.text).toContain('Ann <phone>');
     expect(email.html).toContain('Ann &lt;phone&gt;');
+  });
+
+  it('shows the device’s name and type quoted, cut to 64 characters, never as a link (contract §10)', () => {
+    const hostile = { ...(jobs[4] as Extract<EmailJob, { template: 'new_device_sign_in' }>) };
+    const name = 'Reset password at https://evil.test';
+    const long = `${'a'.repeat(63)}👩‍💻${'b'.repeat(100)}`;
+    hostile.data = { ...hostile.data, deviceName: name, deviceType: long };
+    const email = renderEmail(hostile, context);
+
+    expect(email.text).toContain(`Device name: "${name}"\n`);
+    expect(email.text).toContain(`Device type: "${'a'.repeat(63)}👩‍💻"\n`);
+    expect(email.html).not.toMatch(/<a[\s>]/i);
+    expect(email.html).not.toContain('https://');
+    expect(email.html).not.toContain('evil.test');
+    const shown = email.html.replaceAll('&#8288;', '');
+    expect(shown).toContain(`<td>&quot;${name}&quot;</td>`);
+    expect(shown).toContain(`<td>&quot;${'a'.repeat(63)}👩‍💻&quot;</td>`);
+  });
+
+  it('cuts after 64 user-perceived characters, never inside a surrogate pair', () => {
+    expect(cutToCharacters('😀'.repeat(70), 64)).toBe('😀'.repeat(64));
+    expect(cutToCharacters('short', 64)).toBe('short');
+    expect(cutToCharacters(`${'x'.repeat(63)}e\u0301z`, 64)).toBe(`${'x'.repeat(63)}e\u0301`);
   });
 
   it('says when the login sent no device name or type', () => {

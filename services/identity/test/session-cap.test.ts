@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { AUTH_PREFIX, createAccount, type IdentityUnderTest, inLanes, me, PASSWORD, refresh, startIdentity, type TokenPairData } from './kit/index.js';
+
+const CAP = 50;
+const REFRESH_INVALID = { message: 'Refresh token is invalid or expired', data: null, errorCode: 'AUTH_REFRESH_TOKEN_INVALID' };
+
+/** Contract §10 on real Postgres: an account keeps at most 50 live sessions. */
+describe('live sessions per account', () => {
+  let identity: IdentityUnderTest;
+
+  beforeAll(async () => {
+    identity = await startIdentity();
+  });
+
+  afterAll(async () => {
+    await identity?.close();
+  });
+
+  let clients = 0;
+  /** A login from an address of its own (the per-ip throttles are not under test). */
+  async function signIn(customer: { email: string }): Promise<TokenPairData> {
+    clients += 1;
+    const response = await fetch(`${identity.baseUrl}${AUTH_PREFIX.mobile}/login/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.${clients >> 8}.${clients & 255}` },
+      body: JSON.stringify({ email: customer.email, password: PASSWORD }),
+    });
+    const body = (await response.json()) as { data: TokenPairData };
+    expect(response.status).toBe(200);
+    return body.data;
+  }
+
+  const liveSessions = (userId: number) => identity.prisma.session.count({ where: { userId, revokedAt: null } });
+
+  it('ends the least recently used session when a login passes the cap, like a logout; the others stay', async () => {
+    const customer = await createAccount(identity);
+    const oldest = await signIn(customer);
+    const leastUsed = await signIn(customer);
+    const others = await inLanes(CAP - 2, () => signIn(customer));
+    // A refresh is a use: the oldest session is now the most recently used.
+    const refreshed = (await refresh(identity, 'mobile', oldest.refreshToken)).body.data as TokenPairData;
+    expect(await liveSessions(customer.id)).toBe(CAP);
+
+    const beyond = await signIn(customer);
+    expect(await liveSessions(customer.id)).toBe(CAP);
+    expect((await me(identity, 'mobile', leastUsed.accessToken)).status).toBe(401);
+    expect(await refresh(identity, 'mobile', leastUsed.refreshToken)).toMatchObject({ status: 401, body: REFRESH_INVALID });
+    for (const kept of [refreshed, beyond, others[0]!, others.at(-1)!]) expect((await me(identity, 'mobile', kept.accessToken)).status).toBe(200);
+  });
+
+  it('leaves at most 50 live sessions after 60 logins racing in lanes', async () => {
+    const customer = await createAccount(identity);
+    const signedIn = await inLanes(60, () => signIn(customer));
+    expect(signedIn).toHaveLength(60);
+    expect(await liveSessions(customer.id)).toBe(CAP);
+  });
+});
