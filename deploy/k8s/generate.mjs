@@ -29,6 +29,7 @@ export const SECRET_VARIABLES = {
   JWT_PRIVATE_KEY: false,
   OTP_SECRET: false,
   SIGNED_URL_SECRET: false,
+  FORWARDING_SECRET: false,
   S3_ACCESS_KEY: false,
   S3_SECRET_KEY: false,
   BOOTSTRAP_ADMIN_PASSWORD: false,

@@ -322,7 +322,7 @@ export function itDeploysTheSystem({ objects, production }: Rendering): void {
     const mount = container('gateway').volumeMounts?.find((candidate) => candidate.mountPath === '/tmp');
     const volume = volumes.find((candidate) => candidate.name === mount?.name);
     const maxUpload = Number(containerConfig('gateway', environment('gateway')).config?.['UPLOAD_MAX_FILE_SIZE_MB']) * 2 ** 20;
-    const limit = quantityBytes(volume.emptyDir?.sizeLimit ?? 'none');
+    const limit = quantityBytes(volume?.emptyDir?.sizeLimit ?? 'none');
     expect(limit).toBeGreaterThanOrEqual(maxUpload * UPLOADS_IN_FLIGHT_LIMITS.perIp);
     expect(limit).toBeLessThanOrEqual(16 * 2 ** 30);
   });
