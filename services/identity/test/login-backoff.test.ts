@@ -180,7 +180,7 @@ describe('login back-off when the password-hash queue is full', () => {
   async function login(email: string, password: string, ip: string): Promise<number> {
     const response = await fetch(`${identity.baseUrl}/api/auth/login/email`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+      headers: { 'content-type': 'application/json', ...identity.forwardedFrom(ip) },
       body: JSON.stringify({ email, password }),
     });
     return response.status;
