@@ -39,6 +39,7 @@ export async function startProductionSystem(label: string, env: Record<string, s
       // Production refuses development secrets.
       OTP_SECRET: randomBytes(32).toString('hex'),
       SIGNED_URL_SECRET: randomBytes(32).toString('hex'),
+      FORWARDING_SECRET: randomBytes(32).toString('hex'),
       ...env,
     },
   });

@@ -144,6 +144,14 @@ describe('docker-compose.yml', () => {
     expect(collector.exporters[exporter]?.endpoint.split(':')[0]).toBe('jaeger');
   });
 
+  it('publishes every port on loopback only, and runs every image at a pinned tag', () => {
+    for (const [name, service] of Object.entries(services)) {
+      for (const mapping of service.ports ?? []) expect({ name, mapping }).toEqual({ name, mapping: expect.stringMatching(/^127\.0\.0\.1:\d+:\d+$/) });
+      if (service.image && !service.build) expect({ name, image: service.image }).toEqual({ name, image: expect.stringMatching(/^[^:]+:(?!latest$)[\w][\w.-]*$/) });
+    }
+    expect(services['postgres']?.ports).toEqual(['127.0.0.1:5432:5432']);
+  });
+
   it('publishes the gateway as the only process port, and the UIs: RabbitMQ management, mailpit, Jaeger, MinIO console', () => {
     expect(PROCESS_NAMES.filter((name) => (services[name]?.ports ?? []).length > 0)).toEqual(['gateway']);
     expect(publishedPorts(services['gateway'])).toEqual([listenPort('gateway')]);

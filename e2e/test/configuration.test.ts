@@ -47,10 +47,10 @@ describe('npm run infra', () => {
     }
   });
 
-  it('publishes them where the default URLs point, and PostgreSQL accepts the default DATABASE_URL', () => {
-    expect(compose.services['postgres']?.ports).toContain('5432:5432');
-    expect(compose.services['redis']?.ports).toContain('6379:6379');
-    expect(compose.services['rabbitmq']?.ports).toContain('5672:5672');
+  it('publishes them where the default URLs point (loopback only), and PostgreSQL accepts the default DATABASE_URL', () => {
+    expect(compose.services['postgres']?.ports).toContain('127.0.0.1:5432:5432');
+    expect(compose.services['redis']?.ports).toContain('127.0.0.1:6379:6379');
+    expect(compose.services['rabbitmq']?.ports).toContain('127.0.0.1:5672:5672');
     expect(compose.services['postgres']?.environment?.['POSTGRES_HOST_AUTH_METHOD']).toBe('trust');
   });
 });

@@ -88,6 +88,46 @@ describe('deploy/helm/school-commerce', () => {
     expect(template().filter((object) => object.kind === 'PrometheusRule')).toEqual([]);
   });
 
+  it('makes NetworkPolicies only while networkPolicy.enabled, a value the schema and the README document', () => {
+    const policies = (objects: K8sObject[]) => objects.filter((object) => object.kind === 'NetworkPolicy').map((object) => object.metadata.name);
+    expect(policies(template()).sort()).toEqual([...PROCESS_NAMES, 'migrate', 'postgres', 'redis', 'rabbitmq', 'minio', 'minio-bucket', 'mailpit'].sort());
+    expect(policies(template(...valuesOf('prod'))).sort()).toEqual([...PROCESS_NAMES, 'migrate'].sort());
+    expect(policies(template('--set', 'networkPolicy.enabled=false'))).toEqual([]);
+    const schema = JSON.parse(readRepoFile('deploy/helm/school-commerce/values.schema.json')) as { properties: Record<string, { properties?: Record<string, unknown> }> };
+    expect(Object.keys(schema.properties['networkPolicy']?.properties ?? {})).toEqual(expect.arrayContaining(['enabled', 'gatewayFrom', 'metricsFrom']));
+    expect(readRepoFile('deploy/helm/school-commerce/README.md')).toContain('`networkPolicy.enabled`');
+  });
+
+  it("generates the infrastructure's passwords (none in the values), the same in its Secret and in the processes' addresses", () => {
+    const values = parse(readRepoFile(`${CHART.slice(root.length)}/values.yaml`)) as Record<string, Record<string, unknown>>;
+    expect([values['postgres']?.['password'], values['redis']?.['password'], values['rabbitmq']?.['password'], values['minio']?.['rootPassword']]).toEqual(['', '', '', '']);
+    const secretOf = (objects: K8sObject[], name: string) =>
+      Object.fromEntries(Object.entries(find(objects, 'Secret', name)?.data ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64').toString('utf8')]));
+    const [first, second] = [template(), template()];
+    const infrastructure = secretOf(first, 'school-commerce-infrastructure');
+    for (const key of ['POSTGRES_PASSWORD', 'REDIS_PASSWORD', 'RABBITMQ_DEFAULT_PASS', 'MINIO_ROOT_PASSWORD']) {
+      expect({ key, password: infrastructure[key] }).toEqual({ key, password: expect.stringMatching(/^[A-Za-z0-9]{32}$/) });
+      expect({ key, differs: secretOf(second, 'school-commerce-infrastructure')[key] !== infrastructure[key] }).toEqual({ key, differs: true });
+    }
+    const processes = secretOf(first, SECRET);
+    expect(new URL(processes['DATABASE_URL'] ?? '').password).toBe(infrastructure['POSTGRES_PASSWORD']);
+    expect(new URL(processes['REDIS_URL'] ?? '').password).toBe(infrastructure['REDIS_PASSWORD']);
+    expect(new URL(processes['AMQP_URL'] ?? '').password).toBe(infrastructure['RABBITMQ_DEFAULT_PASS']);
+    expect(processes['S3_SECRET_KEY']).toBe(infrastructure['MINIO_ROOT_PASSWORD']);
+    const chosen = template('--set', 'postgres.password=chosen-by-the-operator');
+    expect(secretOf(chosen, 'school-commerce-infrastructure')['POSTGRES_PASSWORD']).toBe('chosen-by-the-operator');
+    expect(new URL(secretOf(chosen, SECRET)['DATABASE_URL'] ?? '').password).toBe('chosen-by-the-operator');
+    // An upgrade keeps what the first install generated: lookup reads the Secret back before generating.
+    expect(readRepoFile('deploy/helm/school-commerce/templates/_helpers.tpl')).toMatch(/lookup "v1" "Secret" \.Release\.Namespace "school-commerce-infrastructure"/);
+  });
+
+  it('refuses an unpinned infrastructure image', () => {
+    for (const set of ['redis.image=redis:latest', 'redis.image=redis']) {
+      const result = lint('--set', set);
+      expect({ set, status: result.status, output: result.stdout + result.stderr }).toEqual({ set, status: 1, output: expect.stringContaining('redis.image') });
+    }
+  });
+
   it("keeps development settings out of production's ConfigMap", () => {
     const config = find(template(...valuesOf('prod')), 'ConfigMap', 'school-commerce-config')?.data ?? {};
     expect(Object.entries(config).filter(([, value]) => /localtest\.me|minio|development|debug/.test(value))).toEqual([]);
@@ -98,7 +138,7 @@ describe('the Kustomize overlays, rendered from the chart', () => {
   /** Kustomize's generated ConfigMap and Secret carry a content hash; the chart's Job a revision; only Kustomize makes the Namespace. */
   function normalized(objects: K8sObject[]) {
     const text = JSON.stringify(objects.filter((object) => object.kind !== 'Namespace' && object.kind !== 'PrometheusRule'))
-      .replace(/"(school-commerce-(?:config|secrets))-[a-z0-9]{10}"/g, '"$1"')
+      .replace(/"(school-commerce-(?:config|secrets|infrastructure))-[a-z0-9]{10}"/g, '"$1"')
       .replace(/"migrate-1"/g, '"migrate"')
       .replace(/,?"namespace":"[a-z-]+"/g, '');
     return JSON.parse(text) as K8sObject[];

@@ -175,7 +175,8 @@ describe('production start-up (defect 13)', () => {
   const identityMain = fileURLToPath(new URL('../../services/identity/dist/main.js', import.meta.url));
 
   function startIdentity(extra: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: '0', ...extra };
+    // The gateway's forwarding secret is required in production too (docs/decisions/0007); these cases are about the others.
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: '0', FORWARDING_SECRET: 'a-production-forwarding-secret-of-32-chars', ...extra };
     if (!('JWT_PRIVATE_KEY' in extra)) delete env.JWT_PRIVATE_KEY;
     if (!('OTP_SECRET' in extra)) delete env.OTP_SECRET;
     return new Promise((resolve, reject) => {

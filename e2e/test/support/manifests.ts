@@ -8,7 +8,9 @@ import { parseAllDocuments } from 'yaml';
 import { SECRET } from '../../../deploy/k8s/generate.mjs';
 import { HealthController } from '../../../libs/service/src/health.controller.js';
 import { registerHealthRoutes } from '../../../services/gateway/src/health/health.routes.js';
+import { UPLOADS_IN_FLIGHT_LIMITS } from '../../../services/gateway/src/throttle/uploads-in-flight.js';
 import { containerConfig, imageEnvironment, readRepoFile } from './deployment.js';
+import { admits, type Pod, policiesSelecting } from './network-policy.js';
 
 /**
  * What every rendering of the Kubernetes objects (the Helm chart for each values file, the Kustomize
@@ -28,12 +30,16 @@ export interface Container {
   command?: string[];
   ports?: { name: string; containerPort: number }[];
   env?: EnvVar[];
+  securityContext?: Record<string, unknown>;
+  volumeMounts?: { name: string; mountPath: string }[];
   envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
   readinessProbe?: { httpGet?: { path: string; port: string } };
   livenessProbe?: { httpGet?: { path: string; port: string } };
   startupProbe?: { httpGet?: { path: string; port: string } };
   resources?: { requests?: Record<string, string> };
 }
+
+type Volume = { name: string; emptyDir?: { sizeLimit?: string } };
 
 const SECRET_NAME = /SECRET|PASSWORD|PRIVATE_KEY|ACCESS_KEY|TOKEN|_PASS$/;
 
@@ -81,6 +87,16 @@ async function healthRoutes(name: ProcessName): Promise<(path: string) => boolea
 }
 
 export const imageName = (image: string) => image.split('/').pop()?.split(':')[0];
+/** Deployments and Jobs: every object that makes pods. */
+export const podTemplates = (objects: K8sObject[]) => objects.filter((object) => ['Deployment', 'Job'].includes(object.kind));
+
+/** `2Gi`, `500Mi`, `1G`: bytes. */
+export function quantityBytes(quantity: string): number {
+  const match = /^(\d+)(Ki|Mi|Gi|Ti|k|M|G|T)?$/.exec(quantity);
+  if (!match) throw new Error(`not a quantity: ${quantity}`);
+  const units: Record<string, number> = { Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, k: 1e3, M: 1e6, G: 1e9, T: 1e12 };
+  return Number(match[1]) * (match[2] ? (units[match[2]] ?? 1) : 1);
+}
 export const containersOf = (object: K8sObject): Container[] => [...(object.spec?.template?.spec?.initContainers ?? []), ...(object.spec?.template?.spec?.containers ?? [])];
 
 export interface Rendering {
@@ -220,6 +236,97 @@ export function itDeploysTheSystem({ objects, production }: Rendering): void {
     expect([...new Set(ours.map((image) => image.replace(/school-commerce-[a-z-]+/, '<process>')))]).toEqual([expect.stringMatching(/<process>:[\w.-]+$/)]);
   });
 
+  /** A pod of the rendering as a NetworkPolicy sees it: its labels and named ports. */
+  function podOf(object: K8sObject): Pod {
+    const ports = Object.fromEntries(containersOf(object).flatMap((spec) => (spec.ports ?? []).map((port) => [port.name, port.containerPort])));
+    return { labels: object.spec.template.metadata?.labels ?? {}, ports };
+  }
+  const workload = (name: string) => podTemplates(objects).find((object) => object.spec.template.metadata?.labels?.['app.kubernetes.io/name'] === name);
+  const stranger: Pod = { labels: { 'app.kubernetes.io/name': 'debug-shell' } };
+  const scraper: Pod = { labels: { 'app.kubernetes.io/name': 'prometheus' }, namespace: 'other' };
+  const portNumber = (name: string, port: string) => podOf(workload(name) as K8sObject).ports?.[port] ?? 0;
+  /** The processes whose configuration holds an address on that host (identity's JWKS included). */
+  const callersOf = (host: string) =>
+    PROCESS_NAMES.filter(
+      (name) =>
+        name !== host &&
+        Object.values(containerConfig(name, environment(name)).config ?? {}).some((value) => typeof value === 'string' && URL.canParse(value) && new URL(value).hostname === host),
+    );
+
+  it('puts every pod of the chart under a NetworkPolicy', () => {
+    const pods = podTemplates(objects);
+    expect(pods.length).toBeGreaterThan(PROCESS_NAMES.length);
+    for (const object of pods)
+      expect({ pod: object.metadata.name, policies: policiesSelecting(objects, podOf(object)).length }).toEqual({ pod: object.metadata.name, policies: 1 });
+  });
+
+  it.each([...SERVICE_NAMES])('lets only the gateway, the processes that call it and the metrics scraper reach %s: no other pod can skip the gateway', (name) => {
+    const target = podOf(workload(name) as K8sObject);
+    const http = portNumber(name, 'http');
+    const callers = callersOf(name);
+    expect(callers).toContain('gateway');
+    for (const caller of PROCESS_NAMES.filter((candidate) => candidate !== name)) {
+      expect({ caller, admitted: admits(objects, podOf(workload(caller) as K8sObject), target, http) }).toEqual({ caller, admitted: callers.includes(caller) });
+    }
+    expect(admits(objects, stranger, target, http)).toBe(false);
+    expect(admits(objects, { ...stranger, namespace: 'other' }, target, http)).toBe(false);
+    expect(admits(objects, podOf(migrationJobs[0] as K8sObject), target, http)).toBe(false);
+    expect(admits(objects, scraper, target, http)).toBe(true);
+  });
+
+  it('opens the gateway to the ingress controller on its public port, its metrics listener to the scraper only, and the migrate Job to no one', () => {
+    const gateway = podOf(workload('gateway') as K8sObject);
+    const [http, metrics] = [portNumber('gateway', 'http'), portNumber('gateway', 'metrics')];
+    expect(admits(objects, { labels: { 'app.kubernetes.io/name': 'ingress-nginx' }, namespace: 'other' }, gateway, http)).toBe(true);
+    expect(admits(objects, stranger, gateway, metrics)).toBe(false);
+    expect(admits(objects, scraper, gateway, metrics)).toBe(true);
+    for (const source of [stranger, podOf(workload('gateway') as K8sObject)]) expect(admits(objects, source, podOf(migrationJobs[0] as K8sObject), 3000)).toBe(false);
+  });
+
+  it('runs every pod without a service-account token, as non-root, read-only, without privilege escalation or capabilities, under RuntimeDefault seccomp', () => {
+    for (const object of podTemplates(objects)) {
+      const pod = object.spec.template.spec;
+      expect({
+        pod: object.metadata.name,
+        token: pod.automountServiceAccountToken,
+        nonRoot: pod.securityContext?.runAsNonRoot,
+        seccomp: pod.securityContext?.seccompProfile,
+      }).toEqual({
+        pod: object.metadata.name,
+        token: false,
+        nonRoot: true,
+        seccomp: { type: 'RuntimeDefault' },
+      });
+      const volumes = (pod.volumes ?? []) as Volume[];
+      const writable = new Set(volumes.filter((volume) => volume.emptyDir).map((volume) => volume.name));
+      for (const spec of containersOf(object)) {
+        expect({ pod: object.metadata.name, container: spec.name, securityContext: spec.securityContext }).toEqual({
+          pod: object.metadata.name,
+          container: spec.name,
+          securityContext: expect.objectContaining({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } }),
+        });
+        // What a container may write is an emptyDir of its pod.
+        expect({ container: spec.name, mounts: (spec.volumeMounts ?? []).filter((mount) => !writable.has(mount.name)) }).toEqual({ container: spec.name, mounts: [] });
+      }
+    }
+  });
+
+  it('pins every image: a tag or a digest, never latest', () => {
+    for (const image of objects.flatMap(containersOf).map((spec) => spec.image)) {
+      expect({ image, pinned: /(:[\w][\w.-]*|@sha256:[a-f0-9]{64})$/.test(image.split('/').pop() ?? '') && !/:latest$/.test(image) }).toEqual({ image, pinned: true });
+    }
+  });
+
+  it("bounds the gateway's upload spool (/tmp): room for an address's uploads in flight at their largest, below what evicts a node", () => {
+    const volumes = (deployment('gateway')?.spec.template.spec.volumes ?? []) as Volume[];
+    const mount = container('gateway').volumeMounts?.find((candidate) => candidate.mountPath === '/tmp');
+    const volume = volumes.find((candidate) => candidate.name === mount?.name);
+    const maxUpload = Number(containerConfig('gateway', environment('gateway')).config?.['UPLOAD_MAX_FILE_SIZE_MB']) * 2 ** 20;
+    const limit = quantityBytes(volume?.emptyDir?.sizeLimit ?? 'none');
+    expect(limit).toBeGreaterThanOrEqual(maxUpload * UPLOADS_IN_FLIGHT_LIMITS.perIp);
+    expect(limit).toBeLessThanOrEqual(16 * 2 ** 30);
+  });
+
   it('exposes the gateway alone through an Ingress fit for server-sent events', () => {
     const ingresses = objects.filter((object) => object.kind === 'Ingress');
     expect(ingresses.map((ingress) => ingress.spec.rules[0].http.paths[0].backend.service)).toEqual([{ name: 'gateway', port: { name: 'http' } }]);
@@ -255,6 +362,19 @@ export function itDeploysTheSystem({ objects, production }: Rendering): void {
       }
       const url = (variable: string) => new URL(environment('identity')[variable] ?? '');
       expect([url('DATABASE_URL').hostname, url('REDIS_URL').hostname, url('AMQP_URL').hostname]).toEqual(['postgres', 'redis', 'rabbitmq']);
+    });
+
+    it.each(['postgres', 'redis', 'rabbitmq', 'minio', 'mailpit'])('lets only the pods that use it reach %s in the cluster', (name) => {
+      const target = podOf(workload(name) as K8sObject);
+      const port = Object.values(target.ports ?? {})[0] ?? 0;
+      const users = PROCESS_NAMES.filter((process) => callersOf(name).includes(process));
+      expect(users.length).toBeGreaterThan(0);
+      for (const process of PROCESS_NAMES) {
+        expect({ process, admitted: admits(objects, podOf(workload(process) as K8sObject), target, port) }).toEqual({ process, admitted: users.includes(process) });
+      }
+      expect(admits(objects, podOf(migrationJobs[0] as K8sObject), target, port)).toBe(name === 'postgres');
+      expect(admits(objects, podOf(workload('minio-bucket') as K8sObject), target, port)).toBe(name === 'minio');
+      expect(admits(objects, stranger, target, port)).toBe(false);
     });
   }
 }

@@ -7,3 +7,4 @@ export * from './roles.js';
 export * from './session-revocations.js';
 export * from './surfaces.js';
 export * from './verified-tokens.js';
+export * from './forwarded-client.js';

@@ -74,6 +74,18 @@ export const jwtEnv = {
 };
 
 /**
+ * The key of the gateway's HMAC over the `X-Forwarded-For` it sends (docs/decisions/0007): read by the
+ * gateway and by the services that use the client address. Unset outside production: generated
+ * once per installation and kept in Redis. Required in production (forwardingSecretRequiredInProduction).
+ */
+export const forwardingEnv = {
+  FORWARDING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+};
+
+export const forwardingSecretRequiredInProduction = (config: { NODE_ENV: string; FORWARDING_SECRET?: string | undefined }) =>
+  config.NODE_ENV === 'production' && !config.FORWARDING_SECRET ? { variable: 'FORWARDING_SECRET', problem: 'must be set to a secret of your own in production' } : undefined;
+
+/**
  * Where a service listens. Services bind to loopback by default: the gateway is the only public
  * port (contract §1); a container deployment sets HOST=0.0.0.0.
  */

@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { ClientAddressModule } from '@school/auth/nest';
 import { MessagingModule, OutboxModule } from '@school/messaging/nest';
 import { OpenApiModule } from '@school/openapi/nest';
 import { ServiceCoreModule, type ServiceCoreOptions } from '@school/service';
@@ -14,6 +15,8 @@ export class AppModule {
       module: AppModule,
       imports: [
         ServiceCoreModule.forRoot('feedback', config, PrismaClient, options),
+        // The client address the gateway vouches for, stored with each submission.
+        ClientAddressModule.forRoot({ forwardingSecret: config.FORWARDING_SECRET }),
         MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'feedback', namePrefix: config.AMQP_NAME_PREFIX }),
         OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL }),
         FeedbackModule,

@@ -2,11 +2,12 @@ import './instrument.js';
 import { startService } from '@school/service';
 import { MIGRATIONS } from './migrations.js';
 import { AppModule } from './app.module.js';
-import { feedbackEnv } from './config.js';
+import { feedbackConfigRules, feedbackEnv } from './config.js';
 
 await startService({
   name: 'feedback',
   env: feedbackEnv,
+  rules: feedbackConfigRules,
   module: (config) => AppModule.forRoot(config),
   migrations: MIGRATIONS,
 });

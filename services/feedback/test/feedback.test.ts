@@ -50,7 +50,7 @@ describe('feedback routes (spec §4.3)', () => {
       const answer = await svc.request(
         GUEST,
         guestBody({ name: '  Asha Guest ', email: ' Asha@Example.com ', subject: '\tThe app crashes  ', message: '  line one\nline two  ', phone: '  ' }),
-        { headers: { 'x-device-id': 'device-1', 'user-agent': 'jest-agent', 'x-forwarded-for': '203.0.113.7' } },
+        { headers: { 'x-device-id': 'device-1', 'user-agent': 'jest-agent', ...svc.forwardedFrom('203.0.113.7') } },
       );
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual(RECEIVED);
@@ -82,6 +82,12 @@ describe('feedback routes (spec §4.3)', () => {
           },
         },
       ]);
+    });
+
+    it('stores a direct caller, whatever X-Forwarded-For it writes, at its socket address: only the gateway signs the header', async () => {
+      const answer = await svc.request(GUEST, guestBody(), { headers: { 'x-forwarded-for': '203.0.113.8' } });
+      expect(answer.status).toBe(200);
+      expect((await svc.prisma.feedbackSubmission.findMany()).map((row) => row.ip)).toEqual(['127.0.0.1']);
     });
 
     it('a filled honeypot writes no row and no outbox entry, and answers exactly as an accepted one', async () => {

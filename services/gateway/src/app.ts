@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { Authenticator, closeRedis, createAuthRedis, JwtVerifier, SessionRevocations } from '@school/auth';
+import { Authenticator, closeRedis, createAuthRedis, ForwardingSecret, JwtVerifier, SessionRevocations } from '@school/auth';
 import { SERVICE_NAMES, type ServiceName } from '@school/config';
 import { AppError, requestId } from '@school/http';
 import { createMetricsRegistry, instrumentHttpRoutes, type Registry } from '@school/metrics';
@@ -62,6 +62,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
   const throttle = new Throttle(redis, { logger, metrics, ...(deps.throttleKeyPrefix && { keyPrefix: deps.throttleKeyPrefix }) });
   const uploadsInFlight = new UploadsInFlight(redis, { logger, keyPrefix: deps.throttleKeyPrefix ?? DEFAULT_THROTTLE_KEY_PREFIX });
   const uploadSpool = await UploadSpool.create(deps.uploadSpoolParent);
+  const forwardingSecret = new ForwardingSecret(redis, config.FORWARDING_SECRET);
   const upstreams = Object.fromEntries(SERVICE_NAMES.map((name) => [name, upstreamUrl(config, name)])) as Record<ServiceName, string>;
   const streams = new LiveStreams(redis, { keyPrefix: deps.throttleKeyPrefix ?? DEFAULT_THROTTLE_KEY_PREFIX, logger, ...(revocations && { revocations }) });
   let closing = false;
@@ -109,7 +110,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
     throttle,
     uploadsInFlight,
     upstreams,
-    upstream: { trustedProxies: config.TRUST_PROXY, timeoutMs: config.UPSTREAM_TIMEOUT_MS },
+    upstream: { trustedProxies: config.TRUST_PROXY, timeoutMs: config.UPSTREAM_TIMEOUT_MS, forwardingSecret },
     bodyTimeoutMs: config.REQUEST_BODY_TIMEOUT_MS,
     admitStream: streams.admit,
   });
@@ -117,6 +118,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
   app.addHook('onReady', async () => {
     docParts.start();
     await redisConnected(redis, REDIS_CONNECT_WAIT_MS);
+    await forwardingSecret.start();
     await revocations?.start(REDIS_CONNECT_WAIT_MS);
   });
   const unusedConnections = trackUnusedConnections(app.server);
@@ -130,6 +132,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
   });
   app.addHook('onClose', async () => {
     streams.close();
+    forwardingSecret.stop();
     await revocations?.stop();
     await uploadSpool.close();
     if (deps.redis) return;

@@ -1,5 +1,5 @@
 import { parseConfig } from '@school/config';
-import { gatewayEnv } from './config.js';
+import { gatewayConfigRules, gatewayEnv } from './config.js';
 
 describe('gateway configuration', () => {
   it('reads TRUST_PROXY as the number of trusted proxies, true meaning one', () => {
@@ -16,5 +16,12 @@ describe('gateway configuration', () => {
     expect(config.UPLOAD_IDLE_TIMEOUT_MS).toBe(10_000);
     expect(config.HEADERS_TIMEOUT_MS).toBeLessThanOrEqual(config.REQUEST_BODY_TIMEOUT_MS);
     expect(config.KEEP_ALIVE_TIMEOUT_MS).toBeGreaterThan(60_000);
+  });
+
+  it('requires its own FORWARDING_SECRET in production, and generates one elsewhere (docs/decisions/0007)', () => {
+    const configOf = (env: Record<string, string>) => parseConfig(gatewayEnv, env, gatewayConfigRules);
+    expect(() => configOf({ NODE_ENV: 'production' })).toThrow(/^Invalid configuration: FORWARDING_SECRET: must be set to a secret of your own in production$/);
+    expect(configOf({ NODE_ENV: 'production', FORWARDING_SECRET: 'a-production-forwarding-secret-of-32-chars' }).FORWARDING_SECRET).toHaveLength(42);
+    expect(configOf({}).FORWARDING_SECRET).toBeUndefined();
   });
 });

@@ -1,6 +1,9 @@
 import {
   commonEnv,
+  type ConfigRule,
   env,
+  forwardingEnv,
+  forwardingSecretRequiredInProduction,
   GATEWAY_HOST,
   GATEWAY_PORT,
   gatewayMetricsEnv,
@@ -32,6 +35,7 @@ export const gatewayEnv = {
   ...redisEnv,
   ...jwtEnv,
   ...upstreamEnv,
+  ...forwardingEnv,
   /**
    * How many proxies in front of the gateway append to `X-Forwarded-For` (contract §4). 0 (also
    * unset, `false`, `no`): the client ip is the socket address. `true`/`yes` mean 1.
@@ -75,6 +79,9 @@ function trustedProxyCount() {
 }
 
 export type GatewayConfig = z.infer<z.ZodObject<typeof gatewayEnv>>;
+
+/** Checked with the values at start-up: a production gateway signs with a forwarding secret of its operator's. */
+export const gatewayConfigRules: readonly ConfigRule<GatewayConfig>[] = [forwardingSecretRequiredInProduction];
 
 export function upstreamUrl(config: GatewayConfig, service: ServiceName): string {
   return config[serviceUrlVariable(service) as UpstreamVariable];

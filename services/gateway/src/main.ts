@@ -4,13 +4,13 @@ import { loadConfig } from '@school/config';
 import { createMetricsRegistry, startMetricsServer } from '@school/metrics';
 import { createLogger, stopTelemetry } from '@school/telemetry';
 import { buildGateway } from './app.js';
-import { gatewayEnv } from './config.js';
+import { gatewayConfigRules, gatewayEnv } from './config.js';
 
 /** In-flight requests get this long to finish after a shutdown signal; then their connections are cut. */
 const DRAIN_TIMEOUT_MS = 8_000;
 const TELEMETRY_FLUSH_TIMEOUT_MS = 1_000;
 
-const config = loadConfig(gatewayEnv, { role: 'gateway' });
+const config = loadConfig(gatewayEnv, { role: 'gateway', rules: gatewayConfigRules });
 const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
 
 try {

@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { ClientAddressModule } from '@school/auth/nest';
 import { MessagingModule, OutboxModule, RpcModule } from '@school/messaging/nest';
 import { OpenApiModule } from '@school/openapi/nest';
 import { ServiceCoreModule } from '@school/service';
@@ -21,6 +22,8 @@ export class AppModule {
       module: AppModule,
       imports: [
         ServiceCoreModule.forRoot('identity', config, PrismaClient),
+        // The client address the gateway vouches for: sessions record it, the password-hash queue takes turns by it.
+        ClientAddressModule.forRoot({ forwardingSecret: config.FORWARDING_SECRET }),
         MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'identity', namePrefix: config.AMQP_NAME_PREFIX }),
         OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL }),
         // Asks reference-data GEOGRAPHY_CHECK; serves nothing.

@@ -1,4 +1,4 @@
-import { amqpEnv, type ConfigRule, SERVICES, serviceEnv } from '@school/config';
+import { amqpEnv, type ConfigRule, forwardingEnv, forwardingSecretRequiredInProduction, SERVICES, serviceEnv } from '@school/config';
 import type { z } from 'zod';
 import { bootstrapEnv } from './bootstrap/bootstrap.config.js';
 import { credentialsEnv, otpSecretRequiredInProduction } from './credentials/credentials.config.js';
@@ -10,6 +10,7 @@ import { sessionsEnv } from './sessions/sessions.config.js';
 
 export const identityEnv = serviceEnv(SERVICES.identity.port, {
   ...amqpEnv,
+  ...forwardingEnv,
   ...keysEnv,
   ...credentialsEnv,
   ...passwordsEnv,
@@ -21,5 +22,10 @@ export const identityEnv = serviceEnv(SERVICES.identity.port, {
 
 export type IdentityConfig = z.infer<z.ZodObject<typeof identityEnv>>;
 
-/** Checked with the values at start-up: a production identity has its own signing key and OTP secret. */
-export const identityConfigRules: readonly ConfigRule<IdentityConfig>[] = [signingKeyRequiredInProduction, publicKeysNeedPrivateKey, otpSecretRequiredInProduction];
+/** Checked with the values at start-up: a production identity has its own signing key, OTP secret and forwarding secret. */
+export const identityConfigRules: readonly ConfigRule<IdentityConfig>[] = [
+  signingKeyRequiredInProduction,
+  publicKeysNeedPrivateKey,
+  otpSecretRequiredInProduction,
+  forwardingSecretRequiredInProduction,
+];

@@ -35,7 +35,7 @@ describe('login back-off per email (contract §9)', () => {
   async function login(email: string, password: string, surface: SurfaceName = 'admin', ip = '198.51.100.1'): Promise<Answer> {
     const response = await fetch(`${identity.baseUrl}${AUTH_PREFIX[surface]}/login/email`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+      headers: { 'content-type': 'application/json', ...identity.forwardedFrom(ip) },
       body: JSON.stringify({ email, password }),
     });
     const body = (await response.json()) as { errorCode: string | null };
@@ -180,7 +180,7 @@ describe('login back-off when the password-hash queue is full', () => {
   async function login(email: string, password: string, ip: string): Promise<number> {
     const response = await fetch(`${identity.baseUrl}/api/auth/login/email`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+      headers: { 'content-type': 'application/json', ...identity.forwardedFrom(ip) },
       body: JSON.stringify({ email, password }),
     });
     return response.status;

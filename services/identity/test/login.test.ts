@@ -143,7 +143,7 @@ describe('login (both surfaces)', () => {
     const customer = await createAccount(identity);
     const response = await fetch(`${identity.baseUrl}${AUTH_PREFIX.mobile}/login/email`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.7, 10.0.0.1', 'user-agent': 'SchoolApp/2.1 (Android 14)' },
+      headers: { 'content-type': 'application/json', ...identity.forwardedFrom('203.0.113.7, 10.0.0.1'), 'user-agent': 'SchoolApp/2.1 (Android 14)' },
       body: JSON.stringify({
         email: customer.email,
         password: PASSWORD,
@@ -163,6 +163,27 @@ describe('login (both surfaces)', () => {
       userAgent: 'SchoolApp/2.1 (Android 14)',
       revokedAt: null,
     });
+  });
+
+  it('takes a direct caller, whatever X-Forwarded-For it writes, as its socket address: only the gateway signs the header', async () => {
+    const customer = await createAccount(identity);
+    const forged = identity.forwardedFrom('203.0.113.8');
+    const attempts: Record<string, string>[] = [
+      { 'x-forwarded-for': '203.0.113.8' },
+      { ...forged, 'x-forwarded-for': '203.0.113.9' },
+      { 'x-forwarded-for': '203.0.113.8', 'x-forwarded-for-signature': 'forged' },
+    ];
+    for (const headers of attempts) {
+      const response = await fetch(`${identity.baseUrl}${AUTH_PREFIX.mobile}/login/email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ email: customer.email, password: PASSWORD }),
+      });
+      expect(response.status).toBe(200);
+      const { data } = (await response.json()) as { data: TokenPairData };
+      const session = await identity.prisma.session.findUniqueOrThrow({ where: { id: sessionIdOf(data.accessToken) } });
+      expect({ headers, ip: session.ip }).toEqual({ headers, ip: '127.0.0.1' });
+    }
   });
 
   it('falls back to the socket address without X-Forwarded-For, and accepts a login without deviceInfo', async () => {

@@ -34,7 +34,7 @@ describe('new-device email decision', () => {
       // Each from an address of its own: the per-ip throttles are not under test.
       const response = await fetch(`${identity.baseUrl}${AUTH_PREFIX.mobile}/login/email`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${at + 1}` },
+        headers: { 'content-type': 'application/json', ...identity.forwardedFrom(`198.51.100.${at + 1}`) },
         body: JSON.stringify({ email: user.email, password: PASSWORD, deviceInfo: { deviceId: `racer-${at}` } }),
       });
       await response.arrayBuffer();

@@ -11,7 +11,7 @@ const TEST_TIMEOUT_MS = 240_000;
 /**
  * Contract §9: while many addresses flood login, a login from another address still answers (no
  * 503): the argon2id queue serves addresses in turn, none holding more than 2 waiting places.
- * The addresses are the client ips the gateway forwards in X-Forwarded-For.
+ * The addresses are the client ips the gateway forwards (and signs) in X-Forwarded-For.
  */
 describe('a fair password-hash queue (contract §9)', () => {
   let identity: IdentityUnderTest;
@@ -28,7 +28,7 @@ describe('a fair password-hash queue (contract §9)', () => {
   function login(ip: string, email: string, password: string): Promise<number> {
     return fetch(`${identity.baseUrl}/api/auth/login/email`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+      headers: { 'content-type': 'application/json', ...identity.forwardedFrom(ip) },
       body: JSON.stringify({ email, password }),
     }).then(async (response) => {
       await response.arrayBuffer();

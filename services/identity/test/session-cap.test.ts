@@ -22,7 +22,7 @@ describe('live sessions per account', () => {
     clients += 1;
     const response = await fetch(`${identity.baseUrl}${AUTH_PREFIX.mobile}/login/email`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.${clients >> 8}.${clients & 255}` },
+      headers: { 'content-type': 'application/json', ...identity.forwardedFrom(`198.51.${clients >> 8}.${clients & 255}`) },
       body: JSON.stringify({ email: customer.email, password: PASSWORD }),
     });
     const body = (await response.json()) as { data: TokenPairData };

@@ -1,5 +1,5 @@
-import { isIP } from 'node:net';
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { requestClientIp } from '@school/auth/nest';
 
 /** Column widths of feedback_submissions: longer values are cut to fit, never refused. */
 const DEVICE_ID_MAX_LENGTH = 255;
@@ -15,6 +15,7 @@ export interface RequestOrigin {
 interface RequestLike {
   headers: Record<string, string | string[] | undefined>;
   ip?: string;
+  clientIp?: string | null;
 }
 
 function header(request: RequestLike, name: string, max: number): string | null {
@@ -23,13 +24,11 @@ function header(request: RequestLike, name: string, max: number): string | null 
 }
 
 /**
- * Feedback listens only behind the gateway, which sets `X-Forwarded-For` to the client address it
- * determined (first entry, contract §4); the socket address is the fallback for direct calls.
+ * The ip is the client address the gateway forwarded and signed (ClientAddressModule, contract §4);
+ * a direct caller is its socket address, whatever `X-Forwarded-For` it writes.
  */
 export function requestOriginOf(request: RequestLike): RequestOrigin {
-  const forwarded = request.headers['x-forwarded-for'];
-  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-  const ip = first && isIP(first) ? first : request.ip && isIP(request.ip) ? request.ip : null;
+  const ip = requestClientIp(request);
   return { ip, deviceId: header(request, 'x-device-id', DEVICE_ID_MAX_LENGTH), userAgent: header(request, 'user-agent', USER_AGENT_MAX_LENGTH) };
 }
 

@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
+import { forwardedForHeaders } from '@school/auth';
 import { parseConfig } from '@school/config';
 import { OUTBOX_MIGRATIONS } from '@school/messaging';
 import { TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
@@ -29,6 +30,8 @@ export interface FeedbackUnderTest {
   token(role: 'admin' | 'staff' | 'customer', userId?: string): Promise<string>;
   /** A JSON (or raw string) body, a bearer token when given, extra headers. */
   request(path: string, body: unknown, options?: { token?: string; headers?: Record<string, string> }): Promise<HttpAnswer & { raw: string }>;
+  /** The headers the gateway sends for a client at `forwardedFor`: X-Forwarded-For and its signature. */
+  forwardedFrom(forwardedFor: string): Record<string, string>;
   outboxRows(): Promise<OutboxRow[]>;
   /** Empties the submissions and the outbox. */
   clear(): Promise<void>;
@@ -41,6 +44,8 @@ export async function startFeedback(): Promise<FeedbackUnderTest> {
   const issuer = await createTestIssuer();
   const prisma = createPrismaClient(PrismaClient, { databaseUrl: db.databaseUrl, schema: db.schema, maxConnections: 2 });
   const brokerPrefix = uniqueBrokerPrefix('feedback-test');
+  // The gateway's key: tests sign X-Forwarded-For with it as the gateway does (forwardedFrom).
+  const forwardingSecret = randomBytes(24).toString('base64url');
   const config = parseConfig(feedbackEnv, {
     ...process.env,
     NODE_ENV: 'test',
@@ -48,6 +53,7 @@ export async function startFeedback(): Promise<FeedbackUnderTest> {
     DATABASE_URL: db.databaseUrl,
     JWKS_URL: issuer.jwksUrl,
     AMQP_NAME_PREFIX: brokerPrefix,
+    FORWARDING_SECRET: forwardingSecret,
   });
   const app = await createServiceApp(AppModule.forRoot(config, { schema: db.schema }), { logger: createLogger({ service: 'feedback', level: 'silent' }) });
   await app.listen({ host: '127.0.0.1', port: 0 });
@@ -66,6 +72,7 @@ export async function startFeedback(): Promise<FeedbackUnderTest> {
       const raw = await response.text();
       return { status: response.status, body: JSON.parse(raw) as HttpAnswer['body'], raw };
     },
+    forwardedFrom: (forwardedFor) => forwardedForHeaders(forwardingSecret, forwardedFor),
     async outboxRows() {
       return prisma.$queryRawUnsafe<OutboxRow[]>(`SELECT type, payload FROM "${db.schema}".outbox_events ORDER BY created_at, id`);
     },

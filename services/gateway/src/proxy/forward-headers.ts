@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { propagation } from '@opentelemetry/api';
 import type { FastifyRequest } from 'fastify';
+import { FORWARDED_FOR_SIGNATURE_HEADER, signForwardedFor } from '@school/auth';
 import { REQUEST_ID_HEADER } from '@school/http';
 import { clientAddress, firstListEntry } from '../request/client-ip.js';
 import { injectTraceContext } from '../tracing/request-span.js';
@@ -25,14 +26,16 @@ const HOP_BY_HOP: ReadonlySet<string> = new Set([
 /**
  * Headers that would claim who the caller is or where it came from. Services learn the caller only
  * from the bearer token they verify themselves, and the client address only from what the gateway
- * writes; a client never gets to set these.
+ * writes and signs; a client never gets to set these.
  */
 const CALLER_CLAIM =
-  /^(x-(user|auth|principal|session|role|permission|account|internal|client-ip|real-ip|original-forwarded-for|forwarded-(user|email|groups|preferred-username|access-token|host|port|prefix|server))(-.*)?|remote-user|x-remote-user|forwarded|true-client-ip|cf-connecting-ip)$/;
+  /^(x-(user|auth|principal|session|role|permission|account|internal|client-ip|real-ip|original-forwarded-for|forwarded-(user|email|groups|preferred-username|access-token|host|port|prefix|server|for-signature))(-.*)?|remote-user|x-remote-user|forwarded|true-client-ip|cf-connecting-ip)$/;
 
 export interface ForwardingOptions {
   /** TRUST_PROXY: how many proxies in front of the gateway set the `X-Forwarded-*` headers. */
   trustedProxies: number;
+  /** FORWARDING_SECRET (or the installation's generated one): the key of the `X-Forwarded-For` signature; none yet, no signature. */
+  forwardingSecret: { current(): string | undefined };
 }
 
 /** The request headers an upstream service sees. Authorization passes through untouched. */
@@ -48,8 +51,12 @@ export function upstreamRequestHeaders(request: FastifyRequest, incoming: Incomi
   for (const field of propagation.fields()) delete headers[field];
   injectTraceContext(request, headers);
 
-  // Services take the first entry as the client (identity records it on sessions).
-  headers['x-forwarded-for'] = clientAddress(request, options.trustedProxies).forwardedFor;
+  // Services take the first entry as the client (identity records it on sessions), once they have
+  // checked the signature: what reaches them without it, they treat as coming from its socket.
+  const forwardedFor = clientAddress(request, options.trustedProxies).forwardedFor;
+  headers['x-forwarded-for'] = forwardedFor;
+  const secret = options.forwardingSecret.current();
+  if (secret !== undefined) headers[FORWARDED_FOR_SIGNATURE_HEADER] = signForwardedFor(secret, forwardedFor);
   const trustProxy = options.trustedProxies > 0;
   headers['x-forwarded-proto'] = (trustProxy && firstListEntry(request.headers['x-forwarded-proto'])) || request.protocol;
   const host = (trustProxy && firstListEntry(request.headers['x-forwarded-host'])) || request.headers.host;

@@ -1,6 +1,6 @@
-import { isIP } from 'node:net';
 import type { ServerResponse } from 'node:http';
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { requestClientIp } from '@school/auth/nest';
 import { abandonedSignal } from '@school/http';
 import type { ClientInfo } from '../sessions/sessions.service.js';
 
@@ -9,17 +9,16 @@ const USER_AGENT_MAX_LENGTH = 1024;
 interface RequestLike {
   headers: Record<string, string | string[] | undefined>;
   ip?: string;
+  clientIp?: string | null;
 }
 
 /**
- * The caller's ip and user agent, recorded on the session. Identity listens only behind the
- * gateway, which sets `X-Forwarded-For` to the client address it determined (first entry); the
- * socket address is the fallback for direct calls.
+ * The caller's ip and user agent, recorded on the session. The ip is the client address the
+ * gateway forwarded and signed (ClientAddressModule); a direct caller is its socket address,
+ * whatever `X-Forwarded-For` it writes.
  */
 export function clientInfoOf(request: RequestLike): ClientInfo {
-  const forwarded = request.headers['x-forwarded-for'];
-  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-  const ip = first && isIP(first) ? first : request.ip && isIP(request.ip) ? request.ip : null;
+  const ip = requestClientIp(request);
   const agent = request.headers['user-agent'];
   const userAgent = typeof agent === 'string' && agent.length > 0 ? agent.slice(0, USER_AGENT_MAX_LENGTH) : null;
   return { ip, userAgent };

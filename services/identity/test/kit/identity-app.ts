@@ -1,6 +1,8 @@
 import { afterAll } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { forwardedForHeaders } from '@school/auth';
 import { parseConfig } from '@school/config';
 import { createPrismaClient } from '@school/prisma';
 import { OUTBOX_MIGRATIONS } from '@school/messaging';
@@ -24,6 +26,8 @@ export interface IdentityUnderTest {
   /** The broker name prefix (AMQP_NAME_PREFIX) of this app's queues, for test servers and clients beside it. */
   brokerPrefix: string;
   request(method: string, path: string, body?: unknown, accessToken?: string): Promise<HttpAnswer>;
+  /** The headers the gateway sends for a client at `forwardedFor`: X-Forwarded-For and its signature. */
+  forwardedFrom(forwardedFor: string): Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -74,8 +78,11 @@ async function startIdentityApp(env: Record<string, string>): Promise<IdentityUn
       DATABASE_URL: databaseUrl.href,
       JWKS_URL: `http://127.0.0.1:${port}/.well-known/jwks.json`,
       AMQP_NAME_PREFIX: brokerPrefix,
+      // The gateway's key: tests sign X-Forwarded-For with it as the gateway does (forwardedFrom).
+      FORWARDING_SECRET: randomBytes(24).toString('base64url'),
       ...env,
     });
+    const forwardingSecret = config.FORWARDING_SECRET ?? '';
     app = await createServiceApp(AppModule.forRoot(config), { logger: createLogger({ service: 'identity', level: 'silent' }) });
     await app.listen({ host: '127.0.0.1', port });
     const baseUrl = `http://127.0.0.1:${port}`;
@@ -88,6 +95,7 @@ async function startIdentityApp(env: Record<string, string>): Promise<IdentityUn
       prisma,
       brokerPrefix,
       request: httpClient(baseUrl),
+      forwardedFrom: (forwardedFor) => forwardedForHeaders(forwardingSecret, forwardedFor),
       async close() {
         await started.close();
         await prisma.$disconnect();
