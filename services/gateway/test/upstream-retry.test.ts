@@ -27,7 +27,7 @@ async function proxyThrough(ports: number[], upstream: FakeUpstream): Promise<{ 
   const login = ROUTE_TABLE.find((route) => route.method === 'POST' && route.path === '/api/auth/login/email')!;
   const app = Fastify();
   registerErrorHandling(app);
-  await app.register(httpProxy, proxyOptions(login, upstream.url, agent, { timeoutMs: 5_000, trustedProxies: 0 }));
+  await app.register(httpProxy, proxyOptions(login, upstream.url, agent, { timeoutMs: 5_000, trustedProxies: 0, forwardingSecret: { current: () => 'upstream-retry-test' } }));
   app.addHook('onClose', () => agent.close());
   await app.listen({ port: 0, host: '127.0.0.1' });
   return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, connects: () => connects };
