@@ -72,6 +72,8 @@ describe('Dockerfile', () => {
         PORT: port,
         METRICS_PORT: metricsPort,
         REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+        // Production requires the secret it signs forwarded client addresses with (ADR 0007).
+        FORWARDING_SECRET: 'image-test-forwarding-secret-of-32-chars',
       };
       const child = spawn(process.execPath, ['--enable-source-maps', 'entrypoint.mjs'], { cwd: target, env, stdio: 'ignore' });
       const exited = once(child, 'exit');

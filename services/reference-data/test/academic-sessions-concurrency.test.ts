@@ -10,6 +10,13 @@ describe('academic sessions: concurrent handovers of "current"', () => {
   let admin: string;
 
   const outcome = (answer: HttpAnswer) => (answer.body.errorCode ? `${answer.status} ${answer.body.errorCode}` : String(answer.status));
+  /**
+   * Outcomes other than the winner's, the loser's 409 and the 503 (with Retry-After, from the shared
+   * error mapper) that the contract allows a saturated service: a loaded machine may answer some of
+   * the burst so, and the rule under test is the rows left, not the machine's speed.
+   */
+  const unexpected = (outcomes: string[], success: string) =>
+    outcomes.filter((value) => ![success, '409 ACADEMIC_SESSION_CURRENT_CONFLICT', '503 SERVICE_UNAVAILABLE'].includes(value));
   const currentCount = () => suite.prisma.academicSession.count({ where: { isCurrent: true } });
 
   beforeAll(async () => {
@@ -40,7 +47,7 @@ describe('academic sessions: concurrent handovers of "current"', () => {
     const publicIds = await createMany(51, true);
     const answers = await Promise.all(publicIds.slice(1).map((publicId, index) => replicas[index % 2]!.request('PATCH', `${PATH}/${publicId}`, { isCurrent: true }, admin)));
     const outcomes = answers.map(outcome);
-    expect(outcomes.filter((value) => value !== '200' && value !== '409 ACADEMIC_SESSION_CURRENT_CONFLICT')).toEqual([]);
+    expect(unexpected(outcomes, '200')).toEqual([]);
     expect(outcomes).toContain('200');
     expect(await currentCount()).toBe(1);
     // The row left current is one whose PATCH answered 200.
@@ -52,7 +59,7 @@ describe('academic sessions: concurrent handovers of "current"', () => {
   it('50 parallel PATCH isCurrent true with no current row yet leave exactly one', async () => {
     const publicIds = await createMany(50, false);
     const answers = await Promise.all(publicIds.map((publicId, index) => replicas[index % 2]!.request('PATCH', `${PATH}/${publicId}`, { isCurrent: true }, admin)));
-    expect(answers.map(outcome).filter((value) => value !== '200' && value !== '409 ACADEMIC_SESSION_CURRENT_CONFLICT')).toEqual([]);
+    expect(unexpected(answers.map(outcome), '200')).toEqual([]);
     expect(await currentCount()).toBe(1);
   });
 
@@ -64,7 +71,7 @@ describe('academic sessions: concurrent handovers of "current"', () => {
       ),
     );
     const outcomes = answers.map(outcome);
-    expect(outcomes.filter((value) => value !== '201' && value !== '409 ACADEMIC_SESSION_CURRENT_CONFLICT')).toEqual([]);
+    expect(unexpected(outcomes, '201')).toEqual([]);
     expect(outcomes).toContain('201');
     expect(await currentCount()).toBe(1);
     // A refused POST wrote nothing.
@@ -77,7 +84,7 @@ describe('academic sessions: concurrent handovers of "current"', () => {
         replicas[index % 2]!.request('POST', PATH, { name: `Fresh ${index}`, startDate: `${2300 + index}-01-01`, endDate: `${2300 + index}-12-31`, isCurrent: true }, admin),
       ),
     );
-    expect(answers.map(outcome).filter((value) => value !== '201' && value !== '409 ACADEMIC_SESSION_CURRENT_CONFLICT')).toEqual([]);
+    expect(unexpected(answers.map(outcome), '201')).toEqual([]);
     expect(await currentCount()).toBe(1);
   });
 
