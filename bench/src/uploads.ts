@@ -250,8 +250,10 @@ try {
     const peak = peakRssMb(media.pid);
     const elapsed = (performance.now() - started) / 1000;
     if (peak === undefined) continue;
-    console.log(`media peak RSS converting ${label} at once (${elapsed.toFixed(1)} s): ${peak.toFixed(0)} MB (target < ${target} MB) ${peak < target ? 'OK' : 'ABOVE TARGET'}`);
-    reportResult({ figure: `media peak RSS, ${label} converted at once`, product: peak, unit: 'MB', target: { op: '<', value: target } });
+    console.log(
+      `media peak RSS, ${label} uploaded at once by one account, as media schedules them by default (${elapsed.toFixed(1)} s): ${peak.toFixed(0)} MB (target < ${target} MB) ${peak < target ? 'OK' : 'ABOVE TARGET'}`,
+    );
+    reportResult({ figure: `media peak RSS, ${label} uploaded at once by one account`, product: peak, unit: 'MB', target: { op: '<', value: target } });
   }
 
   // A fresh media process, so that its peak is the one of the 50 MiB uploads, not of the conversions above.

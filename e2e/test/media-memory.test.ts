@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { scaled } from '@school/testing';
 import { type RunningSystem, startSystem } from '@school/system-harness';
 import { readRepoFile } from './support/deployment.js';
-import { BOOTSTRAP_ADMIN, clientAddress, type SignedIn, signIn } from './support/people.js';
+import { BOOTSTRAP_ADMIN, clientAddress, invitedPerson, type SignedIn, signIn } from './support/people.js';
 
 /**
  * Issue 31, item 2: media's memory while it converts two maximal images at once (just under
@@ -19,7 +19,8 @@ const WIDTH = 7999;
 const HEIGHT = 4999;
 
 let system: RunningSystem;
-let admin: SignedIn;
+/** Two accounts of the admin surface: one account converts one image at a time (fair turns), so each upload is another's. */
+let uploaders: SignedIn[];
 
 /** The chart's memory limit of media, in MiB. */
 function chartLimitMib(): number {
@@ -41,13 +42,13 @@ async function maximal(format: 'jpeg' | 'png', alpha: boolean): Promise<Buffer> 
   return sharp(pattern).resize(WIDTH, HEIGHT, { kernel: 'nearest' }).toFormat(format).toBuffer();
 }
 
-async function upload(bytes: Buffer, name: string, type: string): Promise<{ status: number; mimeType?: string | undefined; errorCode?: string | null }> {
+async function upload(uploader: SignedIn, bytes: Buffer, name: string, type: string): Promise<{ status: number; mimeType?: string | undefined; errorCode?: string | null }> {
   const body = new FormData();
   body.append('file', new Blob([new Uint8Array(bytes)], { type }), name);
   const response = await fetch(`${system.gatewayUrl}/api/upload`, {
     method: 'POST',
     body,
-    headers: { authorization: `Bearer ${admin.accessToken}`, 'x-forwarded-for': clientAddress() },
+    headers: { authorization: `Bearer ${uploader.accessToken}`, 'x-forwarded-for': clientAddress() },
   });
   const answer = (await response.json()) as { data: { mimeType: string } | null; errorCode: string | null };
   return { status: response.status, ...(response.status === 200 ? { mimeType: answer.data?.mimeType } : { errorCode: answer.errorCode }) };
@@ -67,7 +68,7 @@ async function peakConverting(first: [Buffer, string, string], second: [Buffer, 
   await system.ready();
   const pid = system.pids().media;
   if (!pid) throw new Error('media is not running');
-  const answers = await Promise.all([upload(...first), upload(...second)]);
+  const answers = await Promise.all([upload(uploaders[0]!, ...first), upload(uploaders[1]!, ...second)]);
   expect(answers).toEqual([
     { status: 200, mimeType: 'image/webp' },
     { status: 200, mimeType: 'image/webp' },
@@ -78,7 +79,8 @@ async function peakConverting(first: [Buffer, string, string], second: [Buffer, 
 beforeAll(async () => {
   // What is measured is memory: on a loaded machine two maximal conversions may take longer than the gateway's 30 s.
   system = await startSystem({ label: 'media-memory', env: { TRUST_PROXY: '1', UPSTREAM_TIMEOUT_MS: String(scaled(180_000)) } });
-  admin = await signIn(system, 'admin', BOOTSTRAP_ADMIN.email, BOOTSTRAP_ADMIN.password);
+  const admin = await signIn(system, 'admin', BOOTSTRAP_ADMIN.email, BOOTSTRAP_ADMIN.password);
+  uploaders = [admin, await invitedPerson(system, admin.accessToken, 'staff', 'Sec0nd-Upl0ader!maximal')];
 });
 
 afterAll(async () => {
