@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
  * and discarded before the connection closes: at most `totalMs` and `maxBytes`, and no longer than
  * `idleMs` without a byte (a client that is not sending has nothing to lose to a close).
  */
-export const LINGERING_CLOSE = { totalMs: 2_000, idleMs: 1_000, maxBytes: 64 * 1024 * 1024 };
+export const LINGERING_CLOSE = { totalMs: 5_000, idleMs: 1_000, maxBytes: 64 * 1024 * 1024 };
 
 export interface DiscardLimits {
   maxBytes: number;
@@ -37,7 +37,10 @@ export function discardBody(body: IncomingMessage, limits: DiscardLimits): Promi
   if (body.destroyed) return Promise.resolve(false);
   return new Promise((resolve) => {
     let read = 0;
+    let done = false;
     const finish = (ended: boolean) => {
+      if (done) return;
+      done = true;
       clearTimeout(deadline);
       clearTimeout(idle);
       body.off('data', count);
@@ -55,7 +58,15 @@ export function discardBody(body: IncomingMessage, limits: DiscardLimits): Promi
     const onEnd = () => finish(true);
     const onStop = () => finish(body.complete);
     const deadline = setTimeout(() => finish(false), limits.deadlineMs);
-    const idle = limits.idleMs === undefined ? undefined : setTimeout(() => finish(false), limits.idleMs);
+    // A timer that fires after the event loop was held (a loaded machine) runs before the bytes that
+    // arrived meanwhile are read: the idle verdict waits for them (setImmediate follows the poll phase).
+    const idle =
+      limits.idleMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            const before = read;
+            setImmediate(() => (read === before ? finish(false) : idle?.refresh()));
+          }, limits.idleMs);
     // A pipe into a stalled upstream would hold the bytes in memory; only this reader remains.
     body.unpipe();
     body.on('data', count);
