@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { EVENT_TYPES } from '@school/contracts';
 import { UnitOfWork } from '@school/service';
@@ -392,26 +393,22 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
   });
 
   describe('the new password', () => {
-    /** How many transactions were open at each argon2id hash of a new password, while `act` runs. */
+    /**
+     * How many transactions of the request under test were open at each argon2id hash of a new
+     * password, while `act` runs. Counted through the async context, so that the app's background
+     * work (the message-request worker, the outbox relay) in a transaction of its own at that moment
+     * is not taken for the request's.
+     */
     async function transactionsOpenAtEachHash(act: () => Promise<unknown>): Promise<number[]> {
       const unitOfWork = identity.app.get(UnitOfWork);
       const hasher = identity.app.get(PasswordHasher);
       const run = unitOfWork.run.bind(unitOfWork);
       const hash = hasher.hash.bind(hasher);
-      let open = 0;
+      const depth = new AsyncLocalStorage<number>();
       const seen: number[] = [];
-      jest.spyOn(unitOfWork, 'run').mockImplementation((work, options) =>
-        run(async (tx) => {
-          open += 1;
-          try {
-            return await work(tx);
-          } finally {
-            open -= 1;
-          }
-        }, options),
-      );
+      jest.spyOn(unitOfWork, 'run').mockImplementation((work, options) => run((tx) => depth.run((depth.getStore() ?? 0) + 1, () => work(tx)), options));
       jest.spyOn(hasher, 'hash').mockImplementation((password) => {
-        seen.push(open);
+        seen.push(depth.getStore() ?? 0);
         return hash(password);
       });
       try {
