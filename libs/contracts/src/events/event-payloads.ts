@@ -81,6 +81,74 @@ export const userAddressChangedPayload = z
   })
   .strict();
 
+/**
+ * Contract §11: an account was erased. It names the account by its publicId only (no personal
+ * data travels); `version` is the payload's schema version, so a consumer can tell a later shape.
+ */
+export const userErasedPayload = z.object({ version: z.literal(1), userId, erasedAt: timestamp }).strict();
+
+const auditTargetTypes = ['user', 'academic_session', 'province', 'district', 'municipality', 'school_profile', 'file'] as const;
+
+/** `<resource>.<verb>` of every audited change and sign-in event (contract §13), spelled here only. */
+export const AUDIT_ACTIONS = [
+  'user.create',
+  'user.update',
+  'user.delete',
+  'user.erase',
+  'user.sessions_end',
+  'user.mfa_reset',
+  'academic_session.create',
+  'academic_session.update',
+  'academic_session.delete',
+  'province.create',
+  'province.update',
+  'province.delete',
+  'district.create',
+  'district.update',
+  'district.delete',
+  'municipality.create',
+  'municipality.update',
+  'municipality.delete',
+  'school_profile.update',
+  'file.upload',
+  'auth.login',
+  'auth.login_failed',
+  'auth.backoff',
+  'auth.logout',
+  'auth.password_reset',
+  'auth.password_set',
+  'auth.mfa_enabled',
+  'auth.mfa_disabled',
+  'auth.recovery_code_used',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+export const AUDIT_TARGET_TYPES = auditTargetTypes;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+/**
+ * Contract §13: one audit entry, recorded by the service that made the change in the change's own
+ * transaction (its outbox), and kept by the audit store. The outbox event's id is the entry's id.
+ * `changes` maps each changed field to `{ from, to }`; no password, token, secret or code ever.
+ */
+export const auditEntryRecordedPayload = z
+  .object({
+    occurredAt: timestamp,
+    actor: z
+      .object({ publicId: userId, email, role: z.string().min(1).max(32) })
+      .strict()
+      .nullable(),
+    action: z.enum(AUDIT_ACTIONS),
+    target: z
+      .object({ type: z.enum(auditTargetTypes), id: z.string().min(1).max(512).nullable() })
+      .strict()
+      .nullable(),
+    changes: z.record(z.string().max(64), z.object({ from: z.unknown(), to: z.unknown() }).strict()),
+    ip: z.string().max(64).nullable(),
+    userAgent: z.string().max(512).nullable(),
+    requestId: z.string().max(128).nullable(),
+  })
+  .strict();
+
 export const EVENT_SCHEMAS = {
   [EVENT_TYPES.feedbackSubmitted]: feedbackSubmittedPayload,
   [EVENT_TYPES.invitationCreated]: invitationCreatedPayload,
@@ -90,6 +158,8 @@ export const EVENT_SCHEMAS = {
   [EVENT_TYPES.emailVerificationRequested]: emailVerificationRequestedPayload,
   [EVENT_TYPES.phoneVerificationRequested]: phoneVerificationRequestedPayload,
   [EVENT_TYPES.userAddressChanged]: userAddressChangedPayload,
+  [EVENT_TYPES.userErased]: userErasedPayload,
+  [EVENT_TYPES.auditEntryRecorded]: auditEntryRecordedPayload,
 } as const satisfies Record<EventType, z.ZodType>;
 
 export type EventPayload<Type extends EventType> = z.output<(typeof EVENT_SCHEMAS)[Type]>;

@@ -11,6 +11,8 @@ export const EVENT_TYPES = {
   emailVerificationRequested: 'identity.email_verification_requested',
   phoneVerificationRequested: 'identity.phone_verification_requested',
   userAddressChanged: 'identity.user_address_changed',
+  userErased: 'identity.user_erased',
+  auditEntryRecorded: 'audit.entry_recorded',
 } as const;
 
 export type EventType = (typeof EVENT_TYPES)[keyof typeof EVENT_TYPES];
