@@ -129,6 +129,8 @@ export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
  * Contract §13: one audit entry, recorded by the service that made the change in the change's own
  * transaction (its outbox), and kept by the audit store. The outbox event's id is the entry's id.
  * `changes` maps each changed field to `{ from, to }`; no password, token, secret or code ever.
+ * The actor is named by publicId and role only (an access token carries no email, and the fewer
+ * copies of an address the fewer to erase): the store, beside identity's accounts, adds the email.
  */
 export const auditEntryRecordedPayload = z
   .object({
