@@ -7,6 +7,7 @@ import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
 import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+import { plugin as school } from './libs/tools/src/eslint/no-folder-cycles.mjs';
 
 const TS = ['**/*.ts'];
 const JS = ['**/*.js', '**/*.mjs', '**/*.cjs'];
@@ -83,6 +84,12 @@ export default tseslint.config(
       'import-x/extensions': ['.ts', '.js', '.mjs'],
     },
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
+    // No folder imports a folder above it, in any service, lib or at the root (libs/tools/src/eslint/no-folder-cycles.mjs).
+    files: [...TS, ...JS],
+    plugins: { school },
+    rules: { 'school/no-folder-cycles': ['error', { root: import.meta.dirname }] },
   },
   // Boundaries hold between the projects' own code; config files (jest.config.js) reach the root presets.
   {

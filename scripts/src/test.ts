@@ -7,8 +7,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LaneSummary } from '../jest/results-reporter.js';
-import { expectOwnLoad } from '../jest/time-scale.js';
+import type { LaneSummary } from '@school/testing/results-reporter';
+import { expectOwnLoad } from '@school/testing/time-scale';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);
