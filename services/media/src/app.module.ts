@@ -1,4 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { FILES_OF_ACCOUNT } from '@school/contracts';
+import { MessagingModule, RpcModule } from '@school/messaging/nest';
 import { OpenApiModule } from '@school/openapi/nest';
 import { ServiceCoreModule, type ServiceCoreOptions } from '@school/service';
 import type { MediaConfig } from './config.js';
@@ -12,7 +14,14 @@ export class AppModule {
   static forRoot(config: MediaConfig, options: ServiceCoreOptions = {}): DynamicModule {
     return {
       module: AppModule,
-      imports: [ServiceCoreModule.forRoot('media', config, PrismaClient, options), UploadsModule, OpenApiModule.forRoot(mediaDocument(uploadLimitsOf(config)))],
+      imports: [
+        ServiceCoreModule.forRoot('media', config, PrismaClient, options),
+        MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'media', namePrefix: config.AMQP_NAME_PREFIX }),
+        // Answers identity's question for a person's copy of their data (contract §11).
+        RpcModule.forRoot({ serves: [FILES_OF_ACCOUNT] }),
+        UploadsModule,
+        OpenApiModule.forRoot(mediaDocument(uploadLimitsOf(config))),
+      ],
     };
   }
 }
