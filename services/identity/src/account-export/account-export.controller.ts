@@ -12,12 +12,16 @@ interface Reply {
   header(name: string, value: string): unknown;
 }
 
-/** Contract §11: the copy is a JSON file, no envelope, named after the UTC date it was made, kept by no cache. */
-function asDownload<Copy extends { exportedAt: string }>(reply: Reply, copy: Copy): Copy {
+/**
+ * Contract §11: the copy is a JSON file, no envelope, named after the UTC date it was made, kept by
+ * no cache. Sent as bytes, so its Content-Type stays exactly `application/json` (Fastify adds a
+ * charset to a body it serialises itself; JSON is UTF-8 anyway, RFC 8259).
+ */
+function asDownload<Copy extends { exportedAt: string }>(reply: Reply, copy: Copy): Buffer {
   reply.header('Content-Type', 'application/json');
   reply.header('Content-Disposition', `attachment; filename="${accountExportFileName(new Date(copy.exportedAt))}"`);
   reply.header('Cache-Control', 'no-store');
-  return copy;
+  return Buffer.from(JSON.stringify(copy), 'utf8');
 }
 
 /** Contract §11 export: the routes of ACCOUNT_EXPORT_ROUTES. */
@@ -26,17 +30,17 @@ export class AccountExportController {
   constructor(private readonly exportAccount: ExportAccount) {}
 
   @Route(ROUTES.exportOwnAdmin)
-  async ownOnAdminSurface(@CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) reply: Reply): Promise<ResponseOf<typeof ROUTES.exportOwnAdmin>> {
-    return asDownload(reply, await this.exportAccount.ofCaller(principal));
+  async ownOnAdminSurface(@CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) reply: Reply): Promise<Buffer> {
+    return asDownload<ResponseOf<typeof ROUTES.exportOwnAdmin>>(reply, await this.exportAccount.ofCaller(principal));
   }
 
   @Route(ROUTES.exportOwnMobile)
-  async ownOnMobileSurface(@CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) reply: Reply): Promise<ResponseOf<typeof ROUTES.exportOwnMobile>> {
-    return asDownload(reply, await this.exportAccount.ofCaller(principal));
+  async ownOnMobileSurface(@CurrentPrincipal() principal: Principal, @Res({ passthrough: true }) reply: Reply): Promise<Buffer> {
+    return asDownload<ResponseOf<typeof ROUTES.exportOwnMobile>>(reply, await this.exportAccount.ofCaller(principal));
   }
 
   @Route(ROUTES.exportUser)
-  async ofUser(@Param('publicId', USER_ID) publicId: string, @Res({ passthrough: true }) reply: Reply): Promise<ResponseOf<typeof ROUTES.exportUser>> {
-    return asDownload(reply, await this.exportAccount.ofUser(publicId));
+  async ofUser(@Param('publicId', USER_ID) publicId: string, @Res({ passthrough: true }) reply: Reply): Promise<Buffer> {
+    return asDownload<ResponseOf<typeof ROUTES.exportUser>>(reply, await this.exportAccount.ofUser(publicId));
   }
 }
