@@ -138,12 +138,25 @@ describe('account export (contract §11)', () => {
     expect(body.sessions[1]).toMatchObject({ id: sidOf(alice.accessToken), current: false });
 
     expect(body.feedback).toEqual([
-      { id: expect.stringMatching(/^[0-9a-f-]{36}$/), category: 'feature_request', subject: alice.subject, message: `${alice.subject}: the details\nline two`, createdAt: expect.any(String) },
+      {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        category: 'feature_request',
+        subject: alice.subject,
+        message: `${alice.subject}: the details\nline two`,
+        createdAt: expect.any(String),
+      },
     ]);
     expect(body.files).toEqual(
       expect.arrayContaining([
         { key: alice.note.relativePath, uploadType: 'file', originalName: 'note-alice.txt', mimeType: alice.note.mimeType, size: alice.note.size, createdAt: expect.any(String) },
-        { key: alice.avatar.relativePath, uploadType: 'avatar', originalName: 'face-alice.png', mimeType: alice.avatar.mimeType, size: alice.avatar.size, createdAt: expect.any(String) },
+        {
+          key: alice.avatar.relativePath,
+          uploadType: 'avatar',
+          originalName: 'face-alice.png',
+          mimeType: alice.avatar.mimeType,
+          size: alice.avatar.size,
+          createdAt: expect.any(String),
+        },
       ]),
     );
     expect(body.files).toHaveLength(2);
@@ -212,7 +225,13 @@ describe('at most 5 copies of one account an hour (contract §11)', () => {
     const staff = await invitedPerson(system, admin.accessToken, 'staff', PASSWORD);
     const own = '/api/auth/account/export';
     const byAdmin = `/api/users/${staff.publicId}/export`;
-    for (const [path, token] of [[own, staff.accessToken], [byAdmin, admin.accessToken], [own, staff.accessToken], [byAdmin, admin.accessToken], [own, staff.accessToken]] as const) {
+    for (const [path, token] of [
+      [own, staff.accessToken],
+      [byAdmin, admin.accessToken],
+      [own, staff.accessToken],
+      [byAdmin, admin.accessToken],
+      [own, staff.accessToken],
+    ] as const) {
       expect((await download(path, token)).status).toBe(200);
     }
     await limited(own, staff.accessToken);
@@ -225,7 +244,13 @@ describe('at most 5 copies of one account an hour (contract §11)', () => {
     const customer = await invitedPerson(system, admin.accessToken, 'customer', PASSWORD);
     const own = '/api/mobile/account/export';
     const byAdmin = `/api/users/${customer.publicId}/export`;
-    for (const [path, token] of [[byAdmin, admin.accessToken], [own, customer.accessToken], [own, customer.accessToken], [byAdmin, admin.accessToken], [own, customer.accessToken]] as const) {
+    for (const [path, token] of [
+      [byAdmin, admin.accessToken],
+      [own, customer.accessToken],
+      [own, customer.accessToken],
+      [byAdmin, admin.accessToken],
+      [own, customer.accessToken],
+    ] as const) {
       expect((await download(path, token)).status).toBe(200);
     }
     await limited(own, customer.accessToken);

@@ -29,7 +29,8 @@ describe('feedback answers FEEDBACK_SENT_BY_ACCOUNT', () => {
   it("lists the account's signed-in submissions oldest first: no guest submission, nobody else's, no request metadata", async () => {
     const sender = randomUUID();
     const token = await svc.token('customer', sender);
-    const send = async (body: Record<string, unknown>, bearer?: string) => expect((await svc.request(bearer ? '/api/mobile/feedback' : '/api/mobile/feedback/public', body, { token: bearer })).status).toBeLessThan(300);
+    const send = async (body: Record<string, unknown>, bearer?: string) =>
+      expect((await svc.request(bearer ? '/api/mobile/feedback' : '/api/mobile/feedback/public', body, { token: bearer })).status).toBeLessThan(300);
     await send({ category: 'bug_report', message: 'first, no subject' }, token);
     await send({ category: 'feature_request', subject: 'Dark mode', message: 'second\nplease' }, token);
     await send({ category: 'general_feedback', message: 'from someone else' }, await svc.token('customer'));
