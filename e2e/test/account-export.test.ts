@@ -38,7 +38,7 @@ interface Upload {
   mimeType: string;
 }
 
-async function request(method: string, path: string, token?: string, body?: BodyInit, headers: Record<string, string> = {}): Promise<Response> {
+async function request(method: string, path: string, token?: string, body?: RequestInit['body'], headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${system.gatewayUrl}${path}`, {
     method,
     headers: { 'x-forwarded-for': clientAddress(), ...(token && { authorization: `Bearer ${token}` }), ...headers },

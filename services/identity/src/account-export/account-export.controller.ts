@@ -6,8 +6,6 @@ import { PublicIdPipe } from '@school/http/nest';
 import { Route } from '@school/service';
 import { ExportAccount } from './export-account.js';
 
-const USER_ID = new PublicIdPipe('USER_NOT_FOUND');
-
 interface Reply {
   header(name: string, value: string): unknown;
 }
@@ -40,7 +38,7 @@ export class AccountExportController {
   }
 
   @Route(ROUTES.exportUser)
-  async ofUser(@Param('publicId', USER_ID) publicId: string, @Res({ passthrough: true }) reply: Reply): Promise<Buffer> {
+  async ofUser(@Param('publicId', new PublicIdPipe('USER_NOT_FOUND')) publicId: string, @Res({ passthrough: true }) reply: Reply): Promise<Buffer> {
     return asDownload<ResponseOf<typeof ROUTES.exportUser>>(reply, await this.exportAccount.ofUser(publicId));
   }
 }
