@@ -213,6 +213,30 @@ describe('account export (contract §11)', () => {
   });
 });
 
+describe('the API document (contract §11 export)', () => {
+  it('describes each export route: its body, its headers and its 429', async () => {
+    const document = (await (await request('GET', '/api/openapi.json')).json()) as {
+      paths: Record<
+        string,
+        { get?: { responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }> } }
+      >;
+    };
+    for (const path of ['/api/auth/account/export', '/api/mobile/account/export', '/api/users/{publicId}/export']) {
+      const responses = document.paths[path]?.get?.responses ?? {};
+      expect({ path, statuses: Object.keys(responses) }).toEqual({ path, statuses: expect.arrayContaining(['200', '401', '429', '503']) });
+      expect(Object.keys(responses['200']?.headers ?? {}).sort()).toEqual(['Cache-Control', 'Content-Disposition']);
+      expect(Object.keys(responses['200']?.content?.['application/json']?.schema.properties ?? {}).sort()).toEqual([
+        'address',
+        'exportedAt',
+        'feedback',
+        'files',
+        'profile',
+        'sessions',
+      ]);
+    }
+  });
+});
+
 describe('at most 5 copies of one account an hour (contract §11)', () => {
   const limited = async (path: string, token: string) => {
     const answer = await download(path, token);
