@@ -1,4 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { ClientAddressModule } from '@school/auth/nest';
+import { AuditModule, MessagingModule, OutboxModule } from '@school/messaging/nest';
 import { OpenApiModule } from '@school/openapi/nest';
 import { ServiceCoreModule, type ServiceCoreOptions } from '@school/service';
 import type { MediaConfig } from './config.js';
@@ -12,7 +14,17 @@ export class AppModule {
   static forRoot(config: MediaConfig, options: ServiceCoreOptions = {}): DynamicModule {
     return {
       module: AppModule,
-      imports: [ServiceCoreModule.forRoot('media', config, PrismaClient, options), UploadsModule, OpenApiModule.forRoot(mediaDocument(uploadLimitsOf(config)))],
+      imports: [
+        ServiceCoreModule.forRoot('media', config, PrismaClient, options),
+        // The client address the gateway vouches for, named by each audit entry.
+        ClientAddressModule.forRoot({ forwardingSecret: config.FORWARDING_SECRET }),
+        MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'media', namePrefix: config.AMQP_NAME_PREFIX }),
+        // Audit entries of administrators' uploads, recorded with the upload's record (contract §13).
+        OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL }),
+        AuditModule.forRoot(),
+        UploadsModule,
+        OpenApiModule.forRoot(mediaDocument(uploadLimitsOf(config))),
+      ],
     };
   }
 }
