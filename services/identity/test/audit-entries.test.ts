@@ -200,9 +200,11 @@ describe('audit entries of identity (contract §13): one per admin change and ad
     });
   });
 
-  it('never holds a password, token or code used', async () => {
-    // Runs last: the suites above used (and pushed) their passwords, tokens and the reset code.
-    expect(secrets.length).toBeGreaterThanOrEqual(9);
-    expect(secretsIn(await entries(), secrets)).toEqual([]);
+  describe('secrets', () => {
+    it('never holds a password, token or code used', async () => {
+      // Runs last: the suites above used (and pushed) their passwords, tokens and the reset code.
+      expect(secrets.length).toBeGreaterThanOrEqual(8);
+      expect(secretsIn(await entries(), secrets)).toEqual([]);
+    });
   });
 });
