@@ -31,7 +31,7 @@ interface Sent {
   requestId: string | null;
 }
 
-async function send(method: string, path: string, body?: BodyInit | object, token: string | null = admin.accessToken): Promise<Sent> {
+async function send(method: string, path: string, body?: FormData | object, token: string | null = admin.accessToken): Promise<Sent> {
   const ip = clientAddress();
   const userAgent = `audit-e2e/${randomBytes(4).toString('hex')}`;
   const json = body !== undefined && !(body instanceof FormData);
@@ -43,7 +43,7 @@ async function send(method: string, path: string, body?: BodyInit | object, toke
       ...(token && { authorization: `Bearer ${token}` }),
       ...(json && { 'content-type': 'application/json' }),
     },
-    ...(body !== undefined && { body: json ? JSON.stringify(body) : (body as BodyInit) }),
+    ...(body !== undefined && { body: body instanceof FormData ? body : JSON.stringify(body) }),
   });
   return { ip, userAgent, status: response.status, body: (await response.json()) as Sent['body'], requestId: response.headers.get('x-request-id') };
 }

@@ -22,7 +22,9 @@ describe('media configuration', () => {
   it('refuses production without a SIGNED_URL_SECRET of its own', () => {
     const forwarding = { FORWARDING_SECRET: 'the-gateway-forwarding-secret-of-32-chars' };
     expect(() => configOf({ NODE_ENV: 'production', ...forwarding })).toThrow(/^Invalid configuration: SIGNED_URL_SECRET: must be set to a secret of your own in production$/);
-    expect(configOf({ NODE_ENV: 'production', ...forwarding, SIGNED_URL_SECRET: 'a-production-secret-of-at-least-32-chars' }).SIGNED_URL_SECRET).toBe('a-production-secret-of-at-least-32-chars');
+    expect(configOf({ NODE_ENV: 'production', ...forwarding, SIGNED_URL_SECRET: 'a-production-secret-of-at-least-32-chars' }).SIGNED_URL_SECRET).toBe(
+      'a-production-secret-of-at-least-32-chars',
+    );
   });
 
   it("refuses production without the gateway's FORWARDING_SECRET (its audit entries name the client address, contract §13)", () => {

@@ -49,7 +49,10 @@ export class AuditModule {
     return {
       module: AuditModule,
       global: true,
-      providers: [{ provide: AuditRecorder, useFactory: (outbox: Outbox) => new AuditRecorder(outbox), inject: [Outbox] }, { provide: APP_INTERCEPTOR, useClass: AuditContextInterceptor }],
+      providers: [
+        { provide: AuditRecorder, useFactory: (outbox: Outbox) => new AuditRecorder(outbox), inject: [Outbox] },
+        { provide: APP_INTERCEPTOR, useClass: AuditContextInterceptor },
+      ],
       exports: [AuditRecorder],
     };
   }

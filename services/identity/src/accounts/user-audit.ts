@@ -1,6 +1,5 @@
 import type { Role } from '@school/auth';
 import type { AuditActor, AuditTarget, Snapshot } from '@school/messaging';
-import { surfaceAdmits } from '../sessions/surface.js';
 import { type ProfileSource, toProfile } from './profile.js';
 
 /** The fields of an account an administrator may set, as an audit entry shows their change (contract §13). */
@@ -18,9 +17,4 @@ export function userTarget(publicId: string): AuditTarget {
 
 export function userActor(user: { publicId: string; role: Role }): AuditActor {
   return { publicId: user.publicId, role: user.role };
-}
-
-/** Sign-in events are recorded for the administrator surface's accounts only (contract §13). */
-export function isAdminSurfaceAccount(user: { role: Role }): boolean {
-  return surfaceAdmits('admin', user.role);
 }

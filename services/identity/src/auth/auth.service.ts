@@ -6,7 +6,8 @@ import { AuditRecorder } from '@school/messaging';
 import { UnitOfWork } from '@school/service';
 import type { Profile } from '../accounts/profile.js';
 import { Profiles } from '../accounts/profiles.js';
-import { isAdminSurfaceAccount, userTarget } from '../accounts/user-audit.js';
+import { userTarget } from '../accounts/user-audit.js';
+import { isAdminSurfaceAccount } from '../sessions/surface.js';
 import { SESSION_REVOKE_REASONS } from '../sessions/session-revoke-reason.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 

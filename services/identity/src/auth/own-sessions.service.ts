@@ -6,7 +6,8 @@ import { type Transaction, UnitOfWork } from '@school/service';
 import { SESSION_REVOKE_REASONS } from '../sessions/session-revoke-reason.js';
 import { type OwnSessionView, toOwnSessionView } from '../sessions/session-view.js';
 import { SessionsService } from '../sessions/sessions.service.js';
-import { isAdminSurfaceAccount, userTarget } from '../accounts/user-audit.js';
+import { userTarget } from '../accounts/user-audit.js';
+import { isAdminSurfaceAccount } from '../sessions/surface.js';
 import { UsersRepository } from '../accounts/users.repository.js';
 
 /**

@@ -200,7 +200,11 @@ export class GeographyService implements OnModuleInit {
   }
 
   /** A create in a transaction of its own with its audit entry. */
-  private async created<Row extends { publicId: string }>(level: GeographyLevel, write: (tx: Transaction) => Promise<Row | WriteRefusal>, toAudited: (row: Row) => Snapshot): Promise<Row> {
+  private async created<Row extends { publicId: string }>(
+    level: GeographyLevel,
+    write: (tx: Transaction) => Promise<Row | WriteRefusal>,
+    toAudited: (row: Row) => Snapshot,
+  ): Promise<Row> {
     const row = await this.unitOfWork.run(async (tx) => {
       const inserted = written(level, await write(tx));
       await this.recordAudit(tx, level, 'create', inserted.publicId, auditChanges(undefined, toAudited(inserted), AUDITED_FIELDS));
@@ -209,7 +213,13 @@ export class GeographyService implements OnModuleInit {
     return this.changed(row);
   }
 
-  private async recordAudit(tx: Transaction, level: GeographyLevel, verb: 'create' | 'update' | 'delete', publicId: string, changes: ReturnType<typeof auditChanges>): Promise<void> {
+  private async recordAudit(
+    tx: Transaction,
+    level: GeographyLevel,
+    verb: 'create' | 'update' | 'delete',
+    publicId: string,
+    changes: ReturnType<typeof auditChanges>,
+  ): Promise<void> {
     await this.audit.record(tx, { action: `${level}.${verb}`, target: { type: level, id: publicId }, changes });
   }
 

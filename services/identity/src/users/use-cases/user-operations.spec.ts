@@ -45,7 +45,14 @@ describe('CreateUser, UpdateUser, DeleteUser (contract §6)', () => {
   });
 
   function operations(users: UsersRepository, credentials: CredentialsService, sessions: SessionsService): typeof service {
-    const create = new CreateUser(users, new InvitationsService(credentials, db.outbox, OPTIONS), db.unitOfWork, noAddresses, new AddressEvents(db.outbox), new AuditRecorder(db.outbox));
+    const create = new CreateUser(
+      users,
+      new InvitationsService(credentials, db.outbox, OPTIONS),
+      db.unitOfWork,
+      noAddresses,
+      new AddressEvents(db.outbox),
+      new AuditRecorder(db.outbox),
+    );
     const update = new UpdateUser(users, sessions, credentials, db.unitOfWork, noAddresses, new AddressEvents(db.outbox), new AuditRecorder(db.outbox));
     const remove = new DeleteUser(users, sessions, credentials, db.unitOfWork, new AuditRecorder(db.outbox));
     const profiles = new Profiles(users);
