@@ -6,6 +6,8 @@ export * from './amqp/topology-setup.js';
 export * from './audit/index.js';
 export * from './backoff.js';
 export * from './events/event-decoder.js';
+export * from './inbox/inbox-schema.js';
+export * from './inbox/inbox.js';
 export * from './logger.js';
 export * from './outbox/outbox-metrics.js';
 export * from './outbox/outbox-relay.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { forwardedForHeaders } from '@school/auth';
 import { parseConfig } from '@school/config';
-import { AmqpConnection, OUTBOX_MIGRATIONS, RpcClient, RpcServer, silentLogger, type RpcRoute } from '@school/messaging';
+import { AmqpConnection, INBOX_MIGRATIONS, OUTBOX_MIGRATIONS, RpcClient, RpcServer, silentLogger, type RpcRoute } from '@school/messaging';
 import { startEventTransport } from '@school/messaging/nest';
 import { TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { applyMigrations, createPrismaClient } from '@school/prisma';
@@ -43,7 +43,7 @@ export interface ReferenceDataSuite {
 }
 
 export async function referenceDataSuite(prefix: string): Promise<ReferenceDataSuite> {
-  const db = await migratedTestSchema(serviceDir, prefix, [OUTBOX_MIGRATIONS]);
+  const db = await migratedTestSchema(serviceDir, prefix, [INBOX_MIGRATIONS, OUTBOX_MIGRATIONS]);
   // The gateway's key: tests sign X-Forwarded-For with it as the gateway does (forwardedFrom).
   const forwardingSecret = randomBytes(24).toString('base64url');
   const issuer = await createTestIssuer();
