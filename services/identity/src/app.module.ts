@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ClientAddressModule } from '@school/auth/nest';
-import { MessagingModule, OutboxModule, RpcModule } from '@school/messaging/nest';
+import { AuditModule, MessagingModule, OutboxModule, RpcModule } from '@school/messaging/nest';
 import { OpenApiModule } from '@school/openapi/nest';
 import { ServiceCoreModule } from '@school/service';
 import type { IdentityConfig } from './config.js';
@@ -27,6 +27,8 @@ export class AppModule {
         ClientAddressModule.forRoot({ forwardingSecret: config.FORWARDING_SECRET }),
         MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'identity', namePrefix: config.AMQP_NAME_PREFIX }),
         OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL }),
+        // Audit entries of administrator writes and sign-in events, in their transactions (contract §13).
+        AuditModule.forRoot(),
         // Asks reference-data GEOGRAPHY_CHECK, and feedback and media for a person's copy (contract §11); serves nothing.
         RpcModule.forRoot({}),
         // Global: sessions sign access tokens wherever they are started or refreshed.

@@ -246,8 +246,11 @@ export class UsersRepository {
     return this.db(tx).user.update({ where: { id }, data: { ...columns, ...addressChange } });
   }
 
-  async softDelete(id: number, tx?: Transaction): Promise<void> {
-    await this.db(tx).user.update({ where: { id }, data: { deletedAt: new Date() } });
+  /** Returns the deletion's time. */
+  async softDelete(id: number, tx?: Transaction): Promise<Date> {
+    const deletedAt = new Date();
+    await this.db(tx).user.update({ where: { id }, data: { deletedAt } });
+    return deletedAt;
   }
 
   /** Live users matching `search` (name or email, case-insensitive substring, `%` and `_` literal), by id. */
