@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { emailOfMfaToken } from '@school/auth';
 import { AppError, MAX_SIGNED_URL_KEYS } from '@school/http';
 import { clientAddress } from '../request/client-ip.js';
 import { THROTTLE_POLICIES, type ThrottleKeyPart, type ThrottlePolicyName } from './policies.js';
@@ -33,8 +34,10 @@ function keyPart(request: FastifyRequest, part: ThrottleKeyPart, trustedProxies:
       return typeof device === 'string' ? device : '';
     }
     case 'email': {
-      const body = request.body as { email?: unknown } | null | undefined;
-      return typeof body?.email === 'string' ? body.email.trim().toLowerCase() : '';
+      // The second sign-in step names no email: its mfaToken carries the password step's (contract §12).
+      const body = request.body as { email?: unknown; mfaToken?: unknown } | null | undefined;
+      if (typeof body?.email === 'string') return body.email.trim().toLowerCase();
+      return emailOfMfaToken(body?.mfaToken);
     }
     case 'user':
       return request.principal?.userId ?? '';

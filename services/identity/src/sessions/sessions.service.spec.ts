@@ -35,7 +35,7 @@ describe('SessionsService (contract §4, lessons item 5)', () => {
   }
 
   function found(changes: Partial<PresentedToken> = {}): PresentedToken {
-    return { sessionId: 's1', userId: subject.id, rotatedAt: null, live: true, ...changes };
+    return { sessionId: 's1', userId: subject.id, rotatedAt: null, live: true, amr: ['pwd'], ...changes };
   }
 
   /** The caller's answer for the session's user: the subject, or null when it may no longer refresh. */

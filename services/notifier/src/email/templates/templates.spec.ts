@@ -15,6 +15,8 @@ const jobs: EmailJob[] = [
     to: 'a@example.com',
     data: { userId: 'u', email: 'a@example.com', name: 'Ann', deviceId: 'd1', deviceType: 'ios', deviceName: 'Ann <phone>', signedInAt: expiresAt },
   },
+  { template: 'recovery_code_used', to: 'a@example.com', data: { userId: 'u', email: 'a@example.com', name: 'Ann', usedAt: expiresAt, recoveryCodesLeft: 9 } },
+  { template: 'mfa_disabled', to: 'a@example.com', data: { userId: 'u', email: 'a@example.com', name: null, disabledAt: expiresAt, by: 'admin' } },
   {
     template: 'feedback_submitted',
     to: 'help@example.com',
