@@ -15,7 +15,7 @@ import { AUTH_PREFIX, BOOTSTRAP_ADMIN, clientAddress, invitedPerson } from './su
 const PASSWORD = 'Tw0-Step!Quartz-Heron';
 const STEP_MS = 30_000;
 /** The mfaToken lives this long here (the contract's 5 minutes shortened, so its expiry is waited for, not slept). */
-const MFA_TOKEN_TTL_SECONDS = Math.ceil(scaled(15_000) / 1000);
+const MFA_TOKEN_TTL_SECONDS = Math.ceil(scaled(6_000) / 1000);
 
 interface Answer<Data = unknown> {
   status: number;
