@@ -215,7 +215,13 @@ describe('two-step sign-in for the administrator surface (contract §12)', () =>
     expect(signedIn.status).toBe(200);
     expect(signedIn.headers.get('cache-control')).toBe('no-store');
     expect(signedIn.body.data).toEqual(
-      expect.objectContaining({ accessToken: expect.any(String), refreshToken: expect.any(String), tokenType: 'Bearer', expiresIn: expect.any(Number), user: expect.objectContaining({ email: person.email }) }),
+      expect.objectContaining({
+        accessToken: expect.any(String),
+        refreshToken: expect.any(String),
+        tokenType: 'Bearer',
+        expiresIn: expect.any(Number),
+        user: expect.objectContaining({ email: person.email }),
+      }),
     );
     const tokens = signedIn.body.data;
     expect(claimsOf(tokens.accessToken).amr).toEqual(['pwd', 'otp']);
@@ -281,7 +287,6 @@ describe('two-step sign-in for the administrator surface (contract §12)', () =>
 
   it('refuses an mfaToken past its lifetime', async () => {
     const person = await enrolledStaff();
-    const { at } = person;
     const { mfaToken, mfaTokenExpiresAt } = await challenge(person.email);
     while (Date.now() <= Date.parse(mfaTokenExpiresAt) + 200) await sleep(200);
     const expired = await codeStep(mfaToken, codeAt(person.secret, Date.now()));
@@ -338,7 +343,6 @@ describe('two-step sign-in for the administrator surface (contract §12)', () =>
 
   it('administrators turn it off for an account (Users_UPDATE), ending its sessions; an account without it is 404 AUTH_MFA_NOT_ENABLED', async () => {
     const person = await enrolledStaff();
-    const { at } = person;
     const reset = (publicId: string, token = admin.accessToken) => call('DELETE', `/api/users/${publicId}/mfa`, token);
 
     const forbidden = await reset(person.publicId, person.accessToken);
@@ -357,7 +361,6 @@ describe('two-step sign-in for the administrator surface (contract §12)', () =>
 
   it('a password reset does not turn it off', async () => {
     const person = await enrolledStaff();
-    const { at } = person;
     expect((await call('POST', `${AUTH_PREFIX.admin}/password/forgot`, undefined, { email: person.email })).status).toBe(200);
     const token = await linkToken(system.mailDir, person.email, '/reset-password');
     const newPassword = 'Aft3r-Reset!Garnet-Owl';

@@ -61,9 +61,7 @@ export const newDeviceSignedInPayload = z
   .strict();
 
 /** Contract §12: a recovery code was spent on two-step sign-in; `recoveryCodesLeft` after it. */
-export const recoveryCodeUsedPayload = z
-  .object({ userId, email, name: personName, usedAt: timestamp, recoveryCodesLeft: z.number().int().min(0).max(10) })
-  .strict();
+export const recoveryCodeUsedPayload = z.object({ userId, email, name: personName, usedAt: timestamp, recoveryCodesLeft: z.number().int().min(0).max(10) }).strict();
 
 /** Contract §12: two-step sign-in was turned off, by the holder (`self`) or by an administrator (`admin`). */
 export const mfaDisabledPayload = z.object({ userId, email, name: personName, disabledAt: timestamp, by: z.enum(['self', 'admin']) }).strict();

@@ -44,10 +44,7 @@ export class AdminMfaController {
   }
 
   @Route(ROUTES.mfaRecoveryCodes)
-  async recoveryCodes(
-    @CurrentPrincipal() principal: Principal,
-    @RouteBody() body: BodyOf<typeof ROUTES.mfaRecoveryCodes>,
-  ): Promise<ResponseOf<typeof ROUTES.mfaRecoveryCodes>> {
+  async recoveryCodes(@CurrentPrincipal() principal: Principal, @RouteBody() body: BodyOf<typeof ROUTES.mfaRecoveryCodes>): Promise<ResponseOf<typeof ROUTES.mfaRecoveryCodes>> {
     const { user } = await this.callerOf(principal);
     return success(AUTH_MESSAGES.recoveryCodesReplaced, await this.twoStep.regenerateRecoveryCodes(user, body.code));
   }

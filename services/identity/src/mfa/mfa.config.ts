@@ -31,9 +31,7 @@ export interface MfaOptions {
 
 /** A production identity is given its key: a generated one lives in the database whose secrets it protects. */
 export const mfaKeyRequiredInProduction: ConfigRule<{ NODE_ENV: string; MFA_ENCRYPTION_KEY?: string | undefined }> = (config) =>
-  config.NODE_ENV === 'production' && !config.MFA_ENCRYPTION_KEY
-    ? { variable: 'MFA_ENCRYPTION_KEY', problem: 'must be set to a secret of your own in production' }
-    : undefined;
+  config.NODE_ENV === 'production' && !config.MFA_ENCRYPTION_KEY ? { variable: 'MFA_ENCRYPTION_KEY', problem: 'must be set to a secret of your own in production' } : undefined;
 
 /** The name of the generated key in installation_secrets. */
 export const GENERATED_MFA_KEY = 'mfa';

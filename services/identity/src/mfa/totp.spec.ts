@@ -4,7 +4,8 @@ import { acceptedStep, newRecoveryCodes, newTotpSecret, normalizeRecoveryCode, o
 const STEP_MS = 30_000;
 const at = new Date('2026-11-28T10:00:10Z');
 const secret = newTotpSecret();
-const codeOf = (offset: number) => new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: at.getTime() + offset * STEP_MS });
+const codeOf = (offset: number) =>
+  new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: at.getTime() + offset * STEP_MS });
 
 describe('TOTP (RFC 6238, contract §12)', () => {
   it('makes 160-bit base32 secrets', () => {

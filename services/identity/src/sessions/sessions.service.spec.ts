@@ -69,7 +69,7 @@ describe('SessionsService (contract §4, lessons item 5)', () => {
     expect(rotations).toBe(1);
   });
 
-  it('keeps the session\'s amr on a refresh (contract §12)', async () => {
+  it("keeps the session's amr on a refresh (contract §12)", async () => {
     presented = found({ amr: ['pwd', 'otp'] });
     await sessions().refresh('presented', 'mobile', holder);
     expect(signed.at(-1)).toMatchObject({ amr: ['pwd', 'otp'] });
