@@ -117,6 +117,12 @@ export class MfaRepository {
     return count === 1;
   }
 
+  /** Deletes challenges that ended (used or retired) or expired before `cutoff`; how many. */
+  async deleteChallengesEndedBefore(cutoff: Date): Promise<number> {
+    const { count } = await this.prisma.mfaChallenge.deleteMany({ where: { OR: [{ endedAt: { lt: cutoff } }, { expiresAt: { lt: cutoff } }] } });
+    return count;
+  }
+
   private db(tx: Transaction | undefined): Prisma.TransactionClient {
     return clientOf<Prisma.TransactionClient>(tx ?? this.prisma);
   }

@@ -170,6 +170,11 @@ export class TwoStepSignIn {
     await this.repository.countWrongCode(challenge.tokenHash, MFA_TOKEN_WRONG_CODES, new Date());
   }
 
+  /** Forgets second steps that ended or expired before `cutoff` (retention). */
+  pruneChallenges(cutoff: Date): Promise<number> {
+    return this.repository.deleteChallengesEndedBefore(cutoff);
+  }
+
   private async proveTotp(tx: Transaction, userId: number, code: string, now: Date): Promise<SecondFactor | null> {
     const factor = await this.repository.findTotp(userId, tx);
     if (!factor?.enabledAt) return null;
