@@ -46,11 +46,11 @@ export class MfaRepository {
     });
   }
 
-  async enable(tx: Transaction, userId: number, step: number, at: Date): Promise<void> {
-    await this.db(tx).mfaTotp.updateMany({ where: { userId, enabledAt: null }, data: { enabledAt: at, lastStep: step } });
+  async enable(tx: Transaction, userId: number, at: Date): Promise<void> {
+    await this.db(tx).mfaTotp.updateMany({ where: { userId, enabledAt: null }, data: { enabledAt: at, lastStep: null } });
   }
 
-  /** Records `step` as the last accepted one if it is after the last; false when it is not (a replay, or a concurrent use). */
+  /** Records `step` as the last one a login accepted if it is after the last; false when it is not (a replay, or a concurrent login). */
   async advanceStep(tx: Transaction, userId: number, step: number): Promise<boolean> {
     const { count } = await this.db(tx).mfaTotp.updateMany({
       where: { userId, enabledAt: { not: null }, OR: [{ lastStep: null }, { lastStep: { lt: step } }] },

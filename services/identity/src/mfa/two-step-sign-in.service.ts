@@ -40,9 +40,12 @@ export function hashMfaToken(token: string): string {
  * reset, a second step) is one method holding its transaction, under the account's lock, so that
  * whatever else the change must record (its audit entry) joins that transaction.
  *
- * A TOTP code is accepted for the step before, the current one and the one after, and only for a
- * step after the last accepted one (no replay); the step it proved is recorded in the same
- * transaction, by a conditional write, so two concurrent uses of one code cannot both pass.
+ * A TOTP code is accepted for the step before, the current one and the one after. At login it must
+ * also be of a step after the last one a login accepted (no replay): the step it proved is
+ * recorded in the same transaction, by a conditional write, so two concurrent logins with one code
+ * cannot both pass. The signed-in holder's own requests (confirm, new recovery codes, turning off)
+ * prove possession of the app within the same window and neither spend nor record a step: the
+ * replay rule guards sign-in, which is where a code seen over a shoulder would be of use.
  */
 @Injectable()
 export class TwoStepSignIn {
@@ -88,9 +91,8 @@ export class TwoStepSignIn {
       if (factor?.enabledAt) throw new AppError('AUTH_MFA_ALREADY_ENABLED');
       if (!factor) throw codeInvalid();
       const now = new Date();
-      const step = acceptedStep(this.secretOf(holder.id, factor), code, now, null);
-      if (step === null) throw codeInvalid();
-      await this.repository.enable(tx, holder.id, step, now);
+      if (acceptedStep(this.secretOf(holder.id, factor), code, now, null) === null) throw codeInvalid();
+      await this.repository.enable(tx, holder.id, now);
       const recoveryCodes = await this.replaceRecoveryCodes(tx, holder.id);
       await this.sessions.revokeOtherSessions(tx, holder.id, keepSessionId, SESSION_REVOKE_REASONS.mfaEnabled);
       return { recoveryCodes };
@@ -195,13 +197,12 @@ export class TwoStepSignIn {
     return 'recovery_code';
   }
 
-  /** Under the account's lock: 404 when two-step sign-in is off, 400 unless `code` is a current, unused TOTP code. */
+  /** Under the account's lock: 404 when two-step sign-in is off, 400 unless `code` is a current TOTP code. */
   private async requireCode(tx: Transaction, userId: number, code: string): Promise<void> {
     await this.repository.lock(tx, userId);
     const factor = await this.repository.findTotp(userId, tx);
     if (!factor?.enabledAt) throw notEnabled();
-    const step = acceptedStep(this.secretOf(userId, factor), code, new Date(), factor.lastStep);
-    if (step === null || !(await this.repository.advanceStep(tx, userId, step))) throw codeInvalid();
+    if (acceptedStep(this.secretOf(userId, factor), code, new Date(), null) === null) throw codeInvalid();
   }
 
   private async replaceRecoveryCodes(tx: Transaction, userId: number): Promise<string[]> {
