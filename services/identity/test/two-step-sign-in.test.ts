@@ -69,7 +69,7 @@ describe('two-step sign-in: races and storage (contract §12)', () => {
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 401]);
     expect(answers.find((answer) => answer.status === 401)?.body).toMatchObject({ errorCode: 'AUTH_MFA_TOKEN_INVALID' });
     // The loser wrote nothing: its recovery code, had it lost, is still unused.
-    expect(await identity.prisma.mfaRecoveryCode.count({ where: { userId: user.id, usedAt: { not: null } } })).toBe(answers[1]!.status === 200 ? 1 : 0);
+    expect(await identity.prisma.mfaRecoveryCode.count({ where: { userId: user.id, usedAt: { not: null } } })).toBe(answers[1].status === 200 ? 1 : 0);
   });
 
   it('spends a recovery code once when two logins race with it, and records the mail of the one that won', async () => {
