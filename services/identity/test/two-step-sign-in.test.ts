@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/contracts';
 import { Secret, TOTP } from 'otpauth';
+import type { User } from '../src/generated/prisma/client.js';
 import { createAccount, type IdentityUnderTest, lastEventOf, logIn, signedInAccessToken, startIdentity } from './kit/index.js';
 
 /**
@@ -32,7 +33,7 @@ describe('two-step sign-in: races and storage (contract §12)', () => {
     return { user, secret, recoveryCodes: (confirmed.body.data as { recoveryCodes: string[] }).recoveryCodes };
   }
 
-  async function mfaToken(user: { email: string; role: 'staff' }): Promise<string> {
+  async function mfaToken(user: Pick<User, 'email' | 'role'>): Promise<string> {
     const answer = await logIn(identity, user);
     expect(answer.body.data).toMatchObject({ mfaRequired: true });
     return (answer.body.data as { mfaToken: string }).mfaToken;
