@@ -73,6 +73,15 @@ describe('two-step sign-in: races and storage (contract §12)', () => {
     expect(await identity.prisma.mfaRecoveryCode.count({ where: { userId: user.id, usedAt: { not: null } } })).toBe(answers[1].status === 200 ? 1 : 0);
   });
 
+  it('counts every one of five wrong codes sent at once: the mfaToken is retired', async () => {
+    const { user, secret } = await enrolled();
+    const one = await mfaToken(user);
+    const wrong = ['000000', '111111', '222222', '333333', '444444', '555555', '666666'].filter((code) => ![-1, 0, 1].some((offset) => codeOf(secret, offset) === code));
+    const answers = await Promise.all(wrong.slice(0, 5).map((code) => secondStep(one, code)));
+    expect(answers.map((answer) => answer.body.errorCode)).toEqual(Array(5).fill('AUTH_MFA_CODE_INVALID'));
+    expect((await secondStep(one, codeOf(secret, 1))).body).toMatchObject({ errorCode: 'AUTH_MFA_TOKEN_INVALID' });
+  });
+
   it('spends a recovery code once when two logins race with it, and records the mail of the one that won', async () => {
     const { user, recoveryCodes } = await enrolled();
     const code = recoveryCodes[0]!;

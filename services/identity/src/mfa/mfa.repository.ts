@@ -97,18 +97,12 @@ export class MfaRepository {
     return this.prisma.mfaChallenge.findUnique({ where: { tokenHash } });
   }
 
-  /** Counts a wrong code on a live challenge, ending it at the `limit`-th; the count after it (0: it was no longer live). */
-  async countWrongCode(tokenHash: string, limit: number, now: Date): Promise<number> {
-    return this.prisma.$transaction(async (db) => {
-      const live = await db.mfaChallenge.findFirst({ where: { tokenHash, endedAt: null, expiresAt: { gt: now } }, select: { failedAttempts: true } });
-      if (!live) return 0;
-      const failedAttempts = live.failedAttempts + 1;
-      const { count } = await db.mfaChallenge.updateMany({
-        where: { tokenHash, endedAt: null, failedAttempts: live.failedAttempts },
-        data: { failedAttempts, ...(failedAttempts >= limit && { endedAt: now }) },
-      });
-      return count === 1 ? failedAttempts : this.countWrongCode(tokenHash, limit, now);
-    });
+  /** Counts a wrong code on a live challenge, ending it at the `limit`-th (each statement atomic, so concurrent wrong codes all count). */
+  async countWrongCode(tokenHash: string, limit: number, now: Date): Promise<void> {
+    await this.prisma.$transaction([
+      this.prisma.mfaChallenge.updateMany({ where: { tokenHash, endedAt: null, expiresAt: { gt: now } }, data: { failedAttempts: { increment: 1 } } }),
+      this.prisma.mfaChallenge.updateMany({ where: { tokenHash, endedAt: null, failedAttempts: { gte: limit } }, data: { endedAt: now } }),
+    ]);
   }
 
   /** Ends a live challenge (its one use); false when it was no longer live (used, retired or expired). */
