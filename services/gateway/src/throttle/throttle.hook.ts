@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { emailOfMfaToken } from '@school/auth';
 import { AppError, MAX_SIGNED_URL_KEYS } from '@school/http';
 import { THROTTLE_POLICIES, type ThrottleKeyPart, type ThrottlePolicyName } from './policies.js';
 import type { Throttle } from './throttle.js';
@@ -31,8 +32,10 @@ function keyPart(request: FastifyRequest, part: ThrottleKeyPart): string {
       return typeof device === 'string' ? device : '';
     }
     case 'email': {
-      const body = request.body as { email?: unknown } | null | undefined;
-      return typeof body?.email === 'string' ? body.email.trim().toLowerCase() : '';
+      // The second sign-in step names no email: its mfaToken carries the password step's (contract §12).
+      const body = request.body as { email?: unknown; mfaToken?: unknown } | null | undefined;
+      if (typeof body?.email === 'string') return body.email.trim().toLowerCase();
+      return emailOfMfaToken(body?.mfaToken);
     }
     case 'user':
       return request.principal?.userId ?? '';
