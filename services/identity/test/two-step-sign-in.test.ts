@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { SERVICES } from '@school/config';
 import { EVENT_TYPES } from '@school/contracts';
+import { auditEntriesIn, secretsIn } from '@school/messaging/testing';
 import { Secret, TOTP } from 'otpauth';
 import type { User } from '../src/generated/prisma/client.js';
-import { createAccount, type IdentityUnderTest, lastEventOf, logIn, signedInAccessToken, startIdentity } from './kit/index.js';
+import { createAccount, type IdentityUnderTest, lastEventOf, logIn, PASSWORD, signedInAccessToken, startIdentity } from './kit/index.js';
 
 /**
  * Contract §12 rules that need two requests at once or a look at the rows: one code signs in once
@@ -89,5 +91,35 @@ describe('two-step sign-in: races and storage (contract §12)', () => {
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 401]);
     expect(await identity.prisma.mfaRecoveryCode.count({ where: { userId: user.id, usedAt: { not: null } } })).toBe(1);
     expect(await lastEventOf(identity, EVENT_TYPES.recoveryCodeUsed, user.publicId)).toMatchObject({ email: user.email, recoveryCodesLeft: 9 });
+  });
+
+  it('records every two-step change and second-step sign-in event in the audit trail, never a secret or code (contract §13)', async () => {
+    const { user, secret, recoveryCodes } = await enrolled();
+    const codes = [codeOf(secret, -1), codeOf(secret), codeOf(secret, 1)];
+    const wrong = ['000000', '111111', '222222'].find((code) => !codes.includes(code))!;
+    expect((await secondStep(await mfaToken(user), wrong)).status).toBe(401);
+    const signedIn = await secondStep(await mfaToken(user), recoveryCodes[0]!);
+    expect(signedIn.status).toBe(200);
+    const token = (signedIn.body.data as { accessToken: string }).accessToken;
+    const off = await identity.request('DELETE', '/api/auth/mfa/totp', { password: PASSWORD, code: codeOf(secret, 1) }, token);
+    expect(off.status).toBe(200);
+    const again = await enrolled();
+    const admin = await createAccount(identity, { role: 'admin' });
+    const reset = await identity.request('DELETE', `/api/users/${again.user.publicId}/mfa`, undefined, await signedInAccessToken(identity, admin));
+    expect(reset.status).toBe(200);
+
+    const entries = (await auditEntriesIn(identity.prisma, SERVICES.identity.schema)).filter((entry) => [user.publicId, again.user.publicId].includes(entry.target?.id ?? ''));
+    // Sorted: entries of one transaction may share a millisecond, so their ids need not follow their order.
+    const actions = (publicId: string) =>
+      entries
+        .filter((entry) => entry.target?.id === publicId)
+        .map((entry) => entry.action)
+        .sort();
+    expect(actions(user.publicId)).toEqual(['auth.login', 'auth.login', 'auth.login_failed', 'auth.mfa_disabled', 'auth.mfa_enabled', 'auth.recovery_code_used']);
+    expect(actions(again.user.publicId)).toEqual(['auth.login', 'auth.mfa_enabled', 'user.mfa_reset']);
+    const resetEntry = entries.find((entry) => entry.action === 'user.mfa_reset');
+    expect(resetEntry).toMatchObject({ actor: { publicId: admin.publicId, role: 'admin' }, changes: { twoStepSignIn: { from: true, to: false } } });
+    expect(entries.find((entry) => entry.action === 'auth.recovery_code_used')).toMatchObject({ actor: { publicId: user.publicId } });
+    expect(secretsIn(entries, [secret, again.secret, ...recoveryCodes, ...codes, wrong, PASSWORD])).toEqual([]);
   });
 });

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { newMfaToken } from '@school/auth';
+import { newMfaToken, type Role } from '@school/auth';
 import { EVENT_TYPES, type MfaChallengeDto, type MfaEnrolmentDto, type MfaStatusDto, type RecoveryCodesDto } from '@school/contracts';
 import { AppError } from '@school/http';
-import { Outbox } from '@school/messaging';
+import { AuditRecorder, Outbox } from '@school/messaging';
 import { type Transaction, UnitOfWork } from '@school/service';
+import { userActor, userTarget } from '../accounts/user-audit.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { SESSION_REVOKE_REASONS } from '../sessions/session-revoke-reason.js';
 import { type DeviceInfo, SessionsService } from '../sessions/sessions.service.js';
@@ -19,6 +20,7 @@ export interface MfaHolder {
   publicId: string;
   email: string;
   name: string;
+  role: Role;
 }
 
 /** How a second step proved itself. */
@@ -26,6 +28,10 @@ export type SecondFactor = 'totp' | 'recovery_code';
 
 /** Contract §12: the fifth wrong code retires the mfaToken. */
 export const MFA_TOKEN_WRONG_CODES = 5;
+
+/** What an audit entry shows of a change of the two-step state (contract §13): never the secret or a code. */
+const TURNED_ON = { twoStepSignIn: { from: false, to: true } };
+const TURNED_OFF = { twoStepSignIn: { from: true, to: false } };
 
 const codeInvalid = () => new AppError('AUTH_MFA_CODE_INVALID');
 const notEnabled = () => new AppError('AUTH_MFA_NOT_ENABLED');
@@ -56,6 +62,7 @@ export class TwoStepSignIn {
     private readonly sessions: SessionsService,
     private readonly hasher: PasswordHasher,
     private readonly outbox: Outbox,
+    private readonly audit: AuditRecorder,
     private readonly unitOfWork: UnitOfWork,
     @Inject(MFA_OPTIONS) private readonly options: MfaOptions,
   ) {
@@ -95,6 +102,7 @@ export class TwoStepSignIn {
       await this.repository.enable(tx, holder.id, now);
       const recoveryCodes = await this.replaceRecoveryCodes(tx, holder.id);
       await this.sessions.revokeOtherSessions(tx, holder.id, keepSessionId, SESSION_REVOKE_REASONS.mfaEnabled);
+      await this.audit.record(tx, { action: 'auth.mfa_enabled', target: userTarget(holder.publicId), changes: TURNED_ON });
       return { recoveryCodes };
     });
   }
@@ -115,6 +123,7 @@ export class TwoStepSignIn {
       await this.requireCode(tx, holder.id, code);
       await this.repository.remove(tx, holder.id);
       await this.recordDisabled(tx, holder, 'self');
+      await this.audit.record(tx, { action: 'auth.mfa_disabled', target: userTarget(holder.publicId), changes: TURNED_OFF });
     });
   }
 
@@ -125,6 +134,7 @@ export class TwoStepSignIn {
       if (!(await this.repository.remove(tx, holder.id))) throw notEnabled();
       await this.sessions.revokeAllForUser(tx, holder.id, SESSION_REVOKE_REASONS.mfaReset);
       await this.recordDisabled(tx, holder, 'admin');
+      await this.audit.record(tx, { action: 'user.mfa_reset', target: userTarget(holder.publicId), changes: TURNED_OFF });
     });
   }
 
@@ -194,6 +204,8 @@ export class TwoStepSignIn {
       usedAt: now.toISOString(),
       recoveryCodesLeft: await this.repository.recoveryCodesLeft(holder.id, tx),
     });
+    // Sign-in events name the account whose code it was (contract §13); the code itself never appears.
+    await this.audit.record(tx, { action: 'auth.recovery_code_used', target: userTarget(holder.publicId), actor: userActor(holder) });
     return 'recovery_code';
   }
 

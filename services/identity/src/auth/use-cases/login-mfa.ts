@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import type { Role } from '@school/auth';
 import type { LoginMfaBody } from '@school/contracts';
 import { AppError } from '@school/http';
-import { UnitOfWork } from '@school/service';
+import { AuditRecorder } from '@school/messaging';
+import { type Transaction, UnitOfWork } from '@school/service';
 import { toProfile } from '../../accounts/profile.js';
+import { userActor, userTarget } from '../../accounts/user-audit.js';
 import { UsersRepository } from '../../accounts/users.repository.js';
 import { LoginBackoffService } from '../../login-backoff/login-backoff.service.js';
 import { TwoStepSignIn } from '../../mfa/two-step-sign-in.service.js';
@@ -20,6 +23,7 @@ class WrongCode extends Error {}
  * device and `amr` ["pwd","otp"]. An unknown, used, expired or retired mfaToken is 401
  * AUTH_MFA_TOKEN_INVALID; a wrong code 401 AUTH_MFA_CODE_INVALID, counted on the mfaToken (the
  * fifth retires it) and toward the email's back-off (contract §9), during which the step is 429.
+ * Its login, failed login and back-off are audited like the password step's (contract §13).
  */
 @Injectable()
 export class LoginMfa {
@@ -30,6 +34,7 @@ export class LoginMfa {
     private readonly unitOfWork: UnitOfWork,
     private readonly newDeviceAlert: NewDeviceAlert,
     private readonly backoff: LoginBackoffService,
+    private readonly audit: AuditRecorder,
   ) {}
 
   async execute(body: LoginMfaBody, client: ClientInfo): Promise<TokenResponse> {
@@ -38,25 +43,38 @@ export class LoginMfa {
     if (!challenge || !account || !surfaceAdmits(SURFACES.admin, account.user.role)) throw new AppError('AUTH_MFA_TOKEN_INVALID');
     const { user } = account;
     const device = { deviceId: challenge.deviceId ?? undefined, deviceType: challenge.deviceType ?? undefined, deviceName: challenge.deviceName ?? undefined };
-    const tokens = await this.backoff.attempt(user.email, async () => {
-      try {
-        return await this.unitOfWork.run(async (tx) => {
-          const now = new Date();
-          if ((await this.twoStep.completeChallenge(tx, challenge, user, body.code, now)) === null) throw new WrongCode();
-          if (user.banned) throw new AppError('AUTH_ACCOUNT_BANNED');
-          const issued = await this.sessions.start(user, SURFACES.admin, device, client, tx, TWO_STEP_LOGIN);
-          await this.newDeviceAlert.onLogin(tx, user, device, now);
-          return issued;
-        });
-      } catch (error) {
-        if (error instanceof WrongCode) return undefined;
-        throw error;
-      }
-    });
+    const tokens = await this.backoff.attempt(
+      user.email,
+      async () => {
+        try {
+          return await this.unitOfWork.run(async (tx) => {
+            const now = new Date();
+            if ((await this.twoStep.completeChallenge(tx, challenge, user, body.code, now)) === null) throw new WrongCode();
+            if (user.banned) throw new AppError('AUTH_ACCOUNT_BANNED');
+            const issued = await this.sessions.start(user, SURFACES.admin, device, client, tx, TWO_STEP_LOGIN);
+            await this.newDeviceAlert.onLogin(tx, user, device, now);
+            await this.auditSignIn(tx, user, 'auth.login');
+            return issued;
+          });
+        } catch (error) {
+          if (error instanceof WrongCode) return undefined;
+          throw error;
+        }
+      },
+      async (tx, backoffStarted) => {
+        await this.auditSignIn(tx, user, 'auth.login_failed');
+        if (backoffStarted) await this.auditSignIn(tx, user, 'auth.backoff');
+      },
+    );
     if (!tokens) {
       await this.twoStep.countWrongCode(challenge);
       throw new AppError('AUTH_MFA_CODE_INVALID', undefined, { status: 401 });
     }
     return { ...tokens, user: toProfile(user, true) };
+  }
+
+  /** Contract §13: the second step's sign-in events, named by the account whose mfaToken it is (always an admin-surface one). */
+  private async auditSignIn(tx: Transaction, user: { publicId: string; role: Role }, action: 'auth.login' | 'auth.login_failed' | 'auth.backoff'): Promise<void> {
+    await this.audit.record(tx, { action, target: userTarget(user.publicId), actor: userActor(user) });
   }
 }
