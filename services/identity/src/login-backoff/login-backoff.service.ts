@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, normalizeEmail, rateLimited } from '@school/http';
+import { AppError, emailDigest, rateLimited } from '@school/http';
 import { APP_CONFIG, type Transaction, UnitOfWork } from '@school/service';
 import { type CheckTurn, ChecksInFlight } from './checks-in-flight.js';
 import type { LoginBackoffConfig } from './login-backoff.config.js';
@@ -35,7 +34,7 @@ export class LoginBackoffService {
    * A check that throws (503 from a full hash queue) counts as nothing.
    */
   async attempt<T>(email: string, check: () => Promise<T | undefined>): Promise<T | undefined> {
-    const key = emailKeyOf(email);
+    const key = emailDigest(email);
     const turn = this.inFlight.join(key);
     try {
       await this.waitForTurn(key, turn);
@@ -50,7 +49,7 @@ export class LoginBackoffService {
 
   /** A successful password reset (in its transaction): the count is cleared and a back-off in progress ends. */
   async succeeded(email: string, tx?: Transaction): Promise<void> {
-    await this.repository.clear(emailKeyOf(email), tx);
+    await this.repository.clear(emailDigest(email), tx);
   }
 
   private async waitForTurn(key: string, turn: CheckTurn): Promise<void> {
@@ -76,7 +75,3 @@ function loginsBusy(): AppError {
   return new AppError('SERVICE_UNAVAILABLE', 'Too many logins of this email are in progress; please retry shortly', { headers: { 'retry-after': '1' } });
 }
 
-/** The email as login looks it up, hashed: the table holds no address. */
-function emailKeyOf(email: string): string {
-  return createHash('sha256').update(normalizeEmail(email)).digest('hex');
-}

@@ -6,12 +6,14 @@ import { UsersController } from './users.controller.js';
 import { UserSessionsService } from './user-sessions.service.js';
 import { CreateUser } from './use-cases/create-user.js';
 import { DeleteUser } from './use-cases/delete-user.js';
+import { EraseUser } from './use-cases/erase-user.js';
+import { ErasureRepository } from './erasure.repository.js';
 import { UpdateUser } from './use-cases/update-user.js';
 
 /** `/api/users` (contract §6): the administrator's operations on accounts, over accounts, credentials and sessions. */
 @Module({
   imports: [AccountsModule, SessionsModule, CredentialsModule],
   controllers: [UsersController],
-  providers: [CreateUser, UpdateUser, DeleteUser, UserSessionsService],
+  providers: [CreateUser, UpdateUser, DeleteUser, EraseUser, ErasureRepository, UserSessionsService],
 })
 export class UsersModule {}

@@ -8,6 +8,7 @@ export interface EmailTemplates {
   new_device_sign_in: EventPayload<'identity.new_device_signed_in'>;
   email_verification: EventPayload<'identity.email_verification_requested'>;
   feedback_submitted: EventPayload<'feedback.submitted'>;
+  account_deleted: EventPayload<'identity.account_deleted_notice'>;
 }
 
 export type EmailTemplate = keyof EmailTemplates;

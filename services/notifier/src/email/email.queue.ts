@@ -14,9 +14,12 @@ export class EmailQueue implements BeforeApplicationShutdown {
     this.queue = channels.queue<EmailJob>({ channel: 'email', queue: JOB_QUEUES.sendEmail });
   }
 
-  /** Adding a job whose id already exists is a no-op (BullMQ), so one notification is one email. */
-  async enqueue(jobId: string, job: EmailJob): Promise<void> {
-    await this.queue.add(job.template, traced(job), { jobId });
+  /**
+   * Adding a job whose id already exists is a no-op (BullMQ), so one notification is one email.
+   * `forgetOnceSent`: the job (its address with it) is removed as soon as it is sent, not kept a day.
+   */
+  async enqueue(jobId: string, job: EmailJob, options: { forgetOnceSent?: boolean } = {}): Promise<void> {
+    await this.queue.add(job.template, traced(job), { jobId, ...(options.forgetOnceSent && { removeOnComplete: true }) });
   }
 
   /** Before the shared Redis connection is closed (onApplicationShutdown). */
