@@ -33,4 +33,11 @@ export class AddressUsagesService {
     });
     if (!fresh) this.logger.debug({ messageId: received.messageId, msg: 'duplicate message skipped' });
   }
+
+  /** Contract §11: an erased user's address no longer references geography; a row only it used can then be deleted. */
+  async handleErased(body: unknown, messageId: string | undefined): Promise<void> {
+    const received = decodeEvent(EVENT_TYPES.userErased, body, messageId);
+    const fresh = await this.inbox.once(received, (tx) => this.usages.forgetUser(received.event.payload.userId, tx));
+    if (!fresh) this.logger.debug({ messageId: received.messageId, msg: 'duplicate message skipped' });
+  }
 }
