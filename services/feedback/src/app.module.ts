@@ -1,9 +1,10 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ClientAddressModule } from '@school/auth/nest';
-import { MessagingModule, OutboxModule } from '@school/messaging/nest';
+import { EventTransportModule, MessagingModule, OutboxModule } from '@school/messaging/nest';
 import { OpenApiModule } from '@school/openapi/nest';
 import { ServiceCoreModule, type ServiceCoreOptions } from '@school/service';
 import type { FeedbackConfig } from './config.js';
+import { ERASURE_EVENTS, ERASURE_PREFETCH, ErasureModule } from './erasure/erasure.module.js';
 import { FeedbackModule } from './feedback/feedback.module.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { FEEDBACK_DOCUMENT } from './openapi.js';
@@ -19,7 +20,10 @@ export class AppModule {
         ClientAddressModule.forRoot({ forwardingSecret: config.FORWARDING_SECRET }),
         MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'feedback', namePrefix: config.AMQP_NAME_PREFIX }),
         OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL }),
+        // Learns identity's erasures (contract §11) through its own durable queue.
+        EventTransportModule.forRoot({ ...ERASURE_EVENTS, prefetch: ERASURE_PREFETCH }),
         FeedbackModule,
+        ErasureModule,
         OpenApiModule.forRoot(FEEDBACK_DOCUMENT),
       ],
     };
