@@ -1,9 +1,9 @@
-import { type ConfigRule, SERVICES, serviceEnv } from '@school/config';
+import { amqpEnv, type ConfigRule, SERVICES, serviceEnv } from '@school/config';
 import type { z } from 'zod';
 import { s3SettingsRequired, signedUrlSecretRequiredInProduction, storageEnv } from './storage/storage.config.js';
 import { uploadsEnv } from './uploads/uploads.config.js';
 
-export const mediaEnv = serviceEnv(SERVICES['media'].port, { ...storageEnv, ...uploadsEnv });
+export const mediaEnv = serviceEnv(SERVICES['media'].port, { ...amqpEnv, ...storageEnv, ...uploadsEnv });
 
 export type MediaConfig = z.infer<z.ZodObject<typeof mediaEnv>>;
 

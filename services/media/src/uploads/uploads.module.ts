@@ -41,6 +41,7 @@ const STORAGE_WIRING = Symbol('STORAGE_WIRING');
     UploadsRepository,
     UploadsService,
   ],
+  exports: [STORAGE],
 })
 export class UploadsModule implements OnModuleInit {
   constructor(@Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost) {}

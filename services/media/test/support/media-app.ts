@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { parseConfig } from '@school/config';
+import { INBOX_MIGRATIONS } from '@school/messaging';
+import { startEventTransport } from '@school/messaging/nest';
+import { TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { createPrismaClient } from '@school/prisma';
 import { createServiceApp } from '@school/service';
 import { createLogger } from '@school/telemetry';
@@ -25,6 +28,10 @@ export interface MediaUnderTest {
   app: INestApplication;
   storageDir: string;
   prisma: PrismaClient;
+  /** The broker name prefix (AMQP_NAME_PREFIX) of this app's queues (its erasure events). */
+  brokerPrefix: string;
+  /** The Postgres schema of this media. */
+  schema: string;
   /** Media's HTTP server, for tests that watch requests from the server's side. */
   server: Server;
   /** Every line media logged at warn level or above, as JSON. */
@@ -42,7 +49,7 @@ export interface MediaOptions {
 
 /** A migrated schema of media's, for processes started with `database`. */
 export function mediaSchema(): Promise<MigratedTestSchema> {
-  return migratedTestSchema(serviceDir, 'media');
+  return migratedTestSchema(serviceDir, 'media', [INBOX_MIGRATIONS]);
 }
 
 /** The real media app over a real socket, with its own schema, token issuer and storage folder. */
@@ -51,6 +58,7 @@ export async function startMedia(env: Record<string, string> = {}, options: Medi
   const issuer = await createTestIssuer();
   const storageDir = env['STORAGE_DIR'] ?? (await mkdtemp(join(tmpdir(), 'media-storage-')));
   const prisma = createPrismaClient(PrismaClient, { databaseUrl: db.databaseUrl, schema: db.schema, maxConnections: 2 });
+  const brokerPrefix = env['AMQP_NAME_PREFIX'] ?? uniqueBrokerPrefix('media-test');
   const config = parseConfig(mediaEnv, {
     ...process.env,
     NODE_ENV: 'test',
@@ -58,6 +66,7 @@ export async function startMedia(env: Record<string, string> = {}, options: Medi
     DATABASE_URL: db.databaseUrl,
     JWKS_URL: issuer.jwksUrl,
     PUBLIC_BASE_URL: 'http://files.test',
+    AMQP_NAME_PREFIX: brokerPrefix,
     ...env,
     STORAGE_DIR: storageDir,
   });
@@ -71,8 +80,10 @@ export async function startMedia(env: Record<string, string> = {}, options: Medi
     await issuer.close();
     if (!options.database) await db.drop();
     if (!env['STORAGE_DIR']) await rm(storageDir, { recursive: true, force: true });
+    if (!env['AMQP_NAME_PREFIX']) await (await TestBroker.connect(brokerPrefix)).destroy();
   };
   try {
+    await startEventTransport(app);
     await app.listen({ host: '127.0.0.1', port: 0 });
   } catch (error) {
     await release();
@@ -85,6 +96,8 @@ export async function startMedia(env: Record<string, string> = {}, options: Medi
     app,
     storageDir,
     prisma,
+    brokerPrefix,
+    schema: db.schema,
     server: app.getHttpServer(),
     logs,
     async caller(surface) {
