@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { EVENT_TYPES } from '@school/contracts';
+import { EVENT_TYPES, type EventPayload } from '@school/contracts';
 import { decodeEvent, Inbox } from '@school/messaging';
 import { FeedbackErasureRepository } from './feedback-erasure.repository.js';
 
@@ -21,7 +21,7 @@ export class FeedbackErasureService {
 
   async handle(body: unknown, messageId: string | undefined): Promise<void> {
     const received = decodeEvent(EVENT_TYPES.userErased, body, messageId);
-    const { userId, emailDigest } = received.event.payload;
+    const { userId, emailDigest } = received.event.payload as EventPayload<typeof EVENT_TYPES.userErased>;
     let unlinked = 0;
     const fresh = await this.inbox.once(received, async (tx) => {
       unlinked = await this.erasure.unlink(tx, userId, emailDigest);

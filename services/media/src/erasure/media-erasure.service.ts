@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { EVENT_TYPES } from '@school/contracts';
+import { EVENT_TYPES, type EventPayload } from '@school/contracts';
 import { decodeEvent, Inbox } from '@school/messaging';
 import { STORAGE, type Storage } from '../storage/storage.js';
 import { MediaErasureRepository } from './media-erasure.repository.js';
@@ -24,7 +24,7 @@ export class MediaErasureService {
 
   async handle(body: unknown, messageId: string | undefined): Promise<void> {
     const received = decodeEvent(EVENT_TYPES.userErased, body, messageId);
-    const { userId } = received.event.payload;
+    const { userId } = received.event.payload as EventPayload<typeof EVENT_TYPES.userErased>;
     const keys = await this.erasure.keysOf(userId);
     for (const key of keys) await this.storage.delete(key);
     let forgotten = 0;
