@@ -17,15 +17,26 @@ type Db = Prisma.TransactionClient;
 export class ErasureRepository {
   private readonly users: Prisma.Sql;
   private readonly outbox: Prisma.Sql;
+  private readonly requests: Prisma.Sql;
 
   constructor(schema: DatabaseSchema) {
+    this.requests = Prisma.raw(`${schema.sql}.message_requests`);
     this.users = Prisma.raw(`${schema.sql}.users`);
     this.outbox = Prisma.raw(`${schema.sql}.${quoteIdent(OUTBOX_TABLE)}`);
   }
 
-  /** The account, live or soft-deleted, locked to the transaction's end (a second erasure waits, then finds none). */
-  async lockAccount(tx: Transaction, publicId: string): Promise<User | null> {
-    const [row] = await this.db(tx).$queryRaw<{ id: number }[]>`SELECT id FROM ${this.users} WHERE public_id = ${publicId.toLowerCase()}::uuid FOR UPDATE`;
+  /** The account, live or soft-deleted, or null. */
+  find(tx: Transaction, publicId: string): Promise<User | null> {
+    return this.db(tx).user.findUnique({ where: { publicId: publicId.toLowerCase() } });
+  }
+
+  /**
+   * The account's row locked to the transaction's end, or null when it is gone (a concurrent erasure
+   * committed first). Taken after the person's credential and login locks, in the order the flows
+   * that write under the account take them, so that none waits on the other.
+   */
+  async lock(tx: Transaction, id: number): Promise<User | null> {
+    const [row] = await this.db(tx).$queryRaw<{ id: number }[]>`SELECT id FROM ${this.users} WHERE id = ${id} FOR UPDATE`;
     return row ? this.db(tx).user.findUnique({ where: { id: row.id } }) : null;
   }
 
@@ -34,13 +45,22 @@ export class ErasureRepository {
     await db.$executeRaw`DELETE FROM ${this.outbox} WHERE payload->>'userId' = ${user.publicId}`;
     const others = { id: { not: user.id } };
     if ((await db.user.count({ where: { ...others, email: normalizeEmail(user.email) } })) === 0) {
-      await db.messageRequest.deleteMany({ where: { email: normalizeEmail(user.email) } });
+      await this.deleteWaitingRequests(tx, Prisma.sql`email = ${normalizeEmail(user.email)}`);
       await db.loginFailure.deleteMany({ where: { emailKey: emailDigest(user.email) } });
     }
     if (user.phone !== null && (await db.user.count({ where: { ...others, phone: user.phone } })) === 0) {
-      await db.messageRequest.deleteMany({ where: { phone: user.phone } });
+      await this.deleteWaitingRequests(tx, Prisma.sql`phone = ${user.phone}`);
     }
     await db.user.delete({ where: { id: user.id } });
+  }
+
+  /**
+   * Forgot and resend requests no worker is serving at this moment. One being served waits for the
+   * person's lock this transaction holds, then finds no account (nothing is sent), and is deleted
+   * by the worker itself: waiting for it here would be a deadlock.
+   */
+  private async deleteWaitingRequests(tx: Transaction, condition: Prisma.Sql): Promise<void> {
+    await this.db(tx).$executeRaw`DELETE FROM ${this.requests} WHERE id IN (SELECT id FROM ${this.requests} WHERE ${condition} FOR UPDATE SKIP LOCKED)`;
   }
 
   private db(tx: Transaction): Db {

@@ -40,11 +40,13 @@ export class EraseUser {
     if (isSelfAction(actor.userId, publicId, ERASURE)) throw new AppError('USER_SELF_ACTION');
     await this.unitOfWork.run(async (tx) => {
       await this.users.lockActiveAdmins(tx);
-      const user = await this.erasure.lockAccount(tx, publicId);
+      const found = await this.erasure.find(tx, publicId);
+      if (!found) throw userNotFound();
+      if (found.deletedAt === null) await refuseLeavingNoActiveAdmin(this.users, found, ERASURE, tx);
+      await this.credentials.retireOnAccountClosed(tx, found.id);
+      await this.sessions.revokeAllOnErasure(tx, found.id);
+      const user = await this.erasure.lock(tx, found.id);
       if (!user) throw userNotFound();
-      if (user.deletedAt === null) await refuseLeavingNoActiveAdmin(this.users, user, ERASURE, tx);
-      await this.credentials.retireOnAccountClosed(tx, user.id);
-      await this.sessions.revokeAllOnErasure(tx, user.id);
       await this.erasure.erase(tx, user);
       const erasedAt = new Date().toISOString();
       await this.outbox.record(tx, EVENT_TYPES.userErased, { version: 1, userId: user.publicId, erasedAt, emailDigest: emailDigest(user.email) });
