@@ -122,7 +122,6 @@ export const USER_ROUTES = routeManifest({
     path: '/api/users/:publicId/erasure',
     auth: 'jwt',
     permissions: ['Users_DELETE'],
-    noStore: true,
     tag: TAG,
     summary: 'Erase an account, live or soft-deleted (data-protection erasure; not the caller’s own)',
     description: ERASURE,
