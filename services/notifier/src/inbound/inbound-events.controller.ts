@@ -48,6 +48,11 @@ export class InboundEventsController {
     return this.handle(EVENT_TYPES.phoneVerificationRequested, body, context);
   }
 
+  @EventPattern(EVENT_TYPES.userErased)
+  userErased(@Payload() body: unknown, @Ctx() context: AmqpEventContext): Promise<void> {
+    return this.handle(EVENT_TYPES.userErased, body, context);
+  }
+
   @EventPattern(EVENT_TYPES.accountDeletedNotice)
   accountDeletedNotice(@Payload() body: unknown, @Ctx() context: AmqpEventContext): Promise<void> {
     return this.handle(EVENT_TYPES.accountDeletedNotice, body, context);
