@@ -138,7 +138,9 @@ describe.each(['local', 's3'] as const)('erasure of an account (contract §11), 
     const publicUrl = s3 ? `${s3.endpoint}/${s3.bucket}/${publicKey}` : `${system.gatewayUrl}/api/files/signed/${publicKey}`;
 
     const feedbackSubject = `Signed in ${hex()}`;
-    expect((await call('POST', '/api/mobile/feedback', { category: 'bug_report', subject: feedbackSubject, message: 'It crashes on start.' }, session.accessToken)).status).toBe(201);
+    expect((await call('POST', '/api/mobile/feedback', { category: 'bug_report', subject: feedbackSubject, message: 'It crashes on start.' }, session.accessToken)).status).toBe(
+      201,
+    );
     const guestSubject = `As a guest ${hex()}`;
     const guest = { name, email: email.toUpperCase(), phone: number, category: 'general_feedback', subject: guestSubject, message: 'Hello from before I signed up.' };
     expect((await call('POST', '/api/mobile/feedback/public', guest, null)).status).toBe(200);
@@ -159,7 +161,8 @@ describe.each(['local', 's3'] as const)('erasure of an account (contract §11), 
   }
 
   /** Fetches a URL media handed out as a client would: the gateway's (local) or the store's (s3). */
-  const fetchUrl = (url: string) => fetch(url.startsWith('http://localhost') || url.includes('/api/files/signed/') ? `${system.gatewayUrl}${new URL(url).pathname}${new URL(url).search}` : url);
+  const fetchUrl = (url: string) =>
+    fetch(url.startsWith('http://localhost') || url.includes('/api/files/signed/') ? `${system.gatewayUrl}${new URL(url).pathname}${new URL(url).search}` : url);
 
   /** Every text and JSON column of every service's schema that holds one of `needles` (case-insensitive): `schema.table.column`. */
   async function personalDataLeft(needles: readonly string[]): Promise<string[]> {
@@ -173,7 +176,9 @@ describe.each(['local', 's3'] as const)('erasure of an account (contract §11), 
     expect(new Set(columns.map((column) => column.table_schema))).toEqual(new Set(schemas));
     const found: string[] = [];
     for (const { table_schema: schema, table_name: table, column_name: column } of columns) {
-      const { rows } = await db.query<{ hits: number }>(`SELECT count(*)::int AS hits FROM "${schema}"."${table}" WHERE "${column}"::text ILIKE ANY($1)`, [needles.map((needle) => `%${needle}%`)]);
+      const { rows } = await db.query<{ hits: number }>(`SELECT count(*)::int AS hits FROM "${schema}"."${table}" WHERE "${column}"::text ILIKE ANY($1)`, [
+        needles.map((needle) => `%${needle}%`),
+      ]);
       if ((rows[0]?.hits ?? 0) > 0) found.push(`${schema}.${table}.${column}`);
     }
     return found;
@@ -189,12 +194,26 @@ describe.each(['local', 's3'] as const)('erasure of an account (contract §11), 
     const erin = await person();
     const forgotten = await call('POST', '/api/mobile/auth/password/forgot', { email: erin.email }, null);
     expect(forgotten.status).toBe(200);
+    const resetToken = await linkToken(system.mailDir, erin.email, '/reset-password');
+    const unknown = await call('POST', '/api/mobile/auth/password/reset', { email: `nobody.${hex()}@example.com`, otp: '123456', password: 'An0ther!Kettle-7' }, null);
 
     expect(await erase(erin.publicId)).toEqual({ status: 200, body: { message: 'User erased', data: null, errorCode: null } });
 
+    expect(await call('POST', '/api/mobile/auth/password/reset', { token: resetToken, password: 'An0ther!Kettle-7' }, null)).toMatchObject({
+      status: 400,
+      body: { errorCode: 'AUTH_VERIFICATION_CODE_INVALID' },
+    });
+    expect(await call('POST', '/api/mobile/auth/password/reset', { email: erin.email, otp: '123456', password: 'An0ther!Kettle-7' }, null)).toEqual(unknown);
+
     expect((await call('GET', '/api/mobile/auth/me', undefined, erin.accessToken)).status).toBe(401);
-    expect(await call('POST', '/api/mobile/auth/refresh', { refreshToken: erin.refreshToken }, null)).toMatchObject({ status: 401, body: { errorCode: 'AUTH_REFRESH_TOKEN_INVALID' } });
-    expect(await call('POST', '/api/mobile/auth/login/email', { email: erin.email, password: PASSWORD }, null)).toMatchObject({ status: 401, body: { errorCode: 'AUTH_INVALID_CREDENTIALS' } });
+    expect(await call('POST', '/api/mobile/auth/refresh', { refreshToken: erin.refreshToken }, null)).toMatchObject({
+      status: 401,
+      body: { errorCode: 'AUTH_REFRESH_TOKEN_INVALID' },
+    });
+    expect(await call('POST', '/api/mobile/auth/login/email', { email: erin.email, password: PASSWORD }, null)).toMatchObject({
+      status: 401,
+      body: { errorCode: 'AUTH_INVALID_CREDENTIALS' },
+    });
     for (const path of [`/api/users/${erin.publicId}`, `/api/users/${erin.publicId}/sessions`]) {
       expect(await call('GET', path)).toMatchObject({ status: 404, body: { errorCode: 'USER_NOT_FOUND' } });
     }
@@ -249,11 +268,18 @@ describe.each(['local', 's3'] as const)('erasure of an account (contract §11), 
       expect((await call('POST', path, { email: erin.email }, null)).status).toBe(200);
     }
 
-    await waitFor(async () => (await call('DELETE', `/api/lookups/municipalities/${erin.municipality.publicId}`)).status === 200, { timeoutMs: 10_000, what: 'the municipality deletable' });
+    await waitFor(async () => (await call('DELETE', `/api/lookups/municipalities/${erin.municipality.publicId}`)).status === 200, {
+      timeoutMs: 10_000,
+      what: 'the municipality deletable',
+    });
 
     await waitFor(
       async () => {
-        const statuses = await Promise.all([fetchUrl(erin.files.signedUrl), fetchUrl(erin.files.publicUrl), fetch(`${system.gatewayUrl}/api/upload/file/${erin.files.privateKey}`, { headers: { authorization: `Bearer ${admin}` } })]);
+        const statuses = await Promise.all([
+          fetchUrl(erin.files.signedUrl),
+          fetchUrl(erin.files.publicUrl),
+          fetch(`${system.gatewayUrl}/api/upload/file/${erin.files.privateKey}`, { headers: { authorization: `Bearer ${admin}` } }),
+        ]);
         return statuses.every((response) => response.status === 403 || response.status === 404);
       },
       { timeoutMs: 60_000, what: 'the files gone' },
@@ -264,11 +290,20 @@ describe.each(['local', 's3'] as const)('erasure of an account (contract §11), 
       timeoutMs: 60_000,
       what: 'the feedback unlinked',
     });
-    const { rows: kept } = await db.query(`SELECT subject, message, category, created_at, user_id, name, email, phone FROM feedback.feedback_submissions WHERE subject = ANY($1) ORDER BY subject`, [
-      [erin.feedbackSubject, erin.guestSubject],
-    ]);
+    const { rows: kept } = await db.query(
+      `SELECT subject, message, category, created_at, user_id, name, email, phone FROM feedback.feedback_submissions WHERE subject = ANY($1) ORDER BY subject`,
+      [[erin.feedbackSubject, erin.guestSubject]],
+    );
     expect(kept).toEqual([
-      expect.objectContaining({ subject: erin.guestSubject, message: 'Hello from before I signed up.', category: 'general_feedback', user_id: null, name: null, email: null, phone: null }),
+      expect.objectContaining({
+        subject: erin.guestSubject,
+        message: 'Hello from before I signed up.',
+        category: 'general_feedback',
+        user_id: null,
+        name: null,
+        email: null,
+        phone: null,
+      }),
       expect.objectContaining({ subject: erin.feedbackSubject, message: 'It crashes on start.', category: 'bug_report', user_id: null, name: null, email: null, phone: null }),
     ]);
 
@@ -301,7 +336,10 @@ describe.each(['local', 's3'] as const)('erasure of an account (contract §11), 
       await system.restart('media');
     }
     const back = Date.now();
-    await waitFor(async () => (await db.query(`SELECT 1 FROM media.uploads WHERE owner_id = $1`, [erin.publicId])).rowCount === 0, { timeoutMs: 60_000, what: 'the files forgotten' });
+    await waitFor(async () => (await db.query(`SELECT 1 FROM media.uploads WHERE owner_id = $1`, [erin.publicId])).rowCount === 0, {
+      timeoutMs: 60_000,
+      what: 'the files forgotten',
+    });
     expect((await fetchUrl(erin.files.publicUrl)).status).toBeGreaterThanOrEqual(403);
     expect([403, 404]).toContain((await fetchUrl(erin.files.signedUrl)).status);
     expect(Date.now() - back).toBeLessThan(scaled(60_000));

@@ -61,9 +61,13 @@ describe('feedback follows an erasure (identity.user_erased)', () => {
     // A redelivery of the same message changes nothing (the inbox has it).
     await broker.publish(EVENT_TYPES.userErased, erasure, { messageId });
     const next = uuidv7();
-    await broker.publish(EVENT_TYPES.userErased, JSON.stringify({ version: 1, userId: randomUUID(), erasedAt: new Date().toISOString(), emailDigest: emailDigest('nobody@example.com') }), {
-      messageId: next,
-    });
+    await broker.publish(
+      EVENT_TYPES.userErased,
+      JSON.stringify({ version: 1, userId: randomUUID(), erasedAt: new Date().toISOString(), emailDigest: emailDigest('nobody@example.com') }),
+      {
+        messageId: next,
+      },
+    );
     await processed(next);
     expect(await svc.prisma.feedbackSubmission.count({ where: { email: 'someone.else@example.com' } })).toBe(1);
   });

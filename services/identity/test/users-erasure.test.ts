@@ -99,9 +99,13 @@ describe('POST /api/users/:publicId/erasure (contract §11)', () => {
     const user = await createAccount(identity, { email: 'Erase.Me.' + Date.now() + '@Example.com' });
     expect((await erase(user.publicId)).status).toBe(200);
 
-    const erased = await waitFor(async () => (await published(EVENT_TYPES.userErased)).find((message) => message.content.toString().includes(user.publicId)), { what: 'identity.user_erased' });
+    const erased = await waitFor(async () => (await published(EVENT_TYPES.userErased)).find((message) => message.content.toString().includes(user.publicId)), {
+      what: 'identity.user_erased',
+    });
     expect(JSON.parse(erased.content.toString())).toEqual({ version: 1, userId: user.publicId, erasedAt: expect.any(String), emailDigest: emailDigest(user.email) });
-    await waitFor(async () => (await recordedEvents(identity, [EVENT_TYPES.userErased, EVENT_TYPES.accountDeletedNotice])).length === 0, { what: 'the rows deleted once published' });
+    await waitFor(async () => (await recordedEvents(identity, [EVENT_TYPES.userErased, EVENT_TYPES.accountDeletedNotice])).length === 0, {
+      what: 'the rows deleted once published',
+    });
   });
 
   it('erases a soft-deleted account too', async () => {

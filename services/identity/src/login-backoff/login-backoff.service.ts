@@ -74,4 +74,3 @@ export class LoginBackoffService {
 function loginsBusy(): AppError {
   return new AppError('SERVICE_UNAVAILABLE', 'Too many logins of this email are in progress; please retry shortly', { headers: { 'retry-after': '1' } });
 }
-

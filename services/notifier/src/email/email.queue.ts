@@ -31,7 +31,14 @@ export class EmailQueue implements BeforeApplicationShutdown {
   async forgetAddress(digest: string, keep: EmailJob['template']): Promise<number> {
     const jobs = await this.queue.getJobs(['waiting', 'delayed', 'prioritized', 'waiting-children', 'failed', 'completed']);
     const theirs = jobs.filter((job) => job?.data && job.data.template !== keep && emailDigest(job.data.to) === digest);
-    const removed = await Promise.all(theirs.map((job) => job.remove().then(() => 1, () => 0)));
+    const removed = await Promise.all(
+      theirs.map((job) =>
+        job.remove().then(
+          () => 1,
+          () => 0,
+        ),
+      ),
+    );
     return removed.reduce<number>((sum, one) => sum + one, 0);
   }
 
