@@ -284,7 +284,8 @@ describe.each(['local', 's3'] as const)('erasure of an account (contract §11), 
       },
       { timeoutMs: 60_000, what: 'the files gone' },
     );
-    expect((await db.query(`SELECT 1 FROM media.uploads WHERE owner_id = $1`, [erin.publicId])).rowCount).toBe(0);
+    // The objects go first, then their records (the quota) with the inbox row.
+    await waitFor(async () => (await db.query(`SELECT 1 FROM media.uploads WHERE owner_id = $1`, [erin.publicId])).rowCount === 0, { timeoutMs: 60_000, what: 'the quota freed' });
 
     await waitFor(async () => (await db.query(`SELECT 1 FROM feedback.feedback_submissions WHERE user_id = $1 OR lower(email) = $2`, [erin.publicId, erin.email])).rowCount === 0, {
       timeoutMs: 60_000,
