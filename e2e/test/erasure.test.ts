@@ -1,4 +1,3 @@
-/// <reference path="../../services/media/test/support/s3rver.d.ts" />
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import sharp from 'sharp';
@@ -7,7 +6,7 @@ import { type RunningSystem, startSystem } from '@school/system-harness';
 import { scaled, waitFor } from '@school/testing';
 import { startS3, type TestS3 } from '../../services/media/test/support/s3-server.js';
 import { linkToken, mailsTo } from './support/mail.js';
-import { clientAddress, invitedPerson, signIn } from './support/people.js';
+import { clientAddress, invitedPerson } from './support/people.js';
 
 /**
  * Contract §11, the erasure, through the gateway on a system of the suite's own (it stops media and
