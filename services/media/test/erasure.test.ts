@@ -1,4 +1,7 @@
+import { readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { SessionRevocations } from '@school/auth';
 import { EVENT_TYPES } from '@school/contracts';
 import { INBOX_TABLE } from '@school/messaging';
 import { TestBroker } from '@school/messaging/testing';
@@ -50,6 +53,43 @@ describe.each(['local', 's3'] as const)('media follows an erasure (%s storage)',
       what: `erasure ${messageId} processed`,
     });
   }
+
+  it('refuses an upload whose session an erasure revoked while its body was arriving, and keeps nothing of it', async () => {
+    const person = await media.caller('mobile');
+    const sessionId = (JSON.parse(Buffer.from(person.token.split('.')[1]!, 'base64url').toString()) as { sid: string }).sid;
+    const before = await store.keys();
+    const spools = new Set(await readdir(tmpdir()));
+    const multipart = new Response(form('file', PDF, 'late.pdf', 'application/pdf'));
+    const type = multipart.headers.get('content-type')!;
+    const bytes = new Uint8Array(await multipart.arrayBuffer());
+    // The part's headers and the first bytes of the file, so that the handler gets the file and opens its spool.
+    const cut = Buffer.from(bytes).indexOf('%PDF') + 8;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(bytes.subarray(0, cut));
+        await released;
+        controller.enqueue(bytes.subarray(cut));
+        controller.close();
+      },
+    });
+    const answer = media.fetch('/api/mobile/uploads?uploadType=file', {
+      method: 'POST',
+      body,
+      token: person.token,
+      headers: { 'content-type': type },
+      duplex: 'half',
+    } as RequestInit);
+    // Past the guard, once the handler opened its spool: the erasure revokes the session, then the body ends.
+    await waitFor(async () => (await readdir(tmpdir())).some((name) => name.startsWith('media-upload-') && !spools.has(name)), { what: 'the upload handled' });
+    await media.app.get(SessionRevocations).revoke(sessionId, 60);
+    release();
+    const response = await answer;
+    expect(response.status).toBe(401);
+    expect(await media.prisma.upload.count({ where: { ownerId: person.userId } })).toBe(0);
+    expect(await store.keys()).toEqual(before);
+  });
 
   it('deletes every file the account uploaded, public and private, frees its quota, and leaves others’ files alone', async () => {
     const person = await media.caller('mobile');

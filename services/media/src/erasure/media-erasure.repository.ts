@@ -1,15 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { clientOf, type Transaction } from '@school/service';
-import { type Prisma, PrismaClient } from '../generated/prisma/client.js';
+import type { Prisma } from '../generated/prisma/client.js';
 
 /** The uploads an erasure (contract §11) removes: every file an account uploaded, private and public. */
 @Injectable()
 export class MediaErasureRepository {
-  constructor(private readonly prisma: PrismaClient) {}
-
   /** The storage keys of every file `ownerId` (a publicId) uploaded that is recorded now. */
-  async keysOf(ownerId: string): Promise<string[]> {
-    const rows = await this.prisma.upload.findMany({ where: { ownerId }, select: { relativePath: true } });
+  async keysOf(tx: Transaction, ownerId: string): Promise<string[]> {
+    const rows = await clientOf<Prisma.TransactionClient>(tx).upload.findMany({ where: { ownerId }, select: { relativePath: true } });
     return rows.map((row) => row.relativePath);
   }
 

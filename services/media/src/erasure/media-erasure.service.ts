@@ -1,7 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EVENT_TYPES, type EventPayload } from '@school/contracts';
 import { decodeEvent, Inbox } from '@school/messaging';
+import { UnitOfWork } from '@school/service';
 import { STORAGE, type Storage } from '../storage/storage.js';
+import { UploadsRepository } from '../uploads/uploads.repository.js';
 import { MediaErasureRepository } from './media-erasure.repository.js';
 
 /**
@@ -20,12 +22,19 @@ export class MediaErasureService {
     private readonly erasure: MediaErasureRepository,
     @Inject(STORAGE) private readonly storage: Storage,
     private readonly inbox: Inbox,
+    private readonly uploads: UploadsRepository,
+    private readonly unitOfWork: UnitOfWork,
   ) {}
 
   async handle(body: unknown, messageId: string | undefined): Promise<void> {
     const received = decodeEvent(EVENT_TYPES.userErased, body, messageId);
     const { userId } = received.event.payload as EventPayload<typeof EVENT_TYPES.userErased>;
-    const keys = await this.erasure.keysOf(userId);
+    // Under the owner's lock: an upload reserving its record meanwhile either committed first (listed
+    // here) or finds its session revoked (UploadsService.reserve), the erasure having revoked it first.
+    const keys = await this.unitOfWork.run(async (tx) => {
+      await this.uploads.lockOwner(userId, tx);
+      return this.erasure.keysOf(tx, userId);
+    });
     for (const key of keys) await this.storage.delete(key);
     let forgotten = 0;
     const fresh = await this.inbox.once(received, async (tx) => {

@@ -41,7 +41,7 @@ const STORAGE_WIRING = Symbol('STORAGE_WIRING');
     UploadsRepository,
     UploadsService,
   ],
-  exports: [STORAGE],
+  exports: [STORAGE, UploadsRepository],
 })
 export class UploadsModule implements OnModuleInit {
   constructor(@Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost) {}

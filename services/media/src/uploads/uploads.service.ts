@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { Principal } from '@school/auth';
+import { type Principal, SessionRevocations } from '@school/auth';
 import { AppError } from '@school/http';
 import { UnitOfWork } from '@school/service';
 import { isPublicKey, keyFor, ownerOfKey, randomFilename } from '../storage/storage-key.js';
@@ -71,6 +71,7 @@ export class UploadsService {
     private readonly uploads: UploadsRepository,
     private readonly unitOfWork: UnitOfWork,
     @Inject(CONVERSION_GATE) private readonly conversions: ConversionGate,
+    private readonly revocations: SessionRevocations,
   ) {}
 
   /**
@@ -191,7 +192,7 @@ export class UploadsService {
     const filename = randomFilename(file.extension);
     const relativePath = keyFor(query.uploadType, isPublic, caller.userId, filename);
     const size = (await stat(path)).size;
-    await this.reserve({ ownerId: caller.userId, uploadType: query.uploadType, relativePath, filename, originalName, mimeType, size, isPublic }, quotaBytes);
+    await this.reserve(caller, { ownerId: caller.userId, uploadType: query.uploadType, relativePath, filename, originalName, mimeType, size, isPublic }, quotaBytes);
     try {
       await this.storage.put(relativePath, createReadStream(path), mimeType, size);
     } catch (error) {
@@ -200,14 +201,24 @@ export class UploadsService {
       await this.uploads.remove(relativePath).catch(() => undefined);
       throw new AppError('STORAGE_UNAVAILABLE', undefined, { cause: error });
     }
+    if (!(await this.uploads.exists(relativePath))) {
+      // The owner was erased while the object was being written (contract §11): its reservation went, the object goes too.
+      await this.storage.delete(relativePath).catch((error: unknown) => this.logger.error(`could not delete ${relativePath}: ${String(error)}`));
+      throw new AppError('AUTH_UNAUTHENTICATED');
+    }
     return { filename, originalName, mimeType, size, relativePath, ...(await this.urls.of(relativePath, DEFAULT_EXPIRES_IN_SECONDS)) };
   }
 
-  private async reserve(record: UploadRecord, quotaBytes: number | undefined): Promise<void> {
-    if (quotaBytes === undefined) return this.uploads.record(record);
+  /**
+   * Under the owner's lock, which an erasure takes to list the owner's files: a session revoked
+   * since the request began (an erasure revokes every session before its event is published) is
+   * refused here, so an erasure never misses a file reserved after it listed them.
+   */
+  private async reserve(caller: Principal, record: UploadRecord, quotaBytes: number | undefined): Promise<void> {
     await this.unitOfWork.run(async (tx) => {
       await this.uploads.lockOwner(record.ownerId, tx);
-      if ((await this.uploads.storedBytes(record.ownerId, tx)) + record.size > quotaBytes) throw new AppError('UPLOAD_QUOTA_EXCEEDED');
+      if (await this.revocations.isRevoked(caller.sessionId)) throw new AppError('AUTH_UNAUTHENTICATED');
+      if (quotaBytes !== undefined && (await this.uploads.storedBytes(record.ownerId, tx)) + record.size > quotaBytes) throw new AppError('UPLOAD_QUOTA_EXCEEDED');
       await this.uploads.record(record, tx);
     });
   }
