@@ -80,7 +80,7 @@ describe.each(['local', 's3'] as const)('media follows an erasure (%s storage)',
       token: person.token,
       headers: { 'content-type': type },
       duplex: 'half',
-    } as RequestInit);
+    });
     // Past the guard, once the handler opened its spool: the erasure revokes the session, then the body ends.
     await waitFor(async () => (await readdir(tmpdir())).some((name) => name.startsWith('media-upload-') && !spools.has(name)), { what: 'the upload handled' });
     await media.app.get(SessionRevocations).revoke(sessionId, 60);
