@@ -1,9 +1,10 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ClientAddressModule } from '@school/auth/nest';
-import { MessagingModule, OutboxModule, RpcModule } from '@school/messaging/nest';
+import { AuditModule, MessagingModule, OutboxModule, RpcModule } from '@school/messaging/nest';
 import { OpenApiModule } from '@school/openapi/nest';
 import { ServiceCoreModule } from '@school/service';
 import type { IdentityConfig } from './config.js';
+import { AccountExportModule } from './account-export/account-export.module.js';
 import { AuthenticationModule } from './auth/auth.module.js';
 import { BootstrapModule } from './bootstrap/bootstrap.module.js';
 import { CredentialsModule } from './credentials/credentials.module.js';
@@ -26,13 +27,16 @@ export class AppModule {
         ClientAddressModule.forRoot({ forwardingSecret: config.FORWARDING_SECRET }),
         MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'identity', namePrefix: config.AMQP_NAME_PREFIX }),
         OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL }),
-        // Asks reference-data GEOGRAPHY_CHECK; serves nothing.
+        // Audit entries of administrator writes and sign-in events, in their transactions (contract §13).
+        AuditModule.forRoot(),
+        // Asks reference-data GEOGRAPHY_CHECK, and feedback and media for a person's copy (contract §11); serves nothing.
         RpcModule.forRoot({}),
         // Global: sessions sign access tokens wherever they are started or refreshed.
         { ...KeysModule.forRoot(keysModuleOptions(config, REVOCATION_TTL_SECONDS)), global: true },
         CredentialsModule,
         AuthenticationModule,
         UsersModule,
+        AccountExportModule,
         BootstrapModule,
         RetentionModule,
         OpenApiModule.forRoot(IDENTITY_DOCUMENT),

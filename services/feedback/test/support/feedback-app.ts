@@ -28,7 +28,7 @@ export interface FeedbackUnderTest {
   app: INestApplication;
   /** A client of the suite's own schema, for reading what the routes wrote. */
   prisma: PrismaClient;
-  /** The broker name prefix (AMQP_NAME_PREFIX) of this app's queues. */
+  /** The broker name prefix (AMQP_NAME_PREFIX) of this app's queues (the RPC it serves, the erasures it consumes). */
   brokerPrefix: string;
   /** The suite's Postgres schema. */
   schema: string;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EVENT_TYPES } from '@school/contracts';
 import { emailDigest, normalizeEmail } from '@school/http';
 import { OUTBOX_TABLE, quoteIdent } from '@school/messaging';
 import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
@@ -6,12 +7,16 @@ import { Prisma, type User } from '../generated/prisma/client.js';
 
 type Db = Prisma.TransactionClient;
 
+/** The audited fields of an account that name the person (AUDITED_USER_FIELDS less role and ban). */
+const PERSONAL_FIELDS = ['email', 'name', 'phone', 'address'] as const;
+
 /**
  * What an erasure (contract §11) removes of an account in identity, in the caller's transaction:
  * the account's row and with it (foreign keys, ON DELETE CASCADE) its password hash, sessions,
  * refresh tokens, known devices and credentials; the outbox rows that name it, sent or not (an
  * unsent mail for it never goes out); the forgot and resend requests and the failed-login count of
- * its email and phone when no other account holds them.
+ * its email and phone when no other account holds them; and the personal fields of the audit
+ * entries that target it still in the outbox.
  */
 @Injectable()
 export class ErasureRepository {
@@ -43,6 +48,10 @@ export class ErasureRepository {
   async erase(tx: Transaction, user: User): Promise<void> {
     const db = this.db(tx);
     await db.$executeRaw`DELETE FROM ${this.outbox} WHERE payload->>'userId' = ${user.publicId}`;
+    // Audit entries that target the account keep their action and the publicId, not its personal fields (contract §13).
+    await db.$executeRaw`
+      UPDATE ${this.outbox} SET payload = jsonb_set(payload, '{changes}', (payload->'changes') - ${[...PERSONAL_FIELDS]}::text[])
+       WHERE type = ${EVENT_TYPES.auditEntryRecorded} AND payload->'target'->>'type' = 'user' AND payload->'target'->>'id' = ${user.publicId}`;
     const others = { id: { not: user.id } };
     if ((await db.user.count({ where: { ...others, email: normalizeEmail(user.email) } })) === 0) {
       await this.deleteWaitingRequests(tx, Prisma.sql`email = ${normalizeEmail(user.email)}`);

@@ -4,7 +4,8 @@ import type { Readable } from 'node:stream';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type Principal, SessionRevocations } from '@school/auth';
 import { AppError } from '@school/http';
-import { UnitOfWork } from '@school/service';
+import { auditChanges, AuditRecorder } from '@school/messaging';
+import { type Transaction, UnitOfWork } from '@school/service';
 import { isPublicKey, keyFor, ownerOfKey, randomFilename } from '../storage/storage-key.js';
 import { type ByteRange, STORAGE, type Storage, type StoredObject } from '../storage/storage.js';
 import { UrlSigner } from '../storage/url-signer.js';
@@ -59,6 +60,9 @@ export interface OpenedFile {
 
 const WEBP_MIME = 'image/webp';
 
+/** What an administrator's upload entry says of the stored file (contract §13); its key is the entry's target. */
+const AUDITED_FIELDS = ['uploadType', 'originalName', 'mimeType', 'size', 'isPublic'] as const;
+
 /** Spec §4.4 and §4.5: storing uploads after their checks, and handing out URLs of stored files. */
 @Injectable()
 export class UploadsService {
@@ -71,6 +75,7 @@ export class UploadsService {
     private readonly uploads: UploadsRepository,
     private readonly unitOfWork: UnitOfWork,
     @Inject(CONVERSION_GATE) private readonly conversions: ConversionGate,
+    private readonly audit: AuditRecorder,
     private readonly revocations: SessionRevocations,
   ) {}
 
@@ -183,8 +188,10 @@ export class UploadsService {
   }
 
   /**
-   * The record first, as the quota's reservation (taken under the owner's lock, so concurrent
-   * uploads never pass the quota together), then the object; a failed put removes the record.
+   * A customer's upload: the record first, as the quota's reservation (taken under the owner's
+   * lock, so concurrent uploads never pass the quota together), then the object; a failed put
+   * removes the record. An administrator's (no quota, audited, contract §13): the object first, then
+   * the record and its audit entry in one transaction; a failed transaction deletes the object.
    */
   private async store(caller: Principal, query: UploadQuery, file: PreparedFile, quotaBytes: number | undefined): Promise<UploadResultDto> {
     const { path, originalName, mimeType } = file;
@@ -192,35 +199,59 @@ export class UploadsService {
     const filename = randomFilename(file.extension);
     const relativePath = keyFor(query.uploadType, isPublic, caller.userId, filename);
     const size = (await stat(path)).size;
-    await this.reserve(caller, { ownerId: caller.userId, uploadType: query.uploadType, relativePath, filename, originalName, mimeType, size, isPublic }, quotaBytes);
-    try {
-      await this.storage.put(relativePath, createReadStream(path), mimeType, size);
-    } catch (error) {
-      this.logger.error(`storage rejected the upload of ${relativePath}: ${String(error)}`);
+    const record: UploadRecord = { ownerId: caller.userId, uploadType: query.uploadType, relativePath, filename, originalName, mimeType, size, isPublic };
+    if (caller.surface === 'admin') {
+      await this.put(relativePath, path, mimeType, size, async () => undefined);
+      await this.unitOfWork
+        .run(async (tx) => {
+          await this.lockLiveOwner(caller, tx);
+          await this.uploads.record(record, tx);
+          await this.audit.record(tx, { action: 'file.upload', target: { type: 'file', id: relativePath }, changes: auditChanges(undefined, record, AUDITED_FIELDS) });
+        })
+        .catch(async (error: unknown) => {
+          await this.storage.delete(relativePath).catch(() => undefined);
+          throw error;
+        });
+    } else {
+      await this.reserve(caller, record, quotaBytes);
       // A failed put leaves no object (Storage.put); only the reservation goes.
-      await this.uploads.remove(relativePath).catch(() => undefined);
-      throw new AppError('STORAGE_UNAVAILABLE', undefined, { cause: error });
-    }
-    if (!(await this.uploads.exists(relativePath))) {
-      // The owner was erased while the object was being written (contract §11): its reservation went, the object goes too.
-      await this.storage.delete(relativePath).catch((error: unknown) => this.logger.error(`could not delete ${relativePath}: ${String(error)}`));
-      throw new AppError('AUTH_UNAUTHENTICATED');
+      await this.put(relativePath, path, mimeType, size, () => this.uploads.remove(relativePath));
+      if (!(await this.uploads.exists(relativePath))) {
+        // The owner was erased while the object was being written (contract §11): its reservation went, the object goes too.
+        await this.storage.delete(relativePath).catch((error: unknown) => this.logger.error(`could not delete ${relativePath}: ${String(error)}`));
+        throw new AppError('AUTH_UNAUTHENTICATED');
+      }
     }
     return { filename, originalName, mimeType, size, relativePath, ...(await this.urls.of(relativePath, DEFAULT_EXPIRES_IN_SECONDS)) };
   }
 
-  /**
-   * Under the owner's lock, which an erasure takes to list the owner's files: a session revoked
-   * since the request began (an erasure revokes every session before its event is published) is
-   * refused here, so an erasure never misses a file reserved after it listed them.
-   */
+  private async put(relativePath: string, path: string, mimeType: string, size: number, undo: () => Promise<void>): Promise<void> {
+    try {
+      await this.storage.put(relativePath, createReadStream(path), mimeType, size);
+    } catch (error) {
+      this.logger.error(`storage rejected the upload of ${relativePath}: ${String(error)}`);
+      await undo().catch(() => undefined);
+      throw new AppError('STORAGE_UNAVAILABLE', undefined, { cause: error });
+    }
+  }
+
+  /** The customer's reservation: under the owner's lock (lockLiveOwner), within the quota. */
   private async reserve(caller: Principal, record: UploadRecord, quotaBytes: number | undefined): Promise<void> {
     await this.unitOfWork.run(async (tx) => {
-      await this.uploads.lockOwner(record.ownerId, tx);
-      if (await this.revocations.isRevoked(caller.sessionId)) throw new AppError('AUTH_UNAUTHENTICATED');
+      await this.lockLiveOwner(caller, tx);
       if (quotaBytes !== undefined && (await this.uploads.storedBytes(record.ownerId, tx)) + record.size > quotaBytes) throw new AppError('UPLOAD_QUOTA_EXCEEDED');
       await this.uploads.record(record, tx);
     });
+  }
+
+  /**
+   * The owner's lock, which an erasure also takes to list the owner's files, and the caller's
+   * session still live: an erasure revokes every session before its event is published, so a
+   * record written here is either listed by the erasure or refused (401).
+   */
+  private async lockLiveOwner(caller: Principal, tx: Transaction): Promise<void> {
+    await this.uploads.lockOwner(caller.userId, tx);
+    if (await this.revocations.isRevoked(caller.sessionId)) throw new AppError('AUTH_UNAUTHENTICATED');
   }
 
   /** Rule 3: a private key's userId segment must be the caller's; legacy keys without one pass with a warning. */

@@ -1,11 +1,12 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
+import { forwardedForHeaders } from '@school/auth';
 import { parseConfig } from '@school/config';
-import { INBOX_MIGRATIONS } from '@school/messaging';
+import { INBOX_MIGRATIONS, OUTBOX_MIGRATIONS } from '@school/messaging';
 import { startEventTransport } from '@school/messaging/nest';
 import { TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { createPrismaClient } from '@school/prisma';
@@ -28,9 +29,9 @@ export interface MediaUnderTest {
   app: INestApplication;
   storageDir: string;
   prisma: PrismaClient;
-  /** The broker name prefix (AMQP_NAME_PREFIX) of this app's queues (its erasure events). */
+  /** The broker name prefix (AMQP_NAME_PREFIX) of the RPC queues media serves, for test clients beside it. */
   brokerPrefix: string;
-  /** The Postgres schema of this media. */
+  /** Media's Postgres schema (its outbox holds the audit entries). */
   schema: string;
   /** Media's HTTP server, for tests that watch requests from the server's side. */
   server: Server;
@@ -38,6 +39,8 @@ export interface MediaUnderTest {
   logs: string[];
   /** A new account's token on the administrator surface (admin role) or the customer one. */
   caller(surface: 'admin' | 'mobile'): Promise<Caller>;
+  /** The headers the gateway sends for a client at `forwardedFor`: X-Forwarded-For and its signature. */
+  forwardedFrom(forwardedFor: string): Record<string, string>;
   fetch(path: string, init?: RequestInit & { token?: string }): Promise<Response>;
   close(): Promise<void>;
 }
@@ -49,7 +52,7 @@ export interface MediaOptions {
 
 /** A migrated schema of media's, for processes started with `database`. */
 export function mediaSchema(): Promise<MigratedTestSchema> {
-  return migratedTestSchema(serviceDir, 'media', [INBOX_MIGRATIONS]);
+  return migratedTestSchema(serviceDir, 'media', [OUTBOX_MIGRATIONS, INBOX_MIGRATIONS]);
 }
 
 /** The real media app over a real socket, with its own schema, token issuer and storage folder. */
@@ -58,7 +61,10 @@ export async function startMedia(env: Record<string, string> = {}, options: Medi
   const issuer = await createTestIssuer();
   const storageDir = env['STORAGE_DIR'] ?? (await mkdtemp(join(tmpdir(), 'media-storage-')));
   const prisma = createPrismaClient(PrismaClient, { databaseUrl: db.databaseUrl, schema: db.schema, maxConnections: 2 });
+  // The outbox relay publishes the audit entries under this prefix, deleted at close.
   const brokerPrefix = env['AMQP_NAME_PREFIX'] ?? uniqueBrokerPrefix('media-test');
+  // The gateway's key: tests sign X-Forwarded-For with it as the gateway does (forwardedFrom).
+  const forwardingSecret = env['FORWARDING_SECRET'] ?? randomBytes(24).toString('base64url');
   const config = parseConfig(mediaEnv, {
     ...process.env,
     NODE_ENV: 'test',
@@ -67,6 +73,7 @@ export async function startMedia(env: Record<string, string> = {}, options: Medi
     JWKS_URL: issuer.jwksUrl,
     PUBLIC_BASE_URL: 'http://files.test',
     AMQP_NAME_PREFIX: brokerPrefix,
+    FORWARDING_SECRET: forwardingSecret,
     ...env,
     STORAGE_DIR: storageDir,
   });
@@ -105,6 +112,7 @@ export async function startMedia(env: Record<string, string> = {}, options: Medi
       const token = await issuer.sign({ sub: userId, sid: randomUUID(), role: surface === 'admin' ? 'admin' : 'customer', srf: surface });
       return { userId, token };
     },
+    forwardedFrom: (forwardedFor) => forwardedForHeaders(forwardingSecret, forwardedFor),
     fetch(path, init = {}) {
       const { token, ...rest } = init;
       const headers = new Headers(rest.headers);

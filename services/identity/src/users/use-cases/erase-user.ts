@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '@school/auth';
 import { EVENT_TYPES } from '@school/contracts';
 import { AppError, emailDigest } from '@school/http';
-import { Outbox } from '@school/messaging';
+import { AuditRecorder, Outbox } from '@school/messaging';
 import { UnitOfWork } from '@school/service';
 import { userNotFound } from '../../accounts/account-errors.js';
 import { type AccountControl, isSelfAction } from '../../accounts/account-rules.js';
 import { refuseLeavingNoActiveAdmin } from '../../accounts/last-admin.js';
+import { userTarget } from '../../accounts/user-audit.js';
 import { UsersRepository } from '../../accounts/users.repository.js';
 import { CredentialsService } from '../../credentials/credentials.service.js';
 import { SessionsService } from '../../sessions/sessions.service.js';
@@ -34,6 +35,7 @@ export class EraseUser {
     private readonly credentials: CredentialsService,
     private readonly outbox: Outbox,
     private readonly unitOfWork: UnitOfWork,
+    private readonly audit: AuditRecorder,
   ) {}
 
   async execute(actor: Principal, publicId: string): Promise<void> {
@@ -48,6 +50,8 @@ export class EraseUser {
       const user = await this.erasure.lock(tx, found.id);
       if (!user) throw userNotFound();
       await this.erasure.erase(tx, user);
+      // What changed is the whole account, and none of it may be named: the entry keeps the publicId only.
+      await this.audit.record(tx, { action: 'user.erase', target: userTarget(user.publicId), changes: {} });
       const erasedAt = new Date().toISOString();
       await this.outbox.record(tx, EVENT_TYPES.userErased, { version: 1, userId: user.publicId, erasedAt, emailDigest: emailDigest(user.email) });
       await this.outbox.record(tx, EVENT_TYPES.accountDeletedNotice, { email: user.email, erasedAt });
