@@ -108,6 +108,22 @@ describe('POST /api/users/:publicId/erasure (contract §11)', () => {
     });
   });
 
+  it('records user.erase, and the audit entries that target the account keep no personal field of it (contract §13)', async () => {
+    const email = `audited.${Date.now()}@example.com`;
+    const created = await identity.request('POST', '/api/users', { email, name: 'Audited Person', role: 'customer', phone: uniquePhone() }, admin.token);
+    expect(created.status).toBe(201);
+    const { publicId } = created.body.data as { publicId: string };
+    const audited = async () =>
+      (await recordedEvents(identity, [EVENT_TYPES.auditEntryRecorded])).filter((event) => (event.payload['target'] as { id?: string } | null)?.id === publicId);
+    expect(JSON.stringify(await audited())).toContain(email);
+
+    expect((await erase(publicId)).status).toBe(200);
+    const entries = await audited();
+    expect(entries.map((entry) => entry.payload['action']).sort()).toEqual(['user.create', 'user.erase']);
+    expect(JSON.stringify(entries)).not.toMatch(/Audited Person|audited\./);
+    expect(entries.find((entry) => entry.payload['action'] === 'user.erase')?.payload['changes']).toEqual({});
+  });
+
   it('erases a soft-deleted account too', async () => {
     const user = await createAccount(identity);
     expect((await identity.request('DELETE', `/api/users/${user.publicId}`, undefined, admin.token)).status).toBe(200);
