@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { swcOptions } from './scripts/jest/swc-options.js';
-import { scaled } from './scripts/jest/time-scale.js';
+import { scaled } from './libs/testing/jest/time-scale.js';
 
 const root = dirname(fileURLToPath(import.meta.url));
 
@@ -24,7 +24,7 @@ if (lane !== undefined && !(lane in LANES)) throw new Error(`JEST_LANE=${lane}: 
 export function jestConfig(projectDir, { templateDatabases, ...overrides } = {}) {
   return {
     rootDir: projectDir,
-    testEnvironment: join(root, 'scripts/jest/environment.js'),
+    testEnvironment: join(root, 'libs/testing/jest/environment.js'),
     extensionsToTreatAsEsm: ['.ts'],
     testMatch: lane ? LANES[lane] : [...LANES.unit, ...LANES.int],
     transform: { '^.+\\.ts$': ['@swc/jest', swcOptions] },
@@ -33,7 +33,7 @@ export function jestConfig(projectDir, { templateDatabases, ...overrides } = {})
       '^@school/([a-z-]+)/([a-z-]+)$': join(root, 'libs/$1/src/$2/index.ts'),
       '^(\\.{1,2}/.*)\\.js$': '$1',
     },
-    reporters: ['default', join(root, 'scripts/jest/results-reporter.js')],
+    reporters: ['default', join(root, 'libs/testing/jest/results-reporter.js')],
     ...(templateDatabases && { globalSetup: join(root, 'scripts/jest/global-setup.js'), testEnvironmentOptions: { templateDatabases } }),
     ...overrides,
     // Every timeout, the default and those a test names, stretched on a loaded machine (TEST_TIME_SCALE).

@@ -28,6 +28,7 @@ export const SECRET_VARIABLES = {
   SMTP_URL: false,
   JWT_PRIVATE_KEY: false,
   OTP_SECRET: false,
+  MFA_ENCRYPTION_KEY: false,
   SIGNED_URL_SECRET: false,
   FORWARDING_SECRET: false,
   S3_ACCESS_KEY: false,

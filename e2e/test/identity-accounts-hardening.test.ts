@@ -179,6 +179,7 @@ describe('production start-up (defect 13)', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: '0', FORWARDING_SECRET: 'a-production-forwarding-secret-of-32-chars', ...extra };
     if (!('JWT_PRIVATE_KEY' in extra)) delete env.JWT_PRIVATE_KEY;
     if (!('OTP_SECRET' in extra)) delete env.OTP_SECRET;
+    if (!('MFA_ENCRYPTION_KEY' in extra)) delete env.MFA_ENCRYPTION_KEY;
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, [identityMain], { env, stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
@@ -192,15 +193,21 @@ describe('production start-up (defect 13)', () => {
     });
   }
 
-  it('refuses to start without JWT_PRIVATE_KEY or OTP_SECRET, in one line naming the variable, exit 1', async () => {
-    const withoutKey = await startIdentity({ OTP_SECRET: 'a-production-secret-of-at-least-32-chars' });
+  it('refuses to start without JWT_PRIVATE_KEY, OTP_SECRET or MFA_ENCRYPTION_KEY, in one line naming the variable, exit 1', async () => {
+    const mfaKey = { MFA_ENCRYPTION_KEY: 'a-production-mfa-key-of-at-least-32-chars' };
+    const withoutKey = await startIdentity({ OTP_SECRET: 'a-production-secret-of-at-least-32-chars', ...mfaKey });
     expect(withoutKey.code).toBe(1);
     expect(withoutKey.stderr).toMatch(/^Invalid configuration: JWT_PRIVATE_KEY: must be set in production[^\n]*\n$/);
 
     const key = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    const withoutSecret = await startIdentity({ JWT_PRIVATE_KEY: key });
+    const withoutSecret = await startIdentity({ JWT_PRIVATE_KEY: key, ...mfaKey });
     expect(withoutSecret.code).toBe(1);
     expect(withoutSecret.stderr).toMatch(/^Invalid configuration: OTP_SECRET: must be set to a secret of your own in production\n$/);
+
+    // Contract §12: two-step sign-in's key is a secret of the installation like the others.
+    const withoutMfaKey = await startIdentity({ JWT_PRIVATE_KEY: key, OTP_SECRET: 'a-production-secret-of-at-least-32-chars' });
+    expect(withoutMfaKey.code).toBe(1);
+    expect(withoutMfaKey.stderr).toMatch(/^Invalid configuration: MFA_ENCRYPTION_KEY: must be set to a secret of your own in production\n$/);
   });
 
   it('refuses to create the bootstrap admin with the development password (unset or Admin123!) or a guessable one, in one line, exit 1 (contract §9)', async () => {
@@ -214,6 +221,7 @@ describe('production start-up (defect 13)', () => {
         DATABASE_URL: databaseUrl.href,
         JWT_PRIVATE_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
         OTP_SECRET: 'a-production-secret-of-at-least-32-chars',
+        MFA_ENCRYPTION_KEY: 'a-production-mfa-key-of-at-least-32-chars',
         AMQP_NAME_PREFIX: `prod-${randomBytes(4).toString('hex')}`,
       };
       const passwords: Record<string, string>[] = [{}, { BOOTSTRAP_ADMIN_PASSWORD: 'Admin123!' }];

@@ -7,8 +7,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LaneSummary } from '../jest/results-reporter.js';
-import { expectOwnLoad } from '../jest/time-scale.js';
+import type { LaneSummary } from '@school/testing/results-reporter';
+import { expectOwnLoad } from '@school/testing/time-scale';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);
@@ -57,9 +57,16 @@ const step = (label: string, args: string[], env: NodeJS.ProcessEnv = nxEnv) =>
     });
   });
 
+// Prettier's and ESLint's caches of the files they found clean, by content: a later run checks only
+// what changed since (a fresh clone, the CI's, has none and checks everything). ESLint's cache keys a
+// file on its own content and the config: a change to a type another file uses is seen once that file
+// changes too, or once the cache is cleared (`rm -rf node_modules/.cache/eslint`).
+const PRETTIER_CACHE = ['--cache', '--cache-strategy', 'content', '--cache-location', 'node_modules/.cache/prettier/.prettier-cache'];
+const ESLINT_CACHE = ['--cache', '--cache-strategy', 'content', '--cache-location', 'node_modules/.cache/eslint/'];
+
 // Formatting is the one check outside Nx's projects (it covers scripts/, bench/ and the root files too).
 async function prettier() {
-  if (!(await step('prettier', ['prettier', '--check', '--log-level', 'warn', '.'], process.env))) {
+  if (!(await step('prettier', ['prettier', '--check', '--log-level', 'warn', ...PRETTIER_CACHE, '.'], process.env))) {
     console.error('npm test: files differ from their Prettier layout; `npm run format` rewrites them');
   }
 }
@@ -86,7 +93,7 @@ if (unitOnly) {
     (async () => {
       await prettier();
       await step('typecheck', ['tsc', '-p', 'tsconfig.json', '--noEmit'], process.env);
-      await step('lint', ['eslint', '.'], { ...process.env, LINT_WHOLE_WORKSPACE: '1' });
+      await step('lint', ['eslint', ...ESLINT_CACHE, '.'], { ...process.env, LINT_WHOLE_WORKSPACE: '1' });
       await step('unit', nx('run-many', '-t', 'test', '--parallel=1'));
     })(),
     step('e2e', nx('run', '@school/e2e:e2e', '--excludeTaskDependencies')),

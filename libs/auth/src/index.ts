@@ -8,3 +8,4 @@ export * from './session-revocations.js';
 export * from './surfaces.js';
 export * from './verified-tokens.js';
 export * from './forwarded-client.js';
+export * from './mfa-token.js';

@@ -21,7 +21,13 @@ export interface AccessTokenClaims {
   role: Role;
   /** SURFACE_CLAIM */
   srf: Surface;
+  /** RFC 8176 authentication methods of the session's login (contract §12): `pwd`, and `otp` after two-step sign-in. */
+  amr: readonly AuthenticationMethod[];
 }
+
+/** The RFC 8176 values a login can prove: a password, and a one-time code (TOTP or recovery code). */
+export const AUTHENTICATION_METHODS = ['pwd', 'otp'] as const;
+export type AuthenticationMethod = (typeof AUTHENTICATION_METHODS)[number];
 
 /** Asymmetric algorithms only (contract §4): `none` and HMAC can never verify. */
 export const ACCESS_TOKEN_ALGORITHMS = ['EdDSA', 'ES256'] as const;

@@ -1,2 +1,2 @@
-// The one rule lives beside jest's setup (plain JavaScript, read by jest's config too).
-export { scaled, timeScale } from '../../../scripts/jest/time-scale.js';
+// The one rule lives beside jest's environment and reporter (plain JavaScript, read by jest's config too).
+export { expectOwnLoad, scaled, timeScale } from '../jest/time-scale.js';

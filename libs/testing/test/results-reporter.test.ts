@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
-import { summarize, type RunResults } from '../../../scripts/jest/results-reporter.js';
+import { summarize, type RunResults } from '../jest/results-reporter.js';
 import { scaled } from '../src/index.js';
 
 const ROOT = '/repo/services/identity';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { availableParallelism } from 'node:os';
-import ScaledTimeoutsEnvironment from '../../../scripts/jest/environment.js';
-import { expectOwnLoad } from '../../../scripts/jest/time-scale.js';
+import ScaledTimeoutsEnvironment from '../jest/environment.js';
+import { expectOwnLoad } from '../jest/time-scale.js';
 import { scaled, timeScale } from '../src/index.js';
 
 type Added = { timeout: number | undefined };

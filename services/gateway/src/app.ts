@@ -19,6 +19,7 @@ import { answerClientError, answerFrameworkError } from './http/client-errors.js
 import { MAX_URL_LENGTH } from './http/request-limits.js';
 import { registerResponseHeaders } from './http/response-headers.js';
 import { registerTableRoutes } from './proxy/register-routes.js';
+import { registerClientAddress } from './request/client-ip.js';
 import { ROUTE_TABLE } from './routes/route-table.js';
 import { LiveStreams } from './streams/live-streams.js';
 import { DEFAULT_THROTTLE_KEY_PREFIX, Throttle } from './throttle/throttle.js';
@@ -90,6 +91,7 @@ export async function buildGateway(config: GatewayConfig, deps: GatewayDependenc
   registerAccessLog(app, { successSampleRate: config.ACCESS_LOG_SAMPLE_RATE, skip: isHealthProbe });
   registerResponseHeaders(app);
   registerErrorHandling(app);
+  registerClientAddress(app, config.TRUST_PROXY);
   app.addHook('onRequest', (_request, reply, done) => {
     if (!closing) return done();
     reply.header('connection', 'close');

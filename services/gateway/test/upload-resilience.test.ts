@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { openUpload, type OpenUpload } from '@school/testing';
+import { openUpload, type OpenUpload, waitFor } from '@school/testing';
 import { bearer, REDIS_URL, startTestGateway, type TestGateway } from './support/gateway.js';
 import { resetFakes } from './support/fake-upstreams.js';
 import { parseResponse } from './support/raw-socket.js';
@@ -84,6 +84,17 @@ describe('uploads in flight and slow uploads', () => {
     await rm(spoolParent, { recursive: true, force: true });
   });
 
+  /** The upload slots `users` hold in Redis now. */
+  const slotsHeld = async (users: string[]) => {
+    const redis = new Redis(REDIS_URL);
+    try {
+      const keys = users.map((user) => `${gateway.keyPrefix}uploads-in-flight:user:${createHash('sha256').update(user).digest('base64url')}`);
+      return (await Promise.all(keys.map((key) => redis.zcard(key)))).reduce((sum, count) => sum + count, 0);
+    } finally {
+      redis.disconnect();
+    }
+  };
+
   const hold = async (path: string, sub: string, ip: string, role = 'customer') => {
     const upload = await openUpload(gateway.url, path, { token: await token(gateway, sub, role), headers: { 'x-forwarded-for': ip } });
     open.push(upload);
@@ -127,12 +138,11 @@ describe('uploads in flight and slow uploads', () => {
     held.forEach((upload, index) => (index % 2 === 0 ? upload.reset() : upload.end()));
     const authorization = await bearer(gateway.issuer, { sub: 'dropper', role: 'admin' });
     // The slots go as the gateway sees each connection close: ask until it has.
-    let status = 429;
-    for (let attempt = 0; attempt < 50 && status === 429; attempt += 1) {
-      await sleep(100);
-      status = (await post(gateway, '/api/upload', authorization, '10.0.10.2')).status;
-    }
-    expect(status).toBe(200);
+    await waitFor(async () => (await post(gateway, '/api/upload', authorization, '10.0.10.2')).status === 200, {
+      timeoutMs: 5_000,
+      intervalMs: 100,
+      what: 'an upload slot of the dropper freed',
+    });
   });
 
   it("keeps signed URLs and other users' uploads answering while 130 uploads trickle, none of them reaching media", async () => {
@@ -140,7 +150,8 @@ describe('uploads in flight and slow uploads', () => {
     const trickling = await Promise.all(Array.from({ length: 130 }, (_, index) => hold('/api/mobile/uploads', `trickler-${index}`, `10.1.${Math.floor(index / 10)}.1`)));
     const stop = trickle(trickling, 2_000);
     try {
-      await sleep(500);
+      const tricklers = Array.from({ length: 130 }, (_, index) => `trickler-${index}`);
+      await waitFor(async () => (await slotsHeld(tricklers)) === 130, { intervalMs: 100, what: 'every trickle holding its upload slot' });
       const signed = await fetch(`${gateway.url}/api/mobile/uploads/signed-url/uploads/image/u/x.webp`, {
         headers: { authorization: await bearer(gateway.issuer, { sub: 'reader' }) },
       });
@@ -160,32 +171,16 @@ describe('uploads in flight and slow uploads', () => {
 
   it('keeps serving after hundreds of uploads are dropped mid-body at once, refused ones included', async () => {
     const dropped = await Promise.all(Array.from({ length: 300 }, (_, index) => hold('/api/upload', `admin-${index % 40}`, `10.3.${index % 25}.1`, 'admin')));
-    await sleep(300);
+    // Dropped once the gateway holds every caller's three slots: the others are waiting to be refused.
+    const admins = Array.from({ length: 40 }, (_, user) => `admin-${user}`);
+    await waitFor(async () => (await slotsHeld(admins)) === 40 * 3, { intervalMs: 100, what: 'every caller holding its three upload slots' });
     dropped.forEach((upload, index) => (index % 2 === 0 ? upload.reset() : upload.end()));
     open.length = 0;
-    await sleep(300);
+    // Their callers' slots are free again, whenever in its course each upload was dropped.
+    await waitFor(async () => (await slotsHeld(admins)) === 0, { timeoutMs: 5_000, intervalMs: 100, what: 'the dropped uploads releasing their slots' });
     expect((await fetch(`${gateway.url}/health/live`)).status).toBe(200);
     expect((await post(gateway, '/api/upload', await bearer(gateway.issuer, { sub: 'admin-after', role: 'admin' }), '10.4.0.1')).status).toBe(200);
-    // Their callers' slots are free again, whenever in its course each upload was dropped.
-    const redis = new Redis(REDIS_URL);
-    try {
-      const userKeys = Array.from({ length: 40 }, (_, user) => `${gateway.keyPrefix}uploads-in-flight:user:${createHash('sha256').update(`admin-${user}`).digest('base64url')}`);
-      const held = async () => (await Promise.all(userKeys.map((key) => redis.zcard(key)))).reduce((sum, count) => sum + count, 0);
-      let slots = await held();
-      for (let attempt = 0; attempt < 50 && slots > 0; attempt += 1) {
-        await sleep(100);
-        slots = await held();
-      }
-      expect(slots).toBe(0);
-    } finally {
-      redis.disconnect();
-    }
     // No spooled body outlives its request.
-    let left = await spooled();
-    for (let attempt = 0; attempt < 50 && left.length > 0; attempt += 1) {
-      await sleep(100);
-      left = await spooled();
-    }
-    expect(left).toEqual([]);
+    await waitFor(async () => (await spooled()).length === 0, { timeoutMs: 5_000, intervalMs: 100, what: 'no spooled body left' });
   });
 });

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { Agent, buildConnector } from 'undici';
 import { registerErrorHandling } from '../src/errors.js';
 import { proxyOptions } from '../src/proxy/upstream.js';
+import { registerClientAddress } from '../src/request/client-ip.js';
 import { ROUTE_TABLE } from '../src/routes/route-table.js';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstreams.js';
 
@@ -27,6 +28,7 @@ async function proxyThrough(ports: number[], upstream: FakeUpstream): Promise<{ 
   const login = ROUTE_TABLE.find((route) => route.method === 'POST' && route.path === '/api/auth/login/email')!;
   const app = Fastify();
   registerErrorHandling(app);
+  registerClientAddress(app, 0);
   await app.register(httpProxy, proxyOptions(login, upstream.url, agent, { timeoutMs: 5_000, trustedProxies: 0, forwardingSecret: { current: () => 'upstream-retry-test' } }));
   app.addHook('onClose', () => agent.close());
   await app.listen({ port: 0, host: '127.0.0.1' });

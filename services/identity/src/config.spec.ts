@@ -7,6 +7,7 @@ const configOf = (env: Record<string, string>) => parseConfig(identityEnv, env, 
 const signingKey = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const otpSecret = 'a-production-secret-of-at-least-32-chars';
 const FORWARDING_SECRET = 'a-production-forwarding-secret-of-32-chars';
+const MFA_ENCRYPTION_KEY = 'a-production-mfa-key-of-at-least-32-chars';
 
 describe('identity configuration rules', () => {
   it('lets development and tests run on the generated signing key and a generated OTP secret', () => {
@@ -15,31 +16,39 @@ describe('identity configuration rules', () => {
   });
 
   it('refuses production without JWT_PRIVATE_KEY, in one line naming it', () => {
-    expect(() => configOf({ NODE_ENV: 'production', OTP_SECRET: otpSecret, FORWARDING_SECRET })).toThrow(
+    expect(() => configOf({ NODE_ENV: 'production', OTP_SECRET: otpSecret, FORWARDING_SECRET, MFA_ENCRYPTION_KEY })).toThrow(
       /^Invalid configuration: JWT_PRIVATE_KEY: must be set in production \(the generated signing key is for development and tests only\)$/,
     );
   });
 
   it('refuses production without an OTP_SECRET of its own', () => {
-    expect(() => configOf({ NODE_ENV: 'production', JWT_PRIVATE_KEY: signingKey, FORWARDING_SECRET })).toThrow(
+    expect(() => configOf({ NODE_ENV: 'production', JWT_PRIVATE_KEY: signingKey, FORWARDING_SECRET, MFA_ENCRYPTION_KEY })).toThrow(
       /^Invalid configuration: OTP_SECRET: must be set to a secret of your own in production$/,
     );
   });
 
   it('names both when both are missing, and starts with both', () => {
-    expect(() => configOf({ NODE_ENV: 'production', FORWARDING_SECRET })).toThrow(/^Invalid configuration: JWT_PRIVATE_KEY: .*; OTP_SECRET: /);
-    const config = configOf({ NODE_ENV: 'production', JWT_PRIVATE_KEY: signingKey, OTP_SECRET: otpSecret, FORWARDING_SECRET });
+    expect(() => configOf({ NODE_ENV: 'production', FORWARDING_SECRET, MFA_ENCRYPTION_KEY })).toThrow(/^Invalid configuration: JWT_PRIVATE_KEY: .*; OTP_SECRET: /);
+    const config = configOf({ NODE_ENV: 'production', JWT_PRIVATE_KEY: signingKey, OTP_SECRET: otpSecret, FORWARDING_SECRET, MFA_ENCRYPTION_KEY });
     expect(config).toMatchObject({ NODE_ENV: 'production', OTP_SECRET: otpSecret });
     expect(config.JWT_PRIVATE_KEY).toContain('PRIVATE KEY');
   });
 
   it("refuses production without the gateway's FORWARDING_SECRET (docs/decisions/0007)", () => {
-    expect(() => configOf({ NODE_ENV: 'production', JWT_PRIVATE_KEY: signingKey, OTP_SECRET: otpSecret })).toThrow(
+    expect(() => configOf({ NODE_ENV: 'production', JWT_PRIVATE_KEY: signingKey, OTP_SECRET: otpSecret, MFA_ENCRYPTION_KEY })).toThrow(
       /^Invalid configuration: FORWARDING_SECRET: must be set to a secret of your own in production$/,
     );
-    expect(() => configOf({ NODE_ENV: 'production', JWT_PRIVATE_KEY: signingKey, OTP_SECRET: otpSecret, FORWARDING_SECRET: 'short' })).toThrow(
+    expect(() => configOf({ NODE_ENV: 'production', JWT_PRIVATE_KEY: signingKey, OTP_SECRET: otpSecret, FORWARDING_SECRET: 'short', MFA_ENCRYPTION_KEY })).toThrow(
       /FORWARDING_SECRET: must be at least 32 characters/,
     );
+  });
+
+  it('refuses production without an MFA_ENCRYPTION_KEY of its own (contract §12), and a short one anywhere', () => {
+    expect(() => configOf({ NODE_ENV: 'production', JWT_PRIVATE_KEY: signingKey, OTP_SECRET: otpSecret, FORWARDING_SECRET })).toThrow(
+      /^Invalid configuration: MFA_ENCRYPTION_KEY: must be set to a secret of your own in production$/,
+    );
+    expect(() => configOf({ MFA_ENCRYPTION_KEY: 'short' })).toThrow(/MFA_ENCRYPTION_KEY: must be at least 32 characters/);
+    expect(configOf({}).MFA_ENCRYPTION_KEY).toBeUndefined();
   });
 
   it('takes JWT_PUBLIC_KEYS only beside JWT_PRIVATE_KEY', () => {

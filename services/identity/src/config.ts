@@ -4,6 +4,7 @@ import { bootstrapEnv } from './bootstrap/bootstrap.config.js';
 import { credentialsEnv, otpSecretRequiredInProduction } from './credentials/credentials.config.js';
 import { keysEnv, publicKeysNeedPrivateKey, signingKeyRequiredInProduction } from './keys/keys.config.js';
 import { loginBackoffEnv } from './login-backoff/login-backoff.config.js';
+import { mfaEnv, mfaKeyRequiredInProduction } from './mfa/mfa.config.js';
 import { passwordsEnv } from './passwords/passwords.config.js';
 import { retentionEnv } from './retention/retention.config.js';
 import { sessionsEnv } from './sessions/sessions.config.js';
@@ -13,6 +14,7 @@ export const identityEnv = serviceEnv(SERVICES.identity.port, {
   ...forwardingEnv,
   ...keysEnv,
   ...credentialsEnv,
+  ...mfaEnv,
   ...passwordsEnv,
   ...loginBackoffEnv,
   ...sessionsEnv,
@@ -22,10 +24,11 @@ export const identityEnv = serviceEnv(SERVICES.identity.port, {
 
 export type IdentityConfig = z.infer<z.ZodObject<typeof identityEnv>>;
 
-/** Checked with the values at start-up: a production identity has its own signing key, OTP secret and forwarding secret. */
+/** Checked with the values at start-up: a production identity has its own signing key, OTP secret, MFA key and forwarding secret. */
 export const identityConfigRules: readonly ConfigRule<IdentityConfig>[] = [
   signingKeyRequiredInProduction,
   publicKeysNeedPrivateKey,
   otpSecretRequiredInProduction,
+  mfaKeyRequiredInProduction,
   forwardingSecretRequiredInProduction,
 ];

@@ -109,7 +109,7 @@ describe('signing key kept in the identity schema', () => {
 
     await eventually(() => [a, b].every((replica) => replica.kid === newKid), 'every replica to sign with the new key');
     expect(kidsOf(a)).toEqual([newKid, oldKid]);
-    const header = JSON.parse(Buffer.from(a.sign({ sub: 'u', sid: 's', role: 'admin', srf: 'admin' }, 60).token.split('.')[0]!, 'base64url').toString());
+    const header = JSON.parse(Buffer.from(a.sign({ sub: 'u', sid: 's', role: 'admin', srf: 'admin', amr: ['pwd'] }, 60).token.split('.')[0]!, 'base64url').toString());
     expect(header.kid).toBe(newKid);
 
     await eventually(() => [a, b].every((replica) => kidsOf(replica).length === 1), 'the old key to retire', 5_000);

@@ -18,7 +18,7 @@ describe('the OTP secret of an installation without OTP_SECRET (contract §9)', 
   });
 
   it('is generated at random, kept in the identity schema, and keys the stored codes', async () => {
-    const [kept] = await identity.prisma.installationSecret.findMany();
+    const [kept] = await identity.prisma.installationSecret.findMany({ where: { name: 'otp' } });
     expect(kept).toMatchObject({ name: 'otp', value: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
     expect(identity.app.get<CredentialsOptions>(CREDENTIALS_OPTIONS, { strict: false }).otpSecret).toBe(kept!.value);
 
@@ -32,7 +32,7 @@ describe('the OTP secret of an installation without OTP_SECRET (contract §9)', 
   });
 
   it('is the same for every later start or replica of the installation', async () => {
-    const [kept] = await identity.prisma.installationSecret.findMany();
+    const [kept] = await identity.prisma.installationSecret.findMany({ where: { name: 'otp' } });
     const replica = identity.app.get(InstallationSecretsRepository, { strict: false });
     expect(await replica.keep('otp', () => 'another-random-value')).toBe(kept!.value);
   });

@@ -87,6 +87,23 @@ describe('retention: ended sessions, outlived refresh tokens and spent credentia
     expect(left.map((row) => row.id).sort()).toEqual([live.id, expiredRecently.id].sort());
   });
 
+  it('deletes second sign-in steps (contract §12) that ended or expired before the retention period', async () => {
+    const staff = await createAccount(identity, { role: 'staff' });
+    const challenge = (tokenHash: string, at: { expiresAt: Date; endedAt?: Date }) =>
+      identity.prisma.mfaChallenge.create({ data: { tokenHash, userId: staff.id, expiresAt: at.expiresAt, endedAt: at.endedAt ?? null } });
+    const suffix = `${staff.id}`.padStart(8, '0');
+    await challenge(`live-${suffix}`, { expiresAt: daysAgo(-1) });
+    await challenge(`recent-${suffix}`, { expiresAt: daysAgo(29), endedAt: daysAgo(29) });
+    await challenge(`expired-${suffix}`, { expiresAt: daysAgo(31) });
+    await challenge(`used-${suffix}`, { expiresAt: daysAgo(-1), endedAt: daysAgo(31) });
+
+    const report = await identity.app.get(RetentionService).prune();
+
+    expect(report.mfaChallenges).toBe(2);
+    const left = await identity.prisma.mfaChallenge.findMany({ where: { userId: staff.id } });
+    expect(left.map((row) => row.tokenHash).sort()).toEqual([`live-${suffix}`, `recent-${suffix}`]);
+  });
+
   it('deletes in batches until none is left', async () => {
     const customer = await createAccount(identity);
     const pairs = [await signIn(identity, customer), await signIn(identity, customer), await signIn(identity, customer)];

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TcpProxy } from '@school/messaging/testing';
 import { Redis } from 'ioredis';
 import { referenceDataSuite, type HttpAnswer, type ReferenceDataInstance, type ReferenceDataSuite } from './support/reference-data-app.js';
-import { scaled } from '@school/testing';
+import { scaled, waitFor } from '@school/testing';
 
 const PATH = '/api/academic-sessions';
 const TEST_REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -22,6 +22,15 @@ describe('academic sessions list cache (Redis, shared by replicas)', () => {
     suite.prisma.academicSession.create({
       data: { publicId: crypto.randomUUID(), name, startDate: new Date(`${year}-01-01`), endDate: new Date(`${year}-12-31`) },
     });
+
+  /** Whether a list entry for a query naming `search` is in Redis under its cache's current version (`<cache>:list:v<version>:<query>`). */
+  const cachedUnderCurrentVersion = async (search: string) => {
+    for (const key of await redis.keys(`${suite.cachePrefix}*:list:v*${search}*`)) {
+      const [, cache, version] = /^(.*):list:v(\d+):/.exec(key) ?? [];
+      if (cache !== undefined && ((await redis.get(`${cache}:list:version`)) ?? '0') === version) return true;
+    }
+    return false;
+  };
 
   beforeAll(async () => {
     suite = await referenceDataSuite('rd_sessions_cache');
@@ -119,18 +128,19 @@ describe('academic sessions list cache (Redis, shared by replicas)', () => {
 
       // The replicas that saw Redis all along were told of the writes it could not announce, once it is back.
       await proxy.resume();
-      const deadline = Date.now() + 10_000;
-      let seen: string[] = [];
-      while (Date.now() < deadline) {
-        seen = names(await one.request('GET', `${PATH}?search=away`, undefined, admin));
-        if (seen.length === 1 && seen[0] === 'Still away') break;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      expect(seen).toEqual(['Still away']);
-      // And this replica caches again: a row written behind its back is not shown.
-      await cut.request('GET', `${PATH}?search=behind-again`, undefined, admin);
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      await cut.request('GET', `${PATH}?search=behind-again`, undefined, admin);
+      await waitFor(async () => names(await one.request('GET', `${PATH}?search=away`, undefined, admin)).join() === 'Still away', {
+        timeoutMs: 10_000,
+        intervalMs: 200,
+        what: 'the other replica listing the write made while Redis was away',
+      });
+      // And this replica caches again, once its connection to Redis is back: a row written behind its back is not shown.
+      await waitFor(
+        async () => {
+          await cut.request('GET', `${PATH}?search=behind-again`, undefined, admin);
+          return cachedUnderCurrentVersion('behind-again');
+        },
+        { timeoutMs: 10_000, intervalMs: 100, what: 'the cut replica caching a list again' },
+      );
       await insertDirectly('behind-again', 2060);
       expect(names(await cut.request('GET', `${PATH}?search=behind-again`, undefined, admin))).toEqual([]);
     });

@@ -60,6 +60,12 @@ export const newDeviceSignedInPayload = z
   })
   .strict();
 
+/** Contract §12: a recovery code was spent on two-step sign-in; `recoveryCodesLeft` after it. */
+export const recoveryCodeUsedPayload = z.object({ userId, email, name: personName, usedAt: timestamp, recoveryCodesLeft: z.number().int().min(0).max(10) }).strict();
+
+/** Contract §12: two-step sign-in was turned off, by the holder (`self`) or by an administrator (`admin`). */
+export const mfaDisabledPayload = z.object({ userId, email, name: personName, disabledAt: timestamp, by: z.enum(['self', 'admin']) }).strict();
+
 export const emailVerificationRequestedPayload = z.object({ userId, email, name: personName, verifyUrl: link, expiresAt: timestamp }).strict();
 
 export const phoneVerificationRequestedPayload = z.object({ userId, phone, otp, expiresAt: timestamp }).strict();
@@ -170,6 +176,8 @@ export const EVENT_SCHEMAS = {
   [EVENT_TYPES.passwordResetRequested]: passwordResetRequestedPayload,
   [EVENT_TYPES.passwordChanged]: passwordChangedPayload,
   [EVENT_TYPES.newDeviceSignedIn]: newDeviceSignedInPayload,
+  [EVENT_TYPES.recoveryCodeUsed]: recoveryCodeUsedPayload,
+  [EVENT_TYPES.mfaDisabled]: mfaDisabledPayload,
   [EVENT_TYPES.emailVerificationRequested]: emailVerificationRequestedPayload,
   [EVENT_TYPES.phoneVerificationRequested]: phoneVerificationRequestedPayload,
   [EVENT_TYPES.userAddressChanged]: userAddressChangedPayload,

@@ -8,6 +8,8 @@ export const EVENT_TYPES = {
   passwordResetRequested: 'identity.password_reset_requested',
   passwordChanged: 'identity.password_changed',
   newDeviceSignedIn: 'identity.new_device_signed_in',
+  recoveryCodeUsed: 'identity.recovery_code_used',
+  mfaDisabled: 'identity.mfa_disabled',
   emailVerificationRequested: 'identity.email_verification_requested',
   phoneVerificationRequested: 'identity.phone_verification_requested',
   userAddressChanged: 'identity.user_address_changed',

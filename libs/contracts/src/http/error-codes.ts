@@ -23,6 +23,11 @@ export const ERROR_CATALOGUE = {
   AUTH_OTP_REQUIRED: { status: 400, message: 'OTP is required' },
   AUTH_OTP_TARGET_REQUIRED: { status: 400, message: 'Email or phone is required with otp' },
   AUTH_VERIFICATION_CODE_INVALID: { status: 400, message: 'Verification code is invalid or expired' },
+  AUTH_MFA_ALREADY_ENABLED: { status: 409, message: 'Two-step sign-in is already on' },
+  /** 400 on the enrolment and management routes; the login step answers it 401 (contract §12). */
+  AUTH_MFA_CODE_INVALID: { status: 400, message: 'The code is invalid' },
+  AUTH_MFA_TOKEN_INVALID: { status: 401, message: 'The sign-in token is invalid or expired; log in again' },
+  AUTH_MFA_NOT_ENABLED: { status: 404, message: 'Two-step sign-in is not on for this account' },
 
   USER_NOT_FOUND: { status: 404, message: 'User not found' },
   SESSION_NOT_FOUND: { status: 404, message: 'Session not found' },

@@ -71,6 +71,48 @@ const tokenResponse = z.object({
 });
 export type TokenResponseDto = z.input<typeof tokenResponse>;
 
+/** Contract §12: the password step of an account with two-step sign-in on answers this instead of tokens. */
+const mfaChallengeResponse = z.object({
+  mfaRequired: z.literal(true),
+  mfaToken: z.string().describe('single use, for POST /api/auth/login/mfa'),
+  mfaTokenExpiresAt: timestamp.describe('5 minutes after the password step'),
+});
+export type MfaChallengeDto = z.input<typeof mfaChallengeResponse>;
+
+/** The admin login's answer: tokens, or the second step's token when two-step sign-in is on (contract §12). */
+const adminLoginResponse = z.union([tokenResponse, mfaChallengeResponse]);
+export type AdminLoginResponseDto = z.input<typeof adminLoginResponse>;
+
+/** A TOTP code (six digits) or a recovery code; single-line, bounded (contract §3). */
+const mfaCode = singleLine(1, 64).describe('the current six-digit code of the authenticator app, or (at login) one recovery code');
+
+export const mfaCodeBody = z.strictObject({ code: mfaCode });
+export type MfaCodeBody = z.output<typeof mfaCodeBody>;
+
+export const loginMfaBody = z.strictObject({
+  mfaToken: singleLineRaw.min(1, 'is required').max(512, 'must be at most 512 characters'),
+  code: mfaCode,
+});
+export type LoginMfaBody = z.output<typeof loginMfaBody>;
+
+export const disableMfaBody = z.strictObject({
+  password: z.string().min(1, 'is required').max(LOGIN_PASSWORD_MAX_LENGTH, `must be at most ${LOGIN_PASSWORD_MAX_LENGTH} characters`),
+  code: mfaCode,
+});
+export type DisableMfaBody = z.output<typeof disableMfaBody>;
+
+const mfaStatusResponse = z.object({ totp: z.boolean(), recoveryCodesLeft: z.number().int() });
+export type MfaStatusDto = z.input<typeof mfaStatusResponse>;
+
+const mfaEnrolmentResponse = z.object({
+  secret: z.string().describe('base32, 160 bits'),
+  otpauthUrl: z.string().describe('otpauth://totp/<issuer>:<email>?secret=...&issuer=... (the QR code an authenticator app scans)'),
+});
+export type MfaEnrolmentDto = z.input<typeof mfaEnrolmentResponse>;
+
+const recoveryCodesResponse = z.object({ recoveryCodes: z.array(z.string()).describe('ten single-use codes, shown this once') });
+export type RecoveryCodesDto = z.input<typeof recoveryCodesResponse>;
+
 const permissionsResponse = z.object({ role: z.enum(ROLES), permissions: z.array(z.enum(PERMISSION_NAMES)) });
 export type PermissionsDto = z.input<typeof permissionsResponse>;
 
@@ -90,7 +132,7 @@ interface SurfaceText {
  * The authentication routes both surfaces serve (spec §4.1, §4.2) under their prefix: a token of
  * the other surface does not authenticate on them (401, contract §4), and login issues the surface's tokens.
  */
-function surfaceAuthRoutes(surface: Surface, { prefix, tag, who }: SurfaceText) {
+function surfaceAuthRoutes<Login extends z.ZodType>(surface: Surface, { prefix, tag, who }: SurfaceText, loginResponse: Login) {
   const common = { surface: { surface, check: 'token' }, tag } as const;
   return routeManifest({
     login: {
@@ -104,7 +146,7 @@ function surfaceAuthRoutes(surface: Surface, { prefix, tag, who }: SurfaceText) 
       noStore: true,
       summary: `Log in with email and password (${who})`,
       body: { json: loginBody, example: loginExample },
-      response: { status: 200, description: 'Token pair and profile', schema: successEnvelope(tokenResponse) },
+      response: { status: 200, description: 'Token pair and profile', schema: successEnvelope(loginResponse) },
       errors: ['AUTH_INVALID_CREDENTIALS', 'AUTH_ACCOUNT_BANNED'],
     },
     refresh: {
@@ -180,7 +222,8 @@ function surfaceAuthRoutes(surface: Surface, { prefix, tag, who }: SurfaceText) 
   });
 }
 
-const admin = surfaceAuthRoutes('admin', { prefix: '/api/auth', tag: 'admin-auth', who: 'admin and staff' });
+const admin = surfaceAuthRoutes('admin', { prefix: '/api/auth', tag: 'admin-auth', who: 'admin and staff' }, adminLoginResponse);
+const adminJwt = { auth: 'jwt', surface: { surface: 'admin', check: 'token' }, tag: 'admin-auth' } as const;
 
 /** Spec §4.1, the administrator surface (admin and staff): the shared routes and the caller's permissions. */
 export const ADMIN_AUTH_ROUTES = routeManifest({
@@ -195,10 +238,77 @@ export const ADMIN_AUTH_ROUTES = routeManifest({
     summary: 'The caller’s role and permissions',
     response: { status: 200, description: 'Role and permissions', schema: successEnvelope(permissionsResponse) },
   },
+  loginMfa: {
+    method: 'POST',
+    path: '/api/auth/login/mfa',
+    auth: 'public',
+    surface: { surface: 'admin', check: 'token' },
+    tag: 'admin-auth',
+    /** The password step's buckets (contract §12): ip and the mfaToken's email, and ip. */
+    throttles: ['login', 'loginPerIp'],
+    serviceLimits: ['loginBackoff'],
+    noStore: true,
+    summary: 'Second step of a two-step sign-in: the mfaToken of the password step and a code',
+    description:
+      'The code is the current six-digit TOTP (the step before and after are accepted; a step at or before the last accepted one is refused) ' +
+      'or one unused recovery code. Answers like login. The fifth wrong code retires the mfaToken; wrong codes count toward the email’s login back-off.',
+    body: { json: loginMfaBody, example: { mfaToken: '…', code: '123456' } },
+    response: { status: 200, description: 'Token pair and profile', schema: successEnvelope(tokenResponse) },
+    errors: [{ code: 'AUTH_MFA_CODE_INVALID', status: 401 }, 'AUTH_MFA_TOKEN_INVALID', 'AUTH_ACCOUNT_BANNED'],
+  },
+  mfaStatus: {
+    ...adminJwt,
+    method: 'GET',
+    path: '/api/auth/mfa',
+    noStore: true,
+    summary: 'Whether two-step sign-in is on, and how many recovery codes are left',
+    response: { status: 200, description: 'Two-step sign-in status', schema: successEnvelope(mfaStatusResponse) },
+  },
+  mfaStart: {
+    ...adminJwt,
+    method: 'POST',
+    path: '/api/auth/mfa/totp',
+    noStore: true,
+    summary: 'Start enrolling an authenticator app (nothing changes until it is confirmed)',
+    description: 'A new start replaces an unconfirmed one.',
+    response: { status: 200, description: 'The pending secret and its otpauth URL', schema: successEnvelope(mfaEnrolmentResponse) },
+    errors: ['AUTH_MFA_ALREADY_ENABLED'],
+  },
+  mfaConfirm: {
+    ...adminJwt,
+    method: 'POST',
+    path: '/api/auth/mfa/totp/confirm',
+    noStore: true,
+    summary: 'Confirm enrolment with a code of the pending secret: two-step sign-in is on',
+    description: 'Answers ten single-use recovery codes, shown this once. Every other session of the caller is ended.',
+    body: { json: mfaCodeBody, example: { code: '123456' } },
+    response: { status: 200, description: 'Recovery codes', schema: successEnvelope(recoveryCodesResponse) },
+    errors: ['AUTH_MFA_CODE_INVALID', 'AUTH_MFA_ALREADY_ENABLED'],
+  },
+  mfaRecoveryCodes: {
+    ...adminJwt,
+    method: 'POST',
+    path: '/api/auth/mfa/recovery-codes',
+    noStore: true,
+    summary: 'Replace all ten recovery codes (a current code of the authenticator app required)',
+    body: { json: mfaCodeBody, example: { code: '123456' } },
+    response: { status: 200, description: 'Recovery codes', schema: successEnvelope(recoveryCodesResponse) },
+    errors: ['AUTH_MFA_CODE_INVALID', 'AUTH_MFA_NOT_ENABLED'],
+  },
+  mfaDisable: {
+    ...adminJwt,
+    method: 'DELETE',
+    path: '/api/auth/mfa/totp',
+    summary: 'Turn two-step sign-in off (password and a current code required)',
+    description: 'The holder is told by email.',
+    body: { json: disableMfaBody, example: { password: 'Admin123!', code: '123456' } },
+    response: { status: 200, description: 'Two-step sign-in turned off', schema: nullEnvelope },
+    errors: ['AUTH_INVALID_CREDENTIALS', 'AUTH_MFA_CODE_INVALID', 'AUTH_MFA_NOT_ENABLED'],
+  },
 } satisfies Record<string, RouteSpec>);
 
 /** Spec §4.2, the customer mobile surface (customers only). */
-export const MOBILE_AUTH_ROUTES = surfaceAuthRoutes('mobile', { prefix: '/api/mobile/auth', tag: 'mobile-auth', who: 'customers' });
+export const MOBILE_AUTH_ROUTES = surfaceAuthRoutes('mobile', { prefix: '/api/mobile/auth', tag: 'mobile-auth', who: 'customers' }, tokenResponse);
 
 /** The routes both surfaces share, as each surface's controller serves them. */
 export type SurfaceAuthRoutes = ReturnType<typeof surfaceAuthRoutes>;

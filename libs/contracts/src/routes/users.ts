@@ -152,4 +152,15 @@ export const USER_ROUTES = routeManifest({
     response: { status: 200, description: 'Sessions ended', schema: successEnvelope(endedSessionsSchema) },
     errors: ['USER_NOT_FOUND'],
   },
+  resetMfa: {
+    method: 'DELETE',
+    path: '/api/users/:publicId/mfa',
+    auth: 'jwt',
+    permissions: ['Users_UPDATE'],
+    tag: TAG,
+    summary: 'Turn two-step sign-in off for an account, ending its sessions (the recovery path of contract §12)',
+    params: publicIdParams,
+    response: { status: 200, description: 'Two-step sign-in turned off', schema: nullEnvelope },
+    errors: ['USER_NOT_FOUND', 'AUTH_MFA_NOT_ENABLED'],
+  },
 });

@@ -3,7 +3,7 @@ import { propagation } from '@opentelemetry/api';
 import type { FastifyRequest } from 'fastify';
 import { FORWARDED_FOR_SIGNATURE_HEADER, signForwardedFor } from '@school/auth';
 import { REQUEST_ID_HEADER } from '@school/http';
-import { clientAddress, firstListEntry } from '../request/client-ip.js';
+import { firstListEntry } from '../request/client-ip.js';
 import { injectTraceContext } from '../tracing/request-span.js';
 
 /**
@@ -53,7 +53,7 @@ export function upstreamRequestHeaders(request: FastifyRequest, incoming: Incomi
 
   // Services take the first entry as the client (identity records it on sessions), once they have
   // checked the signature: what reaches them without it, they treat as coming from its socket.
-  const forwardedFor = clientAddress(request, options.trustedProxies).forwardedFor;
+  const forwardedFor = request.client.forwardedFor;
   headers['x-forwarded-for'] = forwardedFor;
   const secret = options.forwardingSecret.current();
   if (secret !== undefined) headers[FORWARDED_FOR_SIGNATURE_HEADER] = signForwardedFor(secret, forwardedFor);

@@ -46,7 +46,7 @@ export async function registerTableRoutes(app: FastifyInstance, deps: RouteDepen
   app.decorateRequest('principal', undefined);
   const authenticate = authenticateHook(deps.authenticator);
   const bodyDeadline = bodyDeadlineHook(deps.bodyTimeoutMs);
-  const uploadSlot = uploadsInFlightHook(deps.uploadsInFlight, { trustedProxies: deps.upstream.trustedProxies });
+  const uploadSlot = uploadsInFlightHook(deps.uploadsInFlight);
 
   // http-proxy takes no onRequest option: each entry's hooks join its route as Fastify adds it.
   app.addHook('onRoute', (options) => {
@@ -55,11 +55,11 @@ export async function registerTableRoutes(app: FastifyInstance, deps: RouteDepen
     const onRequest: RequestHook[] = route.auth === 'jwt' ? [authenticate] : [];
     const preValidation: RequestHook[] = [];
     for (const policy of route.throttles ?? []) {
-      const hook = throttleHook(deps.throttle, policy, { trustedProxies: deps.upstream.trustedProxies });
+      const hook = throttleHook(deps.throttle, policy);
       (needsBody(THROTTLE_POLICIES[policy]) ? preValidation : onRequest).push(hook);
     }
     for (const policy of route.perKeyThrottles ?? []) {
-      preValidation.push(throttleHook(deps.throttle, policy, { trustedProxies: deps.upstream.trustedProxies, batchSize: signedUrlKeyCount }));
+      preValidation.push(throttleHook(deps.throttle, policy, { batchSize: signedUrlKeyCount }));
     }
     if (route.body.kind === 'upload') onRequest.push(uploadSlot);
     if (route.stream) onRequest.push(deps.admitStream);

@@ -1,5 +1,5 @@
-import type { FastifyRequest } from 'fastify';
-import { clientAddress } from './client-ip.js';
+import Fastify, { type FastifyRequest } from 'fastify';
+import { type ClientAddress, clientAddress, registerClientAddress } from './client-ip.js';
 
 function request(remoteAddress: string, forwardedFor?: string): FastifyRequest {
   return { socket: { remoteAddress }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } } as unknown as FastifyRequest;
@@ -23,5 +23,20 @@ describe('client address (contract §4)', () => {
     expect(clientAddress(request('10.0.0.2', '203.0.113.9'), 2)).toEqual({ ip: '10.0.0.2', forwardedFor: '10.0.0.2' });
     expect(clientAddress(request('10.0.0.2'), 1)).toEqual({ ip: '10.0.0.2', forwardedFor: '10.0.0.2' });
     expect(clientAddress(request('10.0.0.2', '203.0.113.9, unknown'), 1)).toEqual({ ip: '10.0.0.2', forwardedFor: '10.0.0.2' });
+  });
+
+  it('is read once, as the request arrives: every hook after that sees the same answer', async () => {
+    const app = Fastify();
+    registerClientAddress(app, 1);
+    const seen: ClientAddress[] = [];
+    app.get('/', { preValidation: async (request) => void seen.push(request.client), preHandler: async (request) => void seen.push(request.client) }, async (request) => {
+      seen.push(request.client);
+      return {};
+    });
+    await app.inject({ method: 'GET', url: '/', headers: { 'x-forwarded-for': 'forged, 203.0.113.9' }, remoteAddress: '10.0.0.2' });
+    await app.close();
+    expect(seen).toHaveLength(3);
+    expect(new Set(seen).size).toBe(1);
+    expect(seen[0]).toEqual({ ip: '203.0.113.9', forwardedFor: '203.0.113.9, 10.0.0.2' });
   });
 });

@@ -1,5 +1,12 @@
 import { isIP } from 'node:net';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller's address, read once as the request arrives (registerClientAddress). */
+    client: ClientAddress;
+  }
+}
 
 export interface ClientAddress {
   /** Who the throttles count and the services record (contract §4). */
@@ -26,6 +33,15 @@ export function clientAddress(request: FastifyRequest, trustedProxies: number): 
     if (isIP(client)) return { ip: client, forwardedFor: [client, ...entries.slice(index + 1), peer].join(', ') };
   }
   return { ip: peer, forwardedFor: peer };
+}
+
+/** Reads every request's client address once, on arrival, for the throttles and the forwarded headers that follow. */
+export function registerClientAddress(app: FastifyInstance, trustedProxies: number): void {
+  app.decorateRequest('client', null as unknown as ClientAddress);
+  app.addHook('onRequest', (request, _reply, done) => {
+    request.client = clientAddress(request, trustedProxies);
+    done();
+  });
 }
 
 export function firstListEntry(header: string | string[] | undefined): string | undefined {

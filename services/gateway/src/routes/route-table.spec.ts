@@ -8,15 +8,16 @@ describe('route table', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('holds the 12 admin and 9 mobile authentication routes of spec §4.1 and §4.2, the 3 of contract §10 on each and the admin export of §11, public as §5 says', () => {
+  it('holds the 12 admin and 9 mobile authentication routes of spec §4.1 and §4.2, the 3 of contract §10 on each, the admin export of §11 and the 6 of §12 (admin), public as §5 says', () => {
     const admin = ROUTE_TABLE.filter((route) => route.path.startsWith('/api/auth/'));
     const mobile = ROUTE_TABLE.filter((route) => route.path.startsWith('/api/mobile/auth/'));
-    expect(admin).toHaveLength(16);
+    expect(admin).toHaveLength(22);
     expect(mobile).toHaveLength(12);
     const publicOnes = [...admin, ...mobile].filter((route) => route.auth === 'public').map((route) => route.path.replace('/api/mobile/auth/', '/api/auth/'));
     expect(new Set(publicOnes)).toEqual(
       new Set([
         '/api/auth/login/email',
+        '/api/auth/login/mfa',
         '/api/auth/refresh',
         '/api/auth/password/forgot',
         '/api/auth/password/reset',
@@ -42,6 +43,8 @@ describe('route table', () => {
     expect(throttled).toEqual({
       'POST /api/auth/login/email': ['login', 'loginPerIp'],
       'POST /api/mobile/auth/login/email': ['login', 'loginPerIp'],
+      // Contract §12: the second step counts in the password step's buckets.
+      'POST /api/auth/login/mfa': ['login', 'loginPerIp'],
       'POST /api/auth/password/forgot': ['forgotPassword'],
       'POST /api/mobile/auth/password/forgot': ['forgotPassword'],
       'POST /api/auth/password/reset': ['resetPassword'],
@@ -87,6 +90,11 @@ describe('route table', () => {
         'GET /api/auth/sessions',
         'GET /api/mobile/auth/sessions',
         'GET /api/users/:publicId/sessions',
+        'POST /api/auth/login/mfa',
+        'GET /api/auth/mfa',
+        'POST /api/auth/mfa/totp',
+        'POST /api/auth/mfa/totp/confirm',
+        'POST /api/auth/mfa/recovery-codes',
         'GET /api/auth/account/export',
         'GET /api/mobile/account/export',
         'GET /api/users/:publicId/export',

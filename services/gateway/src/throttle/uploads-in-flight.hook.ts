@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@school/http';
-import { clientAddress } from '../request/client-ip.js';
 import type { UploadSlot, UploadsInFlight } from './uploads-in-flight.js';
 
 /** Uploads last seconds, not a window: a short wait is the honest hint. */
@@ -10,7 +9,7 @@ const RETRY_AFTER_SECONDS = '5';
  * Runs after authentication: holds one of the caller's upload slots from the request's head to the
  * end of its answer (or of its connection), else 429 RATE_LIMITED with `Retry-After`.
  */
-export function uploadsInFlightHook(inFlight: UploadsInFlight, options: { trustedProxies: number }) {
+export function uploadsInFlightHook(inFlight: UploadsInFlight) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     let slot: UploadSlot | undefined;
     let ended = false;
@@ -18,7 +17,7 @@ export function uploadsInFlightHook(inFlight: UploadsInFlight, options: { truste
       ended = true;
       slot?.release();
     });
-    slot = await inFlight.acquire(request.principal?.userId ?? '', clientAddress(request, options.trustedProxies).ip);
+    slot = await inFlight.acquire(request.principal?.userId ?? '', request.client.ip);
     if (!slot) throw new AppError('RATE_LIMITED', undefined, { headers: { 'retry-after': RETRY_AFTER_SECONDS } });
     // Dropped before this hook could listen ('close' already went by), or while it waited.
     if (ended || reply.raw.destroyed) slot.release();

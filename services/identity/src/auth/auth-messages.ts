@@ -9,4 +9,10 @@ export const AUTH_MESSAGES = {
   sessions: 'Sessions',
   sessionEnded: 'Session ended',
   otherSessionsEnded: 'Other sessions ended',
+  mfaRequired: 'A second step is required',
+  mfaStatus: 'Two-step sign-in',
+  mfaStarted: 'Scan the code with an authenticator app, then confirm with a code',
+  mfaEnabled: 'Two-step sign-in is on; keep these recovery codes safe',
+  recoveryCodesReplaced: 'New recovery codes; the previous ones no longer work',
+  mfaDisabled: 'Two-step sign-in is off',
 } as const;

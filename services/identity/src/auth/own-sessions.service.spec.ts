@@ -26,6 +26,7 @@ describe('OwnSessionsService (contract §10)', () => {
       ip: null,
       userAgent: null,
       refreshTokenHash: id,
+      amr: ['pwd'],
       expiresAt: later,
       revokedAt: null,
       revokedReason: null,

@@ -9,7 +9,7 @@ import { EmailVerificationService } from './email-verification/email-verificatio
 import { InstallationSecretsRepository } from './installation-secrets.repository.js';
 import { InvitationsService } from './invitations.service.js';
 import { MessageRequestsRepository } from './message-requests/message-requests.repository.js';
-import { MessageRequestsWorker } from './message-requests/message-requests.worker.js';
+import { MessageRequestsWorker } from './message-requests.worker.js';
 import { PasswordResetService } from './password-reset/password-reset.service.js';
 import { PhoneVerificationService } from './phone-verification/phone-verification.service.js';
 

@@ -22,7 +22,7 @@ import {
 } from './credential-state.js';
 import { CREDENTIALS_OPTIONS, type CredentialsOptions } from './credentials.config.js';
 import { CredentialsRepository, NOBODY } from './credentials.repository.js';
-import { accountWindowStart, numberWindowStart, phoneRequestWait } from './phone-verification/phone-request-limits.js';
+import { accountWindowStart, numberWindowStart, phoneRequestWait } from './phone-request-limits.js';
 
 /** The secrets of a new credential, in clear and hashed; the clear ones live only until they are put in an outbox event. */
 export interface PreparedSecrets {

@@ -66,7 +66,7 @@ describe.each([
   it('issues tokens that @school/auth accepts, with iss, aud and exp from the options', async () => {
     const keys = app.get(SigningKeyService);
     const before = Date.now();
-    const { token, expiresAt } = keys.sign({ sub: 'user-1', sid: 'session-1', role: 'staff', srf: 'admin' }, 900);
+    const { token, expiresAt } = keys.sign({ sub: 'user-1', sid: 'session-1', role: 'staff', srf: 'admin', amr: ['pwd'] }, 900);
     expect(expiresAt.getTime()).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 900_000);
     expect(expiresAt.getTime()).toBeLessThanOrEqual(before + 900_000);
 
@@ -80,7 +80,7 @@ describe.each([
   });
 
   it('issues tokens that expire: exp is the lifetime asked after iat, and a token past it is refused', async () => {
-    const claims = { sub: 'user-1', sid: 'session-1', role: 'admin', srf: 'admin' } as const;
+    const claims = { sub: 'user-1', sid: 'session-1', role: 'admin', srf: 'admin', amr: ['pwd'] } as const;
     const verifier = new JwtVerifier({ jwksUrl: `${base}/.well-known/jwks.json`, issuer, audience });
     const live = app.get(SigningKeyService).sign(claims, 60);
     const payload = JSON.parse(Buffer.from(live.token.split('.')[1] ?? '', 'base64url').toString()) as { iat: number; exp: number };

@@ -116,6 +116,7 @@ export class SigningKeyService implements OnModuleInit, OnModuleDestroy {
       sid: claims.sid,
       role: claims.role,
       [SURFACE_CLAIM]: claims.srf,
+      amr: claims.amr,
       iss: this.options.issuer,
       aud: this.options.audience,
       iat: issuedAt,

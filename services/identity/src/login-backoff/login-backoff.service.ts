@@ -34,18 +34,19 @@ export class LoginBackoffService {
   /**
    * Runs `check` (the password check: what it found when right, undefined when wrong) under the
    * email's back-off: 429 RATE_LIMITED with Retry-After while it runs; otherwise once the email has
-   * a turn (see ChecksInFlight), then a wrong answer is counted and a right one clears the count.
-   * A check that throws (503 from a full hash queue) counts as nothing. `onFailure` runs in the
-   * transaction that counts a failure.
+   * a turn (see ChecksInFlight), then a wrong answer is counted and a right one clears the count,
+   * unless `ends` says it does not end the login (a password step awaiting its second step, contract
+   * §12: the wrong codes that may follow count on). A check that throws (503 from a full hash queue)
+   * counts as nothing. `onFailure` runs in the transaction that counts a failure.
    */
-  async attempt<T>(email: string, check: () => Promise<T | undefined>, onFailure?: OnFailure): Promise<T | undefined> {
+  async attempt<T>(email: string, check: () => Promise<T | undefined>, onFailure?: OnFailure, ends: (found: T) => boolean = () => true): Promise<T | undefined> {
     const key = emailKeyOf(email);
     const turn = this.inFlight.join(key);
     try {
       await this.waitForTurn(key, turn);
       const found = await check();
       if (found === undefined) await this.countFailure(key, onFailure);
-      else await this.repository.clear(key);
+      else if (ends(found)) await this.repository.clear(key);
       return found;
     } finally {
       turn.leave();

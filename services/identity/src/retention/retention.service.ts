@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, PeriodicTask } from '@school/service';
 import { CredentialsService } from '../credentials/credentials.service.js';
+import { TwoStepSignIn } from '../mfa/two-step-sign-in.service.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import type { RetentionConfig } from './retention.config.js';
 
@@ -13,11 +14,12 @@ export interface PruneReport {
   sessions: number;
   refreshTokens: number;
   credentials: number;
+  mfaChallenges: number;
 }
 
 /**
- * Deletes, at start and every hour, what identity no longer needs: ended sessions and spent
- * credentials older than RETENTION_DAYS, rotated refresh tokens past their lifetime. Every replica
+ * Deletes, at start and every hour, what identity no longer needs: ended sessions, spent
+ * credentials and ended second sign-in steps (contract §12) older than RETENTION_DAYS, rotated refresh tokens past their lifetime. Every replica
  * runs it; deleting the same rows twice is harmless.
  */
 @Injectable()
@@ -33,6 +35,7 @@ export class RetentionService implements OnApplicationBootstrap, OnApplicationSh
   constructor(
     private readonly sessions: SessionsService,
     private readonly credentials: CredentialsService,
+    private readonly twoStep: TwoStepSignIn,
     @Inject(APP_CONFIG) config: RetentionConfig,
   ) {
     this.retentionMs = config.RETENTION_DAYS * DAY_MS;
@@ -50,8 +53,11 @@ export class RetentionService implements OnApplicationBootstrap, OnApplicationSh
     const cutoff = new Date(now.getTime() - this.retentionMs);
     const { sessions, refreshTokens } = await this.sessions.prune(cutoff, now, BATCH);
     const credentials = await this.credentials.prune(cutoff);
-    const report = { sessions, refreshTokens, credentials };
-    if (sessions + refreshTokens + credentials > 0) this.logger.log(report, 'Pruned ended sessions, outlived refresh tokens and spent credentials');
+    const mfaChallenges = await this.twoStep.pruneChallenges(cutoff);
+    const report = { sessions, refreshTokens, credentials, mfaChallenges };
+    if (sessions + refreshTokens + credentials + mfaChallenges > 0) {
+      this.logger.log(report, 'Pruned ended sessions, outlived refresh tokens, spent credentials and ended second sign-in steps');
+    }
     return report;
   }
 }

@@ -13,6 +13,10 @@ export const SESSION_REVOKE_REASONS = {
   endedByAdmin: 'ended_by_admin',
   /** The least recently used, ended by a login beyond the account's live-session cap (contract §10). */
   overCap: 'over_cap',
+  /** Two-step sign-in turned on: every other session of the account ends (contract §12). */
+  mfaEnabled: 'mfa_enabled',
+  /** An administrator turned two-step sign-in off for the account (contract §12). */
+  mfaReset: 'mfa_reset',
 } as const;
 
 export type SessionRevokeReason = (typeof SESSION_REVOKE_REASONS)[keyof typeof SESSION_REVOKE_REASONS];

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AUTHENTICATION_METHODS, type AuthenticationMethod } from '@school/auth';
 import { deleteInBatches } from '@school/prisma';
 import { clientOf, DatabaseSchema, type Transaction } from '@school/service';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
@@ -16,6 +17,7 @@ export interface NewSession {
   userAgent: string | null;
   expiresAt: Date;
   refreshTokenHash: string;
+  amr: readonly AuthenticationMethod[];
 }
 
 /** A presented refresh token, as refresh finds it before deciding. */
@@ -26,6 +28,8 @@ export interface PresentedToken {
   rotatedAt: Date | null;
   /** Whether its session may be refreshed on the surface it is presented on: of that surface, unrevoked, unexpired. */
   live: boolean;
+  /** How its session's login proved itself (contract §12). */
+  amr: AuthenticationMethod[];
 }
 
 /** A refresh: the presented token's hash, its successor's, and the session's new expiry. */
@@ -41,6 +45,7 @@ interface PresentedRow {
   user_id: number;
   rotated_at: Date | null;
   live: boolean;
+  amr: string[] | null;
 }
 
 /** A live session as its owner and administrators see it (contract §10). */
@@ -51,6 +56,12 @@ export interface SessionRecord {
   deviceName: string | null;
   createdAt: Date;
   lastUsedAt: Date;
+}
+
+/** A stored amr as the token claims it: the known methods in their order (a session of before contract §12: `pwd`). */
+function amrOf(stored: string[] | null): AuthenticationMethod[] {
+  const methods = AUTHENTICATION_METHODS.filter((method) => stored?.includes(method));
+  return methods.length > 0 ? methods : ['pwd'];
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -72,9 +83,9 @@ export class SessionsRepository {
   async create(session: NewSession, tx?: Transaction): Promise<void> {
     await this.db(tx).$executeRaw`
       WITH created AS (
-        INSERT INTO ${this.schema}.sessions (id, user_id, surface, device_id, device_type, device_name, ip, user_agent, expires_at)
+        INSERT INTO ${this.schema}.sessions (id, user_id, surface, device_id, device_type, device_name, ip, user_agent, expires_at, amr)
         VALUES (${session.id}::uuid, ${session.userId}, ${session.surface}, ${session.deviceId}, ${session.deviceType},
-                ${session.deviceName}, ${session.ip}, ${session.userAgent}, ${session.expiresAt})
+                ${session.deviceName}, ${session.ip}, ${session.userAgent}, ${session.expiresAt}, ${[...session.amr]}::text[])
         RETURNING id
       )
       INSERT INTO ${this.schema}.refresh_tokens (token_hash, session_id) SELECT ${session.refreshTokenHash}, id FROM created`;
@@ -83,12 +94,12 @@ export class SessionsRepository {
   /** The presented token with its session, or null when no such token exists. */
   async findPresented(presentedHash: string, surface: Surface, now: Date): Promise<PresentedToken | null> {
     const [row] = await this.prisma.$queryRaw<PresentedRow[]>`
-      SELECT s.id::text AS session_id, s.user_id, t.rotated_at,
+      SELECT s.id::text AS session_id, s.user_id, t.rotated_at, s.amr,
              (s.surface = ${surface} AND s.revoked_at IS NULL AND s.expires_at > ${now}) AS live
         FROM ${this.schema}.refresh_tokens t
         JOIN ${this.schema}.sessions s ON s.id = t.session_id
        WHERE t.token_hash = ${presentedHash}`;
-    return row ? { sessionId: row.session_id, userId: row.user_id, rotatedAt: row.rotated_at, live: row.live } : null;
+    return row ? { sessionId: row.session_id, userId: row.user_id, rotatedAt: row.rotated_at, live: row.live, amr: amrOf(row.amr) } : null;
   }
 
   /**

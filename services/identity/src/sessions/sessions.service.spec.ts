@@ -35,7 +35,7 @@ describe('SessionsService (contract §4, lessons item 5)', () => {
   }
 
   function found(changes: Partial<PresentedToken> = {}): PresentedToken {
-    return { sessionId: 's1', userId: subject.id, rotatedAt: null, live: true, ...changes };
+    return { sessionId: 's1', userId: subject.id, rotatedAt: null, live: true, amr: ['pwd'], ...changes };
   }
 
   /** The caller's answer for the session's user: the subject, or null when it may no longer refresh. */
@@ -57,7 +57,8 @@ describe('SessionsService (contract §4, lessons item 5)', () => {
     const [stored] = db.sessions;
     expect(stored).toMatchObject({ userId: subject.id, surface: 'mobile', deviceId: 'd1', ip: '203.0.113.7', refreshTokenHash: hashRefreshToken(tokens.refreshToken) });
     expect(JSON.stringify(stored)).not.toContain(tokens.refreshToken);
-    expect(signed).toEqual([{ sub: subject.publicId, sid: stored!.id, role: 'customer', srf: 'mobile' }]);
+    expect(signed).toEqual([{ sub: subject.publicId, sid: stored!.id, role: 'customer', srf: 'mobile', amr: ['pwd'] }]);
+    expect(stored).toMatchObject({ amr: ['pwd'] });
   });
 
   it('answers a rotated pair and the holder for a live token', async () => {
@@ -66,6 +67,12 @@ describe('SessionsService (contract §4, lessons item 5)', () => {
     expect(refreshed).toMatchObject({ holder: subject, tokens: { accessToken: 'access-1' } });
     expect(refreshed.tokens.refreshToken).not.toBe('presented');
     expect(rotations).toBe(1);
+  });
+
+  it("keeps the session's amr on a refresh (contract §12)", async () => {
+    presented = found({ amr: ['pwd', 'otp'] });
+    await sessions().refresh('presented', 'mobile', holder);
+    expect(signed.at(-1)).toMatchObject({ amr: ['pwd', 'otp'] });
   });
 
   it('refuses an unknown token, a session no longer live or a holder refused with 401, rotating and ending nothing', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type Role, SessionRevocations } from '@school/auth';
+import { type AuthenticationMethod, type Role, SessionRevocations } from '@school/auth';
 import { AppError } from '@school/http';
 import { APP_CONFIG, type Transaction } from '@school/service';
 import { SigningKeyService } from '../keys/signing-key.service.js';
@@ -33,6 +33,10 @@ export interface SessionSubject {
   publicId: string;
   role: Role;
 }
+
+/** RFC 8176 methods of a login (contract §12): a password, and a one-time code after two-step sign-in. */
+export const PASSWORD_LOGIN: readonly AuthenticationMethod[] = ['pwd'];
+export const TWO_STEP_LOGIN: readonly AuthenticationMethod[] = ['pwd', 'otp'];
 
 /** The token pair of contract §4 (the profile is added by the caller). */
 export interface IssuedTokens {
@@ -91,9 +95,17 @@ export class SessionsService {
    * Opens a session in the login's transaction (which records its new-device check too). Beyond
    * MAX_LIVE_SESSIONS it ends the account's least recently used ones like a logout, the revocation
    * store written before the commit as in revokeAllForUser; the account's logins wait for one
-   * another here, so concurrent ones on any replica cannot leave more.
+   * another here, so concurrent ones on any replica cannot leave more. `amr`: how the login proved
+   * itself; the session keeps it for its refreshes.
    */
-  async start(subject: SessionSubject, surface: Surface, device: DeviceInfo | undefined, client: ClientInfo, tx: Transaction): Promise<IssuedTokens> {
+  async start(
+    subject: SessionSubject,
+    surface: Surface,
+    device: DeviceInfo | undefined,
+    client: ClientInfo,
+    tx: Transaction,
+    amr: readonly AuthenticationMethod[] = PASSWORD_LOGIN,
+  ): Promise<IssuedTokens> {
     await this.repository.lockLogins(tx, subject.id);
     const sessionId = randomUUID();
     const refreshToken = newRefreshToken();
@@ -110,12 +122,13 @@ export class SessionsService {
         userAgent: client.userAgent,
         expiresAt,
         refreshTokenHash: hashRefreshToken(refreshToken),
+        amr,
       },
       tx,
     );
     const ended = await this.repository.revokeLeastRecentlyUsed(tx, subject.id, sessionId, MAX_LIVE_SESSIONS - 1, SESSION_REVOKE_REASONS.overCap, new Date());
     await this.revokeInStore(ended);
-    return this.issue(subject, surface, sessionId, refreshToken, expiresAt);
+    return this.issue(subject, surface, { id: sessionId, amr }, refreshToken, expiresAt);
   }
 
   /**
@@ -134,7 +147,7 @@ export class SessionsService {
       const next = newRefreshToken();
       const expiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000);
       if (await this.repository.rotate({ presentedHash, nextHash: hashRefreshToken(next), now, expiresAt })) {
-        return { holder, tokens: this.issue(holder, surface, presented.sessionId, next, expiresAt) };
+        return { holder, tokens: this.issue(holder, surface, { id: presented.sessionId, amr: presented.amr }, next, expiresAt) };
       }
       // Spent since it was found, by a concurrent refresh that won: a repeat within the grace
       // window by definition, the session left as the winner made it.
@@ -215,8 +228,14 @@ export class SessionsService {
   }
 
   /** The access token names the session's surface (`srf`): the verifiers bind it to that surface's routes. */
-  private issue(subject: SessionSubject, surface: Surface, sessionId: string, refreshToken: string, refreshExpiresAt: Date): IssuedTokens {
-    const access = this.keys.sign({ sub: subject.publicId, sid: sessionId, role: subject.role, srf: surface }, ACCESS_TOKEN_TTL_SECONDS);
+  private issue(
+    subject: SessionSubject,
+    surface: Surface,
+    session: { id: string; amr: readonly AuthenticationMethod[] },
+    refreshToken: string,
+    refreshExpiresAt: Date,
+  ): IssuedTokens {
+    const access = this.keys.sign({ sub: subject.publicId, sid: session.id, role: subject.role, srf: surface, amr: session.amr }, ACCESS_TOKEN_TTL_SECONDS);
     return {
       accessToken: access.token,
       refreshToken,

@@ -22,6 +22,7 @@ describe('UserSessionsService (contract §10, administrators)', () => {
       ip: null,
       userAgent: null,
       refreshTokenHash: id,
+      amr: ['pwd'],
       expiresAt: later,
       revokedAt: null,
       revokedReason: null,

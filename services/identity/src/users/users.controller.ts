@@ -10,6 +10,7 @@ import { UserSessionsService } from './user-sessions.service.js';
 import { CreateUser } from './use-cases/create-user.js';
 import { DeleteUser } from './use-cases/delete-user.js';
 import { EraseUser } from './use-cases/erase-user.js';
+import { ResetMfa } from './use-cases/reset-mfa.js';
 import { UpdateUser } from './use-cases/update-user.js';
 
 const USER_ID = new PublicIdPipe('USER_NOT_FOUND');
@@ -24,6 +25,7 @@ export class UsersController {
     private readonly deleteUser: DeleteUser,
     private readonly eraseUser: EraseUser,
     private readonly userSessions: UserSessionsService,
+    private readonly resetMfaUseCase: ResetMfa,
   ) {}
 
   @Route(ROUTES.create)
@@ -71,5 +73,11 @@ export class UsersController {
   @Route(ROUTES.endSessions)
   async endSessions(@Param('publicId', USER_ID) publicId: string): Promise<ResponseOf<typeof ROUTES.endSessions>> {
     return success('Sessions ended', await this.userSessions.endAll(publicId));
+  }
+
+  @Route(ROUTES.resetMfa)
+  async resetMfa(@Param('publicId', USER_ID) publicId: string): Promise<ResponseOf<typeof ROUTES.resetMfa>> {
+    await this.resetMfaUseCase.execute(publicId);
+    return success('Two-step sign-in turned off', null);
   }
 }

@@ -168,7 +168,13 @@ export function fakeSessionsRepository(db: InMemoryDatabase): SessionsRepository
     findPresented: async (presentedHash: string, surface: string, now: Date): Promise<PresentedToken | null> => {
       const session = db.sessions.find((row) => row.refreshTokenHash === presentedHash);
       if (!session) return null;
-      return { sessionId: session.id, userId: session.userId, rotatedAt: null, live: session.surface === surface && session.revokedAt === null && session.expiresAt > now };
+      return {
+        sessionId: session.id,
+        userId: session.userId,
+        rotatedAt: null,
+        amr: [...session.amr],
+        live: session.surface === surface && session.revokedAt === null && session.expiresAt > now,
+      };
     },
     rotate: async (rotation: Rotation) => {
       const session = db.sessions.find((row) => row.refreshTokenHash === rotation.presentedHash);

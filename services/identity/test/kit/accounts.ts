@@ -100,7 +100,8 @@ export function me(identity: IdentityUnderTest, surface: SurfaceName, accessToke
 
 /** A real access token for a session that exists only in the token (accounts without password cannot log in). */
 export function accessTokenFor(identity: IdentityUnderTest, user: User): string {
-  return identity.app.get(SigningKeyService, { strict: false }).sign({ sub: user.publicId, sid: randomUUID(), role: user.role, srf: surfaceOf(user.role) }, 900).token;
+  return identity.app.get(SigningKeyService, { strict: false }).sign({ sub: user.publicId, sid: randomUUID(), role: user.role, srf: surfaceOf(user.role), amr: ['pwd'] }, 900)
+    .token;
 }
 
 export function sessionIdOf(accessToken: string): string {

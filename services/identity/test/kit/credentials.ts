@@ -5,7 +5,7 @@ import { EVENT_TYPES, type EventPayload, type EventType } from '@school/contract
 import { UnitOfWork } from '@school/service';
 import { Clock } from '../../src/credentials/clock.js';
 import { InvitationsService } from '../../src/credentials/invitations.service.js';
-import { MessageRequestsWorker } from '../../src/credentials/message-requests/message-requests.worker.js';
+import { MessageRequestsWorker } from '../../src/credentials/message-requests.worker.js';
 import type { User } from '../../src/generated/prisma/client.js';
 import type { IdentityUnderTest } from './identity-app.js';
 

@@ -33,6 +33,9 @@ export const storageEnv = {
   S3_PUBLIC_BASE_URL: httpUrl.optional(),
 };
 
+/** What the storage wiring reads: its own variables and where the gateway serves signed files (PUBLIC_BASE_URL). */
+export type StorageConfig = z.infer<z.ZodObject<typeof storageEnv>> & { PUBLIC_BASE_URL: string };
+
 type S3Env = {
   STORAGE_DRIVER: 'local' | 's3';
   S3_ENDPOINT?: string | undefined;

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { MediaConfig } from '../config.js';
-import { type FileUrls, GatewayFileUrls, S3FileUrls } from '../uploads/file-urls.js';
+import { type FileUrls, GatewayFileUrls, S3FileUrls } from './file-urls.js';
 import { LocalStorage } from './local-storage.js';
 import { S3Storage, s3Client } from './s3-storage.js';
 import type { InstallationSecretsRepository } from './installation-secrets.repository.js';
 import type { Storage } from './storage.js';
+import type { StorageConfig } from './storage.config.js';
 import { UrlSigner } from './url-signer.js';
 
 export interface StorageWiring {
@@ -16,12 +16,12 @@ export interface StorageWiring {
 const SIGNED_URL_SECRET = 'SIGNED_URL_SECRET';
 
 /** SIGNED_URL_SECRET, or unset (never in production: signedUrlSecretRequiredInProduction) the installation's own, generated once. */
-export async function signedUrlSecretOf(config: MediaConfig, secrets: InstallationSecretsRepository): Promise<string> {
+export async function signedUrlSecretOf(config: StorageConfig, secrets: InstallationSecretsRepository): Promise<string> {
   return config.SIGNED_URL_SECRET ?? (await secrets.keepFirst(SIGNED_URL_SECRET, randomBytes(32).toString('base64url')));
 }
 
 /** The configured driver and the URLs that go with it (config already passed s3SettingsRequired). */
-export function storageOf(config: MediaConfig, signedUrlSecret: string): StorageWiring {
+export function storageOf(config: StorageConfig, signedUrlSecret: string): StorageWiring {
   const signer = new UrlSigner(signedUrlSecret);
   if (config.STORAGE_DRIVER === 's3') {
     const endpoint = config.S3_ENDPOINT ?? '';

@@ -13,3 +13,5 @@ export const uploadsEnv = {
   IMAGE_CONVERSION_MEGAPIXELS: z.coerce.number().positive().default(DEFAULT_CONVERSION_MEGAPIXELS),
   CUSTOMER_STORAGE_QUOTA_MB: z.coerce.number().int().positive().default(1024),
 };
+
+export type UploadsConfig = z.infer<z.ZodObject<typeof uploadsEnv>>;

@@ -3,19 +3,20 @@ import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { APP_CONFIG } from '@school/service';
 import type { FastifyInstance } from 'fastify';
-import type { MediaConfig } from '../config.js';
 import { InstallationSecretsRepository } from '../storage/installation-secrets.repository.js';
+import type { StorageConfig } from '../storage/storage.config.js';
 import { signedUrlSecretOf, storageOf, type StorageWiring } from '../storage/storage.factory.js';
 import { STORAGE } from '../storage/storage.js';
 import { UrlSigner } from '../storage/url-signer.js';
 import { CONVERSION_GATE, ConversionGate } from './conversion-gate.js';
-import { FILE_URLS } from './file-urls.js';
+import { FILE_URLS } from '../storage/file-urls.js';
 import { FilesOfAccount } from './files-of-account.js';
 import { MobileUploadsController } from './mobile-uploads.controller.js';
 import { SignedFilesController } from './signed-files.controller.js';
 import { UPLOAD_LIMITS, uploadLimitsOf } from './upload-limits.js';
 import { UploadsController } from './uploads.controller.js';
 import { UploadsRepository } from './uploads.repository.js';
+import type { UploadsConfig } from './uploads.config.js';
 import { UploadsService } from './uploads.service.js';
 
 const STORAGE_WIRING = Symbol('STORAGE_WIRING');
@@ -27,7 +28,7 @@ const STORAGE_WIRING = Symbol('STORAGE_WIRING');
     InstallationSecretsRepository,
     {
       provide: STORAGE_WIRING,
-      useFactory: async (config: MediaConfig, secrets: InstallationSecretsRepository) => storageOf(config, await signedUrlSecretOf(config, secrets)),
+      useFactory: async (config: StorageConfig, secrets: InstallationSecretsRepository) => storageOf(config, await signedUrlSecretOf(config, secrets)),
       inject: [APP_CONFIG, InstallationSecretsRepository],
     },
     { provide: STORAGE, useFactory: (wiring: StorageWiring) => wiring.storage, inject: [STORAGE_WIRING] },
@@ -36,7 +37,7 @@ const STORAGE_WIRING = Symbol('STORAGE_WIRING');
     { provide: UPLOAD_LIMITS, useFactory: uploadLimitsOf, inject: [APP_CONFIG] },
     {
       provide: CONVERSION_GATE,
-      useFactory: (config: MediaConfig) => new ConversionGate(config.IMAGE_CONVERSIONS, config.IMAGE_CONVERSION_WAIT_MS, config.IMAGE_CONVERSION_MEGAPIXELS * 1_000_000),
+      useFactory: (config: UploadsConfig) => new ConversionGate(config.IMAGE_CONVERSIONS, config.IMAGE_CONVERSION_WAIT_MS, config.IMAGE_CONVERSION_MEGAPIXELS * 1_000_000),
       inject: [APP_CONFIG],
     },
     UploadsRepository,

@@ -14,7 +14,7 @@ import { assertContentMatches, claimedFormat } from './content-check.js';
 import { CONVERSION_GATE, type ConversionGate } from './conversion-gate.js';
 import type { UploadQuery } from './dto/upload.query.js';
 import { assertFileName } from './file-name.js';
-import { FILE_URLS, type FileUrls } from './file-urls.js';
+import { FILE_URLS, type FileUrls } from '../storage/file-urls.js';
 import { checkedBudget, ImageDecodeError, toWebp } from './image-optimizer.js';
 import { Spool } from './spool.js';
 import { ALLOWLISTS, DEFAULT_EXPIRES_IN_SECONDS, type FileUrlDto, isPublicType, storedType, type UploadResultDto } from '@school/contracts';

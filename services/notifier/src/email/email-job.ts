@@ -6,6 +6,8 @@ export interface EmailTemplates {
   password_reset: { name: string | null; otp: string; expiresAt: string; resetUrl: string };
   password_changed: EventPayload<'identity.password_changed'>;
   new_device_sign_in: EventPayload<'identity.new_device_signed_in'>;
+  recovery_code_used: EventPayload<'identity.recovery_code_used'>;
+  mfa_disabled: EventPayload<'identity.mfa_disabled'>;
   email_verification: EventPayload<'identity.email_verification_requested'>;
   feedback_submitted: EventPayload<'feedback.submitted'>;
   account_deleted: EventPayload<'identity.account_deleted_notice'>;

@@ -38,6 +38,16 @@ export class InboundEventsController {
     return this.handle(EVENT_TYPES.newDeviceSignedIn, body, context);
   }
 
+  @EventPattern(EVENT_TYPES.recoveryCodeUsed)
+  recoveryCodeUsed(@Payload() body: unknown, @Ctx() context: AmqpEventContext): Promise<void> {
+    return this.handle(EVENT_TYPES.recoveryCodeUsed, body, context);
+  }
+
+  @EventPattern(EVENT_TYPES.mfaDisabled)
+  mfaDisabled(@Payload() body: unknown, @Ctx() context: AmqpEventContext): Promise<void> {
+    return this.handle(EVENT_TYPES.mfaDisabled, body, context);
+  }
+
   @EventPattern(EVENT_TYPES.emailVerificationRequested)
   emailVerificationRequested(@Payload() body: unknown, @Ctx() context: AmqpEventContext): Promise<void> {
     return this.handle(EVENT_TYPES.emailVerificationRequested, body, context);

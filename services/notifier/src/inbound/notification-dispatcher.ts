@@ -48,6 +48,12 @@ export class NotificationDispatcher {
       case EVENT_TYPES.newDeviceSignedIn:
         await this.email.enqueue(emailJob, { template: 'new_device_sign_in', to: event.payload.email, data: event.payload });
         return;
+      case EVENT_TYPES.recoveryCodeUsed:
+        await this.email.enqueue(emailJob, { template: 'recovery_code_used', to: event.payload.email, data: event.payload });
+        return;
+      case EVENT_TYPES.mfaDisabled:
+        await this.email.enqueue(emailJob, { template: 'mfa_disabled', to: event.payload.email, data: event.payload });
+        return;
       case EVENT_TYPES.emailVerificationRequested:
         await this.email.enqueue(emailJob, { template: 'email_verification', to: event.payload.email, data: event.payload });
         return;

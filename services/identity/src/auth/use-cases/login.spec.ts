@@ -13,10 +13,13 @@ import type { SigningKeyService } from '../../keys/signing-key.service.js';
 import { MAX_LIVE_SESSIONS } from '../../sessions/live-session-cap.js';
 import { SessionsService } from '../../sessions/sessions.service.js';
 import { NewDeviceAlert } from '../new-device-alert.js';
+import type { TwoStepSignIn } from '../../mfa/two-step-sign-in.service.js';
 import { Login } from './login.js';
 
 const PASSWORD = 'Str0ng!pass';
 const signer = { sign: () => ({ token: 'access-token', expiresAt: new Date('2024-05-01T10:15:00Z') }) } as unknown as SigningKeyService;
+/** Two-step sign-in is off for every account here (contract §12 has its own tests). */
+const twoStepOff = { isOn: async () => false } as unknown as TwoStepSignIn;
 const client = { ip: '203.0.113.7', userAgent: 'spec' };
 
 describe('Login (spec §4.1, §4.2, contract §4)', () => {
@@ -32,7 +35,7 @@ describe('Login (spec §4.1, §4.2, contract §4)', () => {
     const sessions = new SessionsService(fakeSessionsRepository(db), signer, revocations, { REFRESH_REUSE_GRACE_SECONDS: 0 });
     const users = fakeUsersRepository(db);
     const newDeviceAlert = new NewDeviceAlert(fakeKnownDevicesRepository(db), users, db.outbox);
-    service = new Login(users, fakePasswordHasher(hashing), sessions, db.unitOfWork, newDeviceAlert, fakeLoginBackoff(), new AuditRecorder(db.outbox));
+    service = new Login(users, fakePasswordHasher(hashing), sessions, db.unitOfWork, newDeviceAlert, fakeLoginBackoff(), new AuditRecorder(db.outbox), twoStepOff);
   });
 
   const login = (surface: 'admin' | 'mobile', email: string, password = PASSWORD) => service.execute(surface, { email, password }, client);

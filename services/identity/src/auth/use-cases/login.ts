@@ -8,8 +8,9 @@ import { type LoginAccount, UsersRepository } from '../../accounts/users.reposit
 import { LoginBackoffService } from '../../login-backoff/login-backoff.service.js';
 import { PasswordHasher } from '../../passwords/password-hasher.js';
 import { type ClientInfo, SessionsService } from '../../sessions/sessions.service.js';
-import { isAdminSurfaceAccount, type Surface, surfaceAdmits } from '../../sessions/surface.js';
-import type { LoginBody } from '@school/contracts';
+import { isAdminSurfaceAccount, type Surface, SURFACES, surfaceAdmits } from '../../sessions/surface.js';
+import type { AdminLoginResponseDto, LoginBody } from '@school/contracts';
+import { TwoStepSignIn } from '../../mfa/two-step-sign-in.service.js';
 import { NewDeviceAlert } from '../new-device-alert.js';
 import type { TokenResponse } from '../token-response.js';
 
@@ -21,6 +22,8 @@ import type { TokenResponse } from '../token-response.js';
  * counts as a failure, a correct one clears the count. The session and the new-device check share one transaction.
  * An administrator-surface account's login, failed login and back-off are audited (contract §13), a
  * failure in the transaction that counts it, so its entry commits while the login answers an error.
+ * An admin-surface account with two-step sign-in on gets an mfaToken instead of tokens (contract
+ * §12); its correct password then leaves the back-off count as it was, for the second step to settle.
  */
 @Injectable()
 export class Login {
@@ -32,11 +35,12 @@ export class Login {
     private readonly newDeviceAlert: NewDeviceAlert,
     private readonly backoff: LoginBackoffService,
     private readonly audit: AuditRecorder,
+    private readonly twoStep: TwoStepSignIn,
   ) {}
 
-  async execute(surface: Surface, body: LoginBody, client: ClientInfo): Promise<TokenResponse> {
+  async execute(surface: Surface, body: LoginBody, client: ClientInfo): Promise<TokenResponse | AdminLoginResponseDto> {
     let found: LoginAccount | null = null;
-    const account = await this.backoff.attempt(
+    const checked = await this.backoff.attempt(
       body.email,
       async () => {
         found = await this.users.findLoginAccount(body.email);
@@ -44,12 +48,16 @@ export class Login {
         const passwordMatches = found?.passwordHash
           ? await this.hasher.verify(found.passwordHash, body.password, caller, client.abandoned)
           : await this.hasher.verifyDecoy(body.password, caller, client.abandoned);
-        return found && passwordMatches && surfaceAdmits(surface, found.user.role) ? found : undefined;
+        if (!found || !passwordMatches || !surfaceAdmits(surface, found.user.role)) return undefined;
+        return { account: found, secondStep: surface === SURFACES.admin && (await this.twoStep.isOn(found.user.id)) };
       },
       (tx, backoffStarted) => this.auditFailure(tx, found, backoffStarted),
+      ({ secondStep }) => !secondStep,
     );
-    if (!account) throw new AppError('AUTH_INVALID_CREDENTIALS');
+    if (!checked) throw new AppError('AUTH_INVALID_CREDENTIALS');
+    const { account, secondStep } = checked;
     if (account.user.banned) throw new AppError('AUTH_ACCOUNT_BANNED');
+    if (secondStep) return this.twoStep.openChallenge(account.user, body.deviceInfo);
     const tokens = await this.unitOfWork.run(async (tx) => {
       const issued = await this.sessions.start(account.user, surface, body.deviceInfo, client, tx);
       await this.newDeviceAlert.onLogin(tx, account.user, body.deviceInfo, new Date());

@@ -20,6 +20,8 @@ const jobs: EmailJob[] = [
     to: 'help@example.com',
     data: { id: 'f1', category: 'feature_request', subject: null, message: 'Line one\nLine <two> & "three"', createdAt: expiresAt, from: { type: 'customer', userId: 'c1' } },
   },
+  { template: 'recovery_code_used', to: 'a@example.com', data: { userId: 'u', email: 'a@example.com', name: 'Ann', usedAt: expiresAt, recoveryCodesLeft: 9 } },
+  { template: 'mfa_disabled', to: 'a@example.com', data: { userId: 'u', email: 'a@example.com', name: null, disabledAt: expiresAt, by: 'admin' } },
 ];
 
 describe('email templates', () => {
@@ -92,5 +94,12 @@ describe('email templates', () => {
     const anonymous = { ...(jobs[4] as Extract<EmailJob, { template: 'new_device_sign_in' }>) };
     anonymous.data = { ...anonymous.data, deviceId: null, deviceType: null, deviceName: null };
     expect(renderEmail(anonymous, context).text).toContain('Device name: not given');
+  });
+
+  it('names two-step sign-in changes in the subjects of contract §12', () => {
+    expect(renderEmail(jobs[6] as EmailJob, context).subject).toBe('A recovery code was used');
+    const off = renderEmail(jobs[7] as EmailJob, context);
+    expect(off.subject).toBe('Two-step sign-in was turned off');
+    expect(off.text).toContain('by an administrator');
   });
 });

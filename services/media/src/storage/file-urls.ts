@@ -1,6 +1,6 @@
-import { isPublicKey } from '../storage/storage-key.js';
-import type { S3Storage } from '../storage/s3-storage.js';
-import type { UrlSigner } from '../storage/url-signer.js';
+import { isPublicKey } from './storage-key.js';
+import type { S3Storage } from './s3-storage.js';
+import type { UrlSigner } from './url-signer.js';
 import type { FileUrlDto } from '@school/contracts';
 
 /** The gateway route serving stored files without a bearer token (contract §8, local driver). */

@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { contextFromTraceparent, inSpan, SpanKind } from '@school/telemetry';
 import { PeriodicTask, type Transaction, UnitOfWork } from '@school/service';
-import { CredentialPurpose, lifetimeMs } from '../credential-state.js';
-import { CREDENTIALS_OPTIONS, type CredentialsOptions } from '../credentials.config.js';
-import { EmailVerificationService } from '../email-verification/email-verification.service.js';
-import { PasswordResetService } from '../password-reset/password-reset.service.js';
-import type { MessageRequest } from './message-request.js';
-import { MessageRequestsRepository } from './message-requests.repository.js';
+import { CredentialPurpose, lifetimeMs } from './credential-state.js';
+import { CREDENTIALS_OPTIONS, type CredentialsOptions } from './credentials.config.js';
+import { EmailVerificationService } from './email-verification/email-verification.service.js';
+import { PasswordResetService } from './password-reset/password-reset.service.js';
+import type { MessageRequest } from './message-requests/message-request.js';
+import { MessageRequestsRepository } from './message-requests/message-requests.repository.js';
 
 /** Failures after which a request is dropped rather than retried. */
 const MAX_FAILURES = 3;

@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scaled } from './time-scale.js';
 
-const resultsDir = process.env.TEST_RESULTS_DIR ?? fileURLToPath(new URL('../../.test-results', import.meta.url));
+const resultsDir = process.env.TEST_RESULTS_DIR ?? fileURLToPath(new URL('../../../.test-results', import.meta.url));
 /** How long after its last test a lane's process may take to exit, stretched by the time scale. */
 const EXIT_GRACE_MS = 10_000;
 
