@@ -12,7 +12,7 @@ const servicesDir = join(libraryDir, '..', '..', 'services');
 
 const received = (messageId: string): ReceivedEvent => ({
   messageId,
-  event: { type: EVENT_TYPES.userErased, payload: { version: 1, userId: 'u1', erasedAt: '2026-11-28T10:00:00.000Z' } },
+  event: { type: EVENT_TYPES.userErased, payload: { version: 1, userId: 'u1', erasedAt: '2026-11-28T10:00:00.000Z', emailDigest: 'a'.repeat(64) } },
 });
 
 describe('Inbox (real Postgres)', () => {

@@ -1,10 +1,11 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ClientAddressModule } from '@school/auth/nest';
-import { MessagingModule, OutboxModule, RpcModule } from '@school/messaging/nest';
+import { EventTransportModule, MessagingModule, OutboxModule, RpcModule } from '@school/messaging/nest';
 import { OpenApiModule } from '@school/openapi/nest';
 import { FEEDBACK_SENT_BY_ACCOUNT } from '@school/contracts';
 import { ServiceCoreModule, type ServiceCoreOptions } from '@school/service';
 import type { FeedbackConfig } from './config.js';
+import { ERASURE_EVENTS, ERASURE_PREFETCH, ErasureModule } from './erasure/erasure.module.js';
 import { FeedbackModule } from './feedback/feedback.module.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { FEEDBACK_DOCUMENT } from './openapi.js';
@@ -22,7 +23,10 @@ export class AppModule {
         OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL }),
         // Answers identity's question for a person's copy of their data (contract §11).
         RpcModule.forRoot({ serves: [FEEDBACK_SENT_BY_ACCOUNT] }),
+        // Learns identity's erasures (contract §11) through its own durable queue.
+        EventTransportModule.forRoot({ ...ERASURE_EVENTS, prefetch: ERASURE_PREFETCH }),
         FeedbackModule,
+        ErasureModule,
         OpenApiModule.forRoot(FEEDBACK_DOCUMENT),
       ],
     };

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { ConsumerTopology } from '@school/messaging';
 import { EVENT_TYPES } from '@school/contracts';
+import { emailDigest } from '@school/http';
 import { JOB_QUEUES } from '../src/jobs/job-queues.js';
 import { TcpProxy, TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { migratedTestSchema, scrapeMetrics, type MigratedTestSchema } from '@school/testing';
@@ -217,6 +218,27 @@ describe('events to email: outbox -> RabbitMQ -> notifier -> BullMQ -> SMTP', ()
     const dead = await broker.drain(dlq);
     expect(dead.map((message) => message.properties.messageId).sort()).toEqual([`poison-1-${mark}`, `poison-2-${mark}`, `poison-4-${mark}`, undefined].sort());
     expect(sink.received.filter((mail) => mail.raw.includes(mark) && !mail.raw.includes(good))).toHaveLength(0);
+  });
+
+  it('an erasure: the goodbye email goes out and is not kept; mails kept or queued for that address are dropped (contract §11)', async () => {
+    const address = `${marker()}@example.com`;
+    const invitation = await producer.record(EVENT_TYPES.invitationCreated, {
+      userId: 'u-erased',
+      email: address,
+      name: 'Soon Erased',
+      role: 'customer',
+      inviteUrl: 'http://localhost:3000/accept-invitation?token=abc',
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    });
+    await finishedJob(emailQueue, `${invitation}_email`, 'completed');
+
+    const goodbye = await producer.record(EVENT_TYPES.accountDeletedNotice, { email: address, erasedAt: new Date().toISOString() });
+    await waitFor(() => sink.received.some((mail) => mail.to.includes(address) && mail.subject === 'Your account has been deleted'), { what: 'the goodbye email' });
+    await producer.record(EVENT_TYPES.userErased, { version: 1, userId: 'u-erased', erasedAt: new Date().toISOString(), emailDigest: emailDigest(address) });
+
+    await waitFor(async () => (await emailQueue.getJob(`${invitation}_email`)) === undefined, { what: 'the invitation job forgotten' });
+    await waitFor(async () => (await emailQueue.getJob(`${goodbye}_email`)) === undefined, { what: 'the goodbye job not kept once sent' });
+    expect(sink.received.filter((mail) => mail.to.includes(address)).map((mail) => mail.subject)).toEqual([expect.stringMatching(/invit/i), 'Your account has been deleted']);
   });
 
   it('sends every product email and SMS: invitation, reset (email and SMS), password changed, new device, verifications', async () => {

@@ -137,6 +137,22 @@ describe('geography usages from identity address events, real Postgres and Rabbi
     expectStatus(await remove(m), 200);
   });
 
+  it('an erasure (identity.user_erased) frees the rows its address alone used, and no address event delivered late writes it back', async () => {
+    const { m, address } = await chain();
+    const userId = randomUUID();
+    await delivered({ userId, address, version: 4, claimId: null });
+    expectStatus(await remove(m), 409, 'GEOGRAPHY_IN_USE');
+
+    const erasure = { version: 1, userId, erasedAt: new Date().toISOString(), emailDigest: 'a'.repeat(64) };
+    const messageId = uuidv7();
+    await broker.publish(EVENT_TYPES.userErased, JSON.stringify(erasure), { messageId });
+    await waitFor(() => rd.prisma.processedMessage.findUnique({ where: { messageId } }), { what: 'the erasure processed' });
+    await broker.publish(EVENT_TYPES.userErased, JSON.stringify(erasure), { messageId });
+    await delivered({ userId, address, version: 5, claimId: null });
+    expect(await usageOf(userId)).toMatchObject({ provinceId: null, districtId: null, municipalityId: null });
+    expectStatus(await remove(m), 200);
+  });
+
   it('an event that breaks its schema goes to the dead-letter queue and changes nothing', async () => {
     const userId = randomUUID();
     const dlq = broker.consumer(ADDRESS_EVENTS.consumer).deadLetterQueue;

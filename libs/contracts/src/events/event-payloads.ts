@@ -87,11 +87,24 @@ export const userAddressChangedPayload = z
   })
   .strict();
 
+/** SHA-256 (lower-case hex) of an email address as the services store it: trimmed and lower-cased. */
+const emailDigest = z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 hex digest');
+
 /**
- * Contract §11: an account was erased. It names the account by its publicId only (no personal
- * data travels); `version` is the payload's schema version, so a consumer can tell a later shape.
+ * Contract §11: an account was erased. It names the account by its publicId; `version` is the
+ * payload's schema version, so a consumer can tell a later shape. `emailDigest` is the one-way
+ * digest of the address the account had, by which feedback finds the guest submissions that gave
+ * it (docs/decisions/0009-erasure-saga.md); the address itself never travels, and the relay
+ * deletes this event's outbox row once the broker has it.
  */
-export const userErasedPayload = z.object({ version: z.literal(1), userId, erasedAt: timestamp }).strict();
+export const userErasedPayload = z.object({ version: z.literal(1), userId, erasedAt: timestamp, emailDigest }).strict();
+
+/**
+ * Contract §11: the one goodbye email to the address an erased account had. It is the only event
+ * that still carries that address, recorded in the erasure's transaction (so it goes out only once
+ * the erasure is committed); the relay deletes its outbox row once the broker has it.
+ */
+export const accountDeletedNoticePayload = z.object({ email, erasedAt: timestamp }).strict();
 
 const auditTargetTypes = ['user', 'academic_session', 'province', 'district', 'municipality', 'school_profile', 'file'] as const;
 
@@ -169,6 +182,7 @@ export const EVENT_SCHEMAS = {
   [EVENT_TYPES.phoneVerificationRequested]: phoneVerificationRequestedPayload,
   [EVENT_TYPES.userAddressChanged]: userAddressChangedPayload,
   [EVENT_TYPES.userErased]: userErasedPayload,
+  [EVENT_TYPES.accountDeletedNotice]: accountDeletedNoticePayload,
   [EVENT_TYPES.auditEntryRecorded]: auditEntryRecordedPayload,
 } as const satisfies Record<EventType, z.ZodType>;
 

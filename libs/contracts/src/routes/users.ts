@@ -41,6 +41,18 @@ export type ListUsersQuery = z.output<typeof listUsersQuery>;
 const TAG = 'users';
 const ADDRESS = 'address ids are geography ids of reference-data; they must exist and nest, else 400 VALIDATION_FAILED.';
 
+const ERASURE = [
+  'Carries out the erasure a person asked for through the school (GDPR art. 17; contract §11). At once, in one transaction:',
+  'the account, its password hash, sessions (access tokens 401, refresh 401 AUTH_REFRESH_TOKEN_INVALID, live streams end), devices, reset and',
+  'invitation credentials and every unsent message for it are deleted, so its email and phone are free for a new account and',
+  'logins, forgot, verification resend and reset for that email behave as for an unknown email. The other services follow through',
+  'the identity.user_erased event within 60 s: every file it uploaded is deleted from storage; its feedback keeps category, subject,',
+  'message and date but no longer names the account, and guest feedback that gave its email loses name, email and phone; its address',
+  'no longer references geography. Kept: the feedback text without its author, and the account’s publicId in audit entries.',
+  'One email, "Your account has been deleted", goes to the address the account had once the erasure is committed.',
+  'The caller’s own account: 409 USER_SELF_ACTION (checked first); unknown or already erased: 404 USER_NOT_FOUND; as for a delete, the last active admin: 409 USER_LAST_ADMIN.',
+].join(' ');
+
 /** Contract §6 users admin: profiles carry a person's data, never cached (no-store). A publicId that is not a UUID names no user: 404 USER_NOT_FOUND. */
 export const USER_ROUTES = routeManifest({
   list: {
@@ -103,6 +115,18 @@ export const USER_ROUTES = routeManifest({
     summary: 'Soft-delete a user (revokes their sessions)',
     params: publicIdParams,
     response: { status: 200, description: 'User deleted', schema: nullEnvelope },
+    errors: ['USER_NOT_FOUND', 'USER_SELF_ACTION', 'USER_LAST_ADMIN'],
+  },
+  erase: {
+    method: 'POST',
+    path: '/api/users/:publicId/erasure',
+    auth: 'jwt',
+    permissions: ['Users_DELETE'],
+    tag: TAG,
+    summary: 'Erase an account, live or soft-deleted (data-protection erasure; not the caller’s own)',
+    description: ERASURE,
+    params: publicIdParams,
+    response: { status: 200, description: 'User erased', schema: nullEnvelope },
     errors: ['USER_NOT_FOUND', 'USER_SELF_ACTION', 'USER_LAST_ADMIN'],
   },
   sessions: {

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { FORGOTTEN_ONCE_PUBLISHED } from '@school/contracts';
 import { OUTBOX_TABLE } from './outbox-schema.js';
 import { quoteIdent } from './outbox.js';
 
@@ -67,9 +68,17 @@ export class OutboxStore {
     return rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
+  /**
+   * Rows the broker confirmed: marked sent, except those of a type FORGOTTEN_ONCE_PUBLISHED, which
+   * are deleted (they name a person nothing may keep once the message left), in the same statement.
+   */
   async markSent(client: pg.ClientBase, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await client.query(`UPDATE ${this.table} SET sent_at = now(), last_error = NULL WHERE id = ANY($1::uuid[]) AND sent_at IS NULL`, [ids]);
+    await client.query(
+      `WITH forgotten AS (DELETE FROM ${this.table} WHERE id = ANY($1::uuid[]) AND type = ANY($2::text[]))
+       UPDATE ${this.table} SET sent_at = now(), last_error = NULL WHERE id = ANY($1::uuid[]) AND sent_at IS NULL AND type <> ALL($2::text[])`,
+      [ids, FORGOTTEN_ONCE_PUBLISHED],
+    );
   }
 
   /**

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { forwardedForHeaders } from '@school/auth';
 import { parseConfig } from '@school/config';
-import { OUTBOX_MIGRATIONS } from '@school/messaging';
+import { INBOX_MIGRATIONS, OUTBOX_MIGRATIONS } from '@school/messaging';
+import { startEventTransport } from '@school/messaging/nest';
 import { TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { createPrismaClient } from '@school/prisma';
 import { createServiceApp } from '@school/service';
@@ -27,8 +28,10 @@ export interface FeedbackUnderTest {
   app: INestApplication;
   /** A client of the suite's own schema, for reading what the routes wrote. */
   prisma: PrismaClient;
-  /** The broker name prefix (AMQP_NAME_PREFIX) of the RPC queue feedback serves, for test clients beside it. */
+  /** The broker name prefix (AMQP_NAME_PREFIX) of this app's queues (the RPC it serves, the erasures it consumes). */
   brokerPrefix: string;
+  /** The suite's Postgres schema. */
+  schema: string;
   token(role: 'admin' | 'staff' | 'customer', userId?: string): Promise<string>;
   /** A JSON (or raw string) body, a bearer token when given, extra headers. */
   request(path: string, body: unknown, options?: { token?: string; headers?: Record<string, string> }): Promise<HttpAnswer & { raw: string }>;
@@ -42,7 +45,7 @@ export interface FeedbackUnderTest {
 
 /** The real app on a real socket, in a schema of its own with the outbox, and a token issuer standing in for identity. */
 export async function startFeedback(): Promise<FeedbackUnderTest> {
-  const db = await migratedTestSchema(serviceDir, 'feedback', [OUTBOX_MIGRATIONS]);
+  const db = await migratedTestSchema(serviceDir, 'feedback', [OUTBOX_MIGRATIONS, INBOX_MIGRATIONS]);
   const issuer = await createTestIssuer();
   const prisma = createPrismaClient(PrismaClient, { databaseUrl: db.databaseUrl, schema: db.schema, maxConnections: 2 });
   const brokerPrefix = uniqueBrokerPrefix('feedback-test');
@@ -58,6 +61,7 @@ export async function startFeedback(): Promise<FeedbackUnderTest> {
     FORWARDING_SECRET: forwardingSecret,
   });
   const app = await createServiceApp(AppModule.forRoot(config, { schema: db.schema }), { logger: createLogger({ service: 'feedback', level: 'silent' }) });
+  await startEventTransport(app);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.getHttpServer().address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -67,6 +71,7 @@ export async function startFeedback(): Promise<FeedbackUnderTest> {
     app,
     prisma,
     brokerPrefix,
+    schema: db.schema,
     token: (role, userId = randomUUID()) => issuer.sign({ sub: userId, sid: randomUUID(), role }),
     async request(path, body, options = {}) {
       const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };

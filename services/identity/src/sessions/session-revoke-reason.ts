@@ -6,6 +6,8 @@ export const SESSION_REVOKE_REASONS = {
   passwordChanged: 'password_changed',
   reuse: 'reuse',
   deleted: 'deleted',
+  /** The account was erased (contract §11); its rows go in the same transaction. */
+  erased: 'erased',
   roleChanged: 'role_changed',
   endedByUser: 'ended_by_user',
   endedByAdmin: 'ended_by_admin',

@@ -190,6 +190,16 @@ export class SessionsService {
     return this.revokeInStore(await this.repository.revokeAllOfUser(tx, userId, reason));
   }
 
+  /**
+   * Erasure (contract §11): as revokeAllForUser, once the account's logins in progress are done
+   * (their lock held to the commit), so that no session opens that the revocation store misses
+   * before the account's rows go.
+   */
+  async revokeAllOnErasure(tx: Transaction, userId: number): Promise<number> {
+    await this.repository.lockLogins(tx, userId);
+    return this.revokeAllForUser(tx, userId, SESSION_REVOKE_REASONS.erased);
+  }
+
   /** As revokeAllForUser, keeping the caller's own session (password change, "end every other session"). */
   async revokeOtherSessions(tx: Transaction, userId: number, keepSessionId: string, reason: SessionRevokeReason): Promise<number> {
     return this.revokeInStore(await this.repository.revokeAllOfUser(tx, userId, reason, keepSessionId));

@@ -9,6 +9,7 @@ import { Profiles } from '../accounts/profiles.js';
 import { UserSessionsService } from './user-sessions.service.js';
 import { CreateUser } from './use-cases/create-user.js';
 import { DeleteUser } from './use-cases/delete-user.js';
+import { EraseUser } from './use-cases/erase-user.js';
 import { ResetMfa } from './use-cases/reset-mfa.js';
 import { UpdateUser } from './use-cases/update-user.js';
 
@@ -22,6 +23,7 @@ export class UsersController {
     private readonly createUser: CreateUser,
     private readonly updateUser: UpdateUser,
     private readonly deleteUser: DeleteUser,
+    private readonly eraseUser: EraseUser,
     private readonly userSessions: UserSessionsService,
     private readonly resetMfaUseCase: ResetMfa,
   ) {}
@@ -55,6 +57,12 @@ export class UsersController {
   async remove(@CurrentPrincipal() actor: Principal, @Param('publicId', USER_ID) publicId: string): Promise<ResponseOf<typeof ROUTES.remove>> {
     await this.deleteUser.execute(actor, publicId);
     return success('User deleted', null);
+  }
+
+  @Route(ROUTES.erase)
+  async erase(@CurrentPrincipal() actor: Principal, @Param('publicId', USER_ID) publicId: string): Promise<ResponseOf<typeof ROUTES.erase>> {
+    await this.eraseUser.execute(actor, publicId);
+    return success('User erased', null);
   }
 
   @Route(ROUTES.sessions)

@@ -7,6 +7,8 @@ import { UsersController } from './users.controller.js';
 import { UserSessionsService } from './user-sessions.service.js';
 import { CreateUser } from './use-cases/create-user.js';
 import { DeleteUser } from './use-cases/delete-user.js';
+import { EraseUser } from './use-cases/erase-user.js';
+import { ErasureRepository } from './erasure.repository.js';
 import { ResetMfa } from './use-cases/reset-mfa.js';
 import { UpdateUser } from './use-cases/update-user.js';
 
@@ -14,6 +16,6 @@ import { UpdateUser } from './use-cases/update-user.js';
 @Module({
   imports: [AccountsModule, SessionsModule, CredentialsModule, MfaModule],
   controllers: [UsersController],
-  providers: [CreateUser, UpdateUser, DeleteUser, UserSessionsService, ResetMfa],
+  providers: [CreateUser, UpdateUser, DeleteUser, EraseUser, ErasureRepository, UserSessionsService, ResetMfa],
 })
 export class UsersModule {}

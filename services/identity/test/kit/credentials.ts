@@ -39,7 +39,7 @@ export async function countEventsOf(identity: IdentityUnderTest, types: readonly
 }
 
 /** Events the flows recorded in the outbox for `userId` (publicId), oldest first. */
-type IdentityEventType = Exclude<EventType, typeof EVENT_TYPES.feedbackSubmitted | typeof EVENT_TYPES.auditEntryRecorded>;
+type IdentityEventType = Exclude<EventType, typeof EVENT_TYPES.feedbackSubmitted | typeof EVENT_TYPES.auditEntryRecorded | typeof EVENT_TYPES.accountDeletedNotice>;
 
 export async function eventsOf<Type extends IdentityEventType>(identity: IdentityUnderTest, type: Type, userPublicId: string): Promise<EventPayload<Type>[]> {
   const rows = await recordedEvents(identity, [type]);

@@ -44,6 +44,7 @@ const STORAGE_WIRING = Symbol('STORAGE_WIRING');
     UploadsService,
     FilesOfAccount,
   ],
+  exports: [STORAGE, UploadsRepository],
 })
 export class UploadsModule implements OnModuleInit {
   constructor(@Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost) {}

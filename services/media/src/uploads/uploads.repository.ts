@@ -39,6 +39,10 @@ export class UploadsRepository {
     await this.db(tx).upload.deleteMany({ where: { relativePath } });
   }
 
+  async exists(relativePath: string): Promise<boolean> {
+    return (await this.prisma.upload.count({ where: { relativePath } })) > 0;
+  }
+
   /** Until the transaction ends, other writers of this owner's uploads wait (quota checks never interleave). */
   async lockOwner(ownerId: string, tx: Transaction): Promise<void> {
     await this.db(tx).$executeRaw`SELECT pg_advisory_xact_lock(hashtext('media.uploads.owner'), hashtext(${ownerId}))`;

@@ -2,10 +2,10 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { Principal } from '@school/auth';
+import { type Principal, SessionRevocations } from '@school/auth';
 import { AppError } from '@school/http';
 import { auditChanges, AuditRecorder } from '@school/messaging';
-import { UnitOfWork } from '@school/service';
+import { type Transaction, UnitOfWork } from '@school/service';
 import { isPublicKey, keyFor, ownerOfKey, randomFilename } from '../storage/storage-key.js';
 import { type ByteRange, STORAGE, type Storage, type StoredObject } from '../storage/storage.js';
 import { UrlSigner } from '../storage/url-signer.js';
@@ -76,6 +76,7 @@ export class UploadsService {
     private readonly unitOfWork: UnitOfWork,
     @Inject(CONVERSION_GATE) private readonly conversions: ConversionGate,
     private readonly audit: AuditRecorder,
+    private readonly revocations: SessionRevocations,
   ) {}
 
   /**
@@ -203,6 +204,7 @@ export class UploadsService {
       await this.put(relativePath, path, mimeType, size, async () => undefined);
       await this.unitOfWork
         .run(async (tx) => {
+          await this.lockLiveOwner(caller, tx);
           await this.uploads.record(record, tx);
           await this.audit.record(tx, { action: 'file.upload', target: { type: 'file', id: relativePath }, changes: auditChanges(undefined, record, AUDITED_FIELDS) });
         })
@@ -211,9 +213,14 @@ export class UploadsService {
           throw error;
         });
     } else {
-      await this.reserve(record, quotaBytes);
+      await this.reserve(caller, record, quotaBytes);
       // A failed put leaves no object (Storage.put); only the reservation goes.
       await this.put(relativePath, path, mimeType, size, () => this.uploads.remove(relativePath));
+      if (!(await this.uploads.exists(relativePath))) {
+        // The owner was erased while the object was being written (contract §11): its reservation went, the object goes too.
+        await this.storage.delete(relativePath).catch((error: unknown) => this.logger.error(`could not delete ${relativePath}: ${String(error)}`));
+        throw new AppError('AUTH_UNAUTHENTICATED');
+      }
     }
     return { filename, originalName, mimeType, size, relativePath, ...(await this.urls.of(relativePath, DEFAULT_EXPIRES_IN_SECONDS)) };
   }
@@ -228,13 +235,23 @@ export class UploadsService {
     }
   }
 
-  private async reserve(record: UploadRecord, quotaBytes: number | undefined): Promise<void> {
-    if (quotaBytes === undefined) return this.uploads.record(record);
+  /** The customer's reservation: under the owner's lock (lockLiveOwner), within the quota. */
+  private async reserve(caller: Principal, record: UploadRecord, quotaBytes: number | undefined): Promise<void> {
     await this.unitOfWork.run(async (tx) => {
-      await this.uploads.lockOwner(record.ownerId, tx);
-      if ((await this.uploads.storedBytes(record.ownerId, tx)) + record.size > quotaBytes) throw new AppError('UPLOAD_QUOTA_EXCEEDED');
+      await this.lockLiveOwner(caller, tx);
+      if (quotaBytes !== undefined && (await this.uploads.storedBytes(record.ownerId, tx)) + record.size > quotaBytes) throw new AppError('UPLOAD_QUOTA_EXCEEDED');
       await this.uploads.record(record, tx);
     });
+  }
+
+  /**
+   * The owner's lock, which an erasure also takes to list the owner's files, and the caller's
+   * session still live: an erasure revokes every session before its event is published, so a
+   * record written here is either listed by the erasure or refused (401).
+   */
+  private async lockLiveOwner(caller: Principal, tx: Transaction): Promise<void> {
+    await this.uploads.lockOwner(caller.userId, tx);
+    if (await this.revocations.isRevoked(caller.sessionId)) throw new AppError('AUTH_UNAUTHENTICATED');
   }
 
   /** Rule 3: a private key's userId segment must be the caller's; legacy keys without one pass with a warning. */

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { forwardedForHeaders } from '@school/auth';
 import { parseConfig } from '@school/config';
-import { OUTBOX_MIGRATIONS } from '@school/messaging';
+import { INBOX_MIGRATIONS, OUTBOX_MIGRATIONS } from '@school/messaging';
+import { startEventTransport } from '@school/messaging/nest';
 import { TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { createPrismaClient } from '@school/prisma';
 import { createServiceApp } from '@school/service';
@@ -51,7 +52,7 @@ export interface MediaOptions {
 
 /** A migrated schema of media's, for processes started with `database`. */
 export function mediaSchema(): Promise<MigratedTestSchema> {
-  return migratedTestSchema(serviceDir, 'media', [OUTBOX_MIGRATIONS]);
+  return migratedTestSchema(serviceDir, 'media', [OUTBOX_MIGRATIONS, INBOX_MIGRATIONS]);
 }
 
 /** The real media app over a real socket, with its own schema, token issuer and storage folder. */
@@ -89,6 +90,7 @@ export async function startMedia(env: Record<string, string> = {}, options: Medi
     if (!env['AMQP_NAME_PREFIX']) await (await TestBroker.connect(brokerPrefix)).destroy();
   };
   try {
+    await startEventTransport(app);
     await app.listen({ host: '127.0.0.1', port: 0 });
   } catch (error) {
     await release();

@@ -10,6 +10,7 @@ export interface EmailTemplates {
   mfa_disabled: EventPayload<'identity.mfa_disabled'>;
   email_verification: EventPayload<'identity.email_verification_requested'>;
   feedback_submitted: EventPayload<'feedback.submitted'>;
+  account_deleted: EventPayload<'identity.account_deleted_notice'>;
 }
 
 export type EmailTemplate = keyof EmailTemplates;

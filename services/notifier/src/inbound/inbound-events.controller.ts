@@ -58,6 +58,16 @@ export class InboundEventsController {
     return this.handle(EVENT_TYPES.phoneVerificationRequested, body, context);
   }
 
+  @EventPattern(EVENT_TYPES.userErased)
+  userErased(@Payload() body: unknown, @Ctx() context: AmqpEventContext): Promise<void> {
+    return this.handle(EVENT_TYPES.userErased, body, context);
+  }
+
+  @EventPattern(EVENT_TYPES.accountDeletedNotice)
+  accountDeletedNotice(@Payload() body: unknown, @Ctx() context: AmqpEventContext): Promise<void> {
+    return this.handle(EVENT_TYPES.accountDeletedNotice, body, context);
+  }
+
   private handle(type: EventType, body: unknown, context: AmqpEventContext): Promise<void> {
     return this.inbound.handle(type, body, context.getMessage().messageId);
   }

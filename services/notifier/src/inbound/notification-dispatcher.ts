@@ -57,6 +57,13 @@ export class NotificationDispatcher {
       case EVENT_TYPES.emailVerificationRequested:
         await this.email.enqueue(emailJob, { template: 'email_verification', to: event.payload.email, data: event.payload });
         return;
+      case EVENT_TYPES.accountDeletedNotice:
+        // Contract §11: the address of an erased account; once sent, nothing here keeps it (the inbox holds ids only).
+        await this.email.enqueue(emailJob, { template: 'account_deleted', to: event.payload.email, data: event.payload }, { forgetOnceSent: true });
+        return;
+      case EVENT_TYPES.userErased:
+        await this.email.forgetAddress(event.payload.emailDigest, 'account_deleted');
+        return;
       case EVENT_TYPES.phoneVerificationRequested:
         await this.sms.enqueue(smsJob, { template: 'phone_verification_code', to: event.payload.phone, otp: event.payload.otp, expiresAt: event.payload.expiresAt });
         return;

@@ -4,7 +4,7 @@ import { AmqpEventContext, Ctx, EventErrorFilter, EventPattern, Payload } from '
 import { AddressUsagesService } from './address-usages.service.js';
 
 /**
- * Identity's address events, served by the AMQP event transport (manual acks): a handler that
+ * Identity's address events and erasures, served by the AMQP event transport (manual acks): a handler that
  * resolves acks its message, a DeadLetterError dead-letters it, any other error retries it.
  */
 @Controller()
@@ -15,5 +15,10 @@ export class AddressEventsController {
   @EventPattern(EVENT_TYPES.userAddressChanged)
   userAddressChanged(@Payload() body: unknown, @Ctx() context: AmqpEventContext): Promise<void> {
     return this.usages.handle(body, context.getMessage().messageId);
+  }
+
+  @EventPattern(EVENT_TYPES.userErased)
+  userErased(@Payload() body: unknown, @Ctx() context: AmqpEventContext): Promise<void> {
+    return this.usages.handleErased(body, context.getMessage().messageId);
   }
 }

@@ -7,9 +7,9 @@ import { AddressUsagesRepository } from './address-usages.repository.js';
 import { AddressUsagesService } from './address-usages.service.js';
 
 /** What reference-data consumes (`reference-data.events`, its retry queues and dead-letter queue). */
-export const ADDRESS_EVENTS = { consumer: 'reference-data', bindings: [EVENT_TYPES.userAddressChanged] } as const;
+export const ADDRESS_EVENTS = { consumer: 'reference-data', bindings: [EVENT_TYPES.userAddressChanged, EVENT_TYPES.userErased] } as const;
 
-/** Users' geography usages, from identity's address events. */
+/** Users' geography usages, from identity's address events and erasures. */
 @Module({
   imports: [InboxModule, GeographyModule],
   controllers: [AddressEventsController],

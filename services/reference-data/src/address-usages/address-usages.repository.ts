@@ -6,6 +6,9 @@ import type { Prisma } from '../generated/prisma/client.js';
 type Db = Prisma.TransactionClient;
 export type AddressChange = EventPayload<'identity.user_address_changed'>;
 
+/** Above every address version identity gives (they count a user's address writes; the payload's bound). */
+const ERASED_VERSION = 2_147_483_647;
+
 /** The users' geography usages, as identity's address events tell them. */
 @Injectable()
 export class AddressUsagesRepository {
@@ -32,6 +35,14 @@ export class AddressUsagesRepository {
       change.version,
     );
     return written > 0;
+  }
+
+  /**
+   * An erased user (contract §11): no address, at a version no event of theirs can pass, so an
+   * address event delivered after the erasure writes nothing back. The row names the publicId only.
+   */
+  async forgetUser(userId: string, tx: Transaction): Promise<void> {
+    await this.recordUsage({ userId, address: null, version: ERASED_VERSION, claimId: null }, tx);
   }
 
   private db(tx: Transaction): Db {

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { decodeEvent, Inbox } from '@school/messaging';
-import { EVENT_TYPES } from '@school/contracts';
+import { EVENT_TYPES, type EventPayload } from '@school/contracts';
 import { GeographyRepository } from '../geography/geography.repository.js';
 import { type AddressChange, AddressUsagesRepository } from './address-usages.repository.js';
 
@@ -31,6 +31,13 @@ export class AddressUsagesService {
       await this.usages.recordUsage(change, tx);
       if (change.claimId) await this.geography.releaseClaim(change.claimId, tx);
     });
+    if (!fresh) this.logger.debug({ messageId: received.messageId, msg: 'duplicate message skipped' });
+  }
+
+  /** Contract §11: an erased user's address no longer references geography; a row only it used can then be deleted. */
+  async handleErased(body: unknown, messageId: string | undefined): Promise<void> {
+    const received = decodeEvent(EVENT_TYPES.userErased, body, messageId);
+    const fresh = await this.inbox.once(received, (tx) => this.usages.forgetUser((received.event.payload as EventPayload<typeof EVENT_TYPES.userErased>).userId, tx));
     if (!fresh) this.logger.debug({ messageId: received.messageId, msg: 'duplicate message skipped' });
   }
 }

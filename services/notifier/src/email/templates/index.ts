@@ -1,3 +1,4 @@
+import { accountDeletedEmail } from './account-deleted.js';
 import type { EmailJob, RenderContext, RenderedEmail } from '../email-job.js';
 import { emailVerificationEmail } from './email-verification.js';
 import { feedbackSubmittedEmail } from './feedback-submitted.js';
@@ -26,5 +27,7 @@ export function renderEmail(job: EmailJob, context: RenderContext): RenderedEmai
       return emailVerificationEmail(job.data);
     case 'feedback_submitted':
       return feedbackSubmittedEmail(job.data);
+    case 'account_deleted':
+      return accountDeletedEmail(job.data, context);
   }
 }
