@@ -136,7 +136,7 @@ export const auditEntryRecordedPayload = z
   .object({
     occurredAt: timestamp,
     actor: z
-      .object({ publicId: userId, email, role: z.string().min(1).max(32) })
+      .object({ publicId: userId, role: z.string().min(1).max(32) })
       .strict()
       .nullable(),
     action: z.enum(AUDIT_ACTIONS),
