@@ -1,9 +1,10 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ClientAddressModule } from '@school/auth/nest';
-import { MessagingModule, OutboxModule, RpcModule } from '@school/messaging/nest';
+import { EventTransportModule, MessagingModule, OutboxModule, RpcModule } from '@school/messaging/nest';
 import { OpenApiModule } from '@school/openapi/nest';
 import { ServiceCoreModule } from '@school/service';
 import type { IdentityConfig } from './config.js';
+import { AUDIT_EVENTS, AuditModule } from './audit/audit.module.js';
 import { AuthenticationModule } from './auth/auth.module.js';
 import { BootstrapModule } from './bootstrap/bootstrap.module.js';
 import { CredentialsModule } from './credentials/credentials.module.js';
@@ -28,6 +29,8 @@ export class AppModule {
         OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL }),
         // Asks reference-data GEOGRAPHY_CHECK; serves nothing.
         RpcModule.forRoot({}),
+        // The audit store's consumer: every service's audit entries, and erasures (contract §13).
+        EventTransportModule.forRoot({ ...AUDIT_EVENTS, prefetch: config.AMQP_PREFETCH }),
         // Global: sessions sign access tokens wherever they are started or refreshed.
         { ...KeysModule.forRoot(keysModuleOptions(config, REVOCATION_TTL_SECONDS)), global: true },
         CredentialsModule,
@@ -35,6 +38,7 @@ export class AppModule {
         UsersModule,
         BootstrapModule,
         RetentionModule,
+        AuditModule,
         OpenApiModule.forRoot(IDENTITY_DOCUMENT),
       ],
     };

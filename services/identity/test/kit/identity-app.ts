@@ -6,6 +6,7 @@ import { forwardedForHeaders } from '@school/auth';
 import { parseConfig } from '@school/config';
 import { createPrismaClient } from '@school/prisma';
 import { OUTBOX_MIGRATIONS } from '@school/messaging';
+import { startEventTransport } from '@school/messaging/nest';
 import { TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { createServiceApp } from '@school/service';
 import { createLogger } from '@school/telemetry';
@@ -84,6 +85,7 @@ async function startIdentityApp(env: Record<string, string>): Promise<IdentityUn
     });
     const forwardingSecret = config.FORWARDING_SECRET ?? '';
     app = await createServiceApp(AppModule.forRoot(config), { logger: createLogger({ service: 'identity', level: 'silent' }) });
+    await startEventTransport(app);
     await app.listen({ host: '127.0.0.1', port });
     const baseUrl = `http://127.0.0.1:${port}`;
     const prisma = createPrismaClient(PrismaClient, { databaseUrl: databaseUrl.href, schema, maxConnections: 2 });
