@@ -52,17 +52,18 @@ describe(WORKFLOW, () => {
     }
   });
 
-  it('runs nx affected -t lint typecheck test build test:int e2e against the base branch, after npm ci with the full history', () => {
+  it('runs the npm test of .ci/run, for the projects a change affects against the base branch, after npm ci with the full history', () => {
     const steps = job?.steps ?? [];
     const index = (match: (step: (typeof steps)[number]) => boolean) => steps.findIndex(match);
     const checkout = steps.find((step) => step.uses?.startsWith('actions/checkout@'));
     expect(checkout?.with?.['fetch-depth']).toBe(0);
     const install = index((step) => step.run === 'npm ci');
     const base = index((step) => step.uses?.startsWith('nrwl/nx-set-shas@') === true);
-    const affected = index((step) => /^npx nx affected -t lint typecheck test build test:int e2e\b/.test(step.run ?? ''));
+    const affected = index((step) => step.run === 'npm test -- --affected');
     expect(install).toBeGreaterThanOrEqual(0);
     expect(base).toBeGreaterThan(install);
     expect(affected).toBeGreaterThan(base);
     expect(steps[base]?.with?.['main-branch-name']).toBe('main');
+    expect(readRepoFile('.ci/run')).toMatch(/^npm test$/m);
   });
 });

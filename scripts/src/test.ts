@@ -1,6 +1,8 @@
 // `npm test`: Prettier's check, the typecheck and ESLint of the whole workspace, and every test lane of every project
 // with Nx (unit tests beside the integration and end-to-end suites), then one closing line for the whole run.
 // `npm run test:unit` (`--unit`): the unit lane only, the seconds-long loop.
+// `npm test -- --affected` (the GitHub workflow): Prettier's check, then the lanes of the projects a change affects
+// against NX_BASE, as Nx runs them; `npm test -- -p identity`: those projects' lanes.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -11,7 +13,8 @@ import { expectOwnLoad } from '../jest/time-scale.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);
 const unitOnly = args.includes('--unit');
-const nxArgs = args.filter((arg) => arg !== '--unit');
+const affected = args.includes('--affected');
+const nxArgs = args.filter((arg) => arg !== '--unit' && arg !== '--affected');
 
 // The API docs page test drives Debian's Chromium (e2e/test/support/browser.ts): say so before anything runs.
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -26,7 +29,8 @@ rmSync(resultsDir, { recursive: true, force: true });
 // end-to-end lane's two, two integration projects'); some projects only, Nx's two at a time. Every
 // bound a test waits for stretches by that load besides the machine's own (TEST_TIME_SCALE, which
 // the children inherit; one given by the caller wins).
-const ownProcesses = unitOnly ? 0 : nxArgs.length > 0 ? 2 : 5;
+const someProjects = affected || nxArgs.length > 0;
+const ownProcesses = unitOnly ? 0 : someProjects ? 2 : 5;
 const scale = expectOwnLoad(ownProcesses);
 
 // Fast lanes first so a typing slip fails in seconds; the suites that need Postgres, Redis and
@@ -62,11 +66,12 @@ async function prettier() {
 
 if (unitOnly) {
   await step('unit', nx('run-many', '-t', 'test', '--parallel=2'));
-} else if (nxArgs.length > 0) {
-  // Some projects only (`npm test -- -p identity`): their lanes as Nx runs them, fast ones first.
+} else if (someProjects) {
+  // Some projects only (`-p identity`, or those `--affected` names): their lanes as Nx runs them, fast ones first.
+  const run = affected ? 'affected' : 'run-many';
   await prettier();
-  await step('lint, typecheck, unit', nx('run-many', '-t', 'lint', 'typecheck', 'test', '--parallel=2'));
-  await step('integration and e2e', nx('run-many', '-t', 'test:int', 'e2e', '--parallel=2'));
+  await step('lint, typecheck, unit', nx(run, '-t', 'lint', 'typecheck', 'test', '--parallel=2'));
+  await step('integration and e2e', nx(run, '-t', 'test:int', 'e2e', '--parallel=2'));
 } else {
   // Everything at once: the checks, the end-to-end suites (two files at a time) and the integration
   // lanes (two projects at a time). The suites wait on processes, sockets and timers much of the time,

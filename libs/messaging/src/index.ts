@@ -5,6 +5,8 @@ export * from './amqp/queue-metrics.js';
 export * from './amqp/topology-setup.js';
 export * from './backoff.js';
 export * from './events/event-decoder.js';
+export * from './inbox/inbox-schema.js';
+export * from './inbox/inbox.js';
 export * from './logger.js';
 export * from './outbox/outbox-metrics.js';
 export * from './outbox/outbox-relay.js';

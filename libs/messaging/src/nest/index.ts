@@ -4,6 +4,7 @@ export * from './amqp-event.transport.js';
 export * from './event-error.filter.js';
 export * from './event-pattern.js';
 export * from './event-transport.module.js';
+export * from './inbox.module.js';
 export * from './messaging.module.js';
 export * from './nest-logger.js';
 export * from './outbox.module.js';

@@ -1,6 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { migrationScriptsOf } from '../migration-scripts.js';
 
 /** The outbox table every producing service keeps in its own schema (contract §1, §7). */
 export const OUTBOX_TABLE = 'outbox_events';
@@ -20,10 +18,5 @@ export const OUTBOX_MIGRATIONS = new URL('../../prisma/outbox-migrations/', impo
 
 /** The outbox's migration scripts in order, for tests and benchmarks that build a bare outbox. */
 export function outboxMigrationScripts(): string[] {
-  const dir = fileURLToPath(OUTBOX_MIGRATIONS);
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort()
-    .map((name) => readFileSync(join(dir, name, 'migration.sql'), 'utf8'));
+  return migrationScriptsOf(OUTBOX_MIGRATIONS);
 }

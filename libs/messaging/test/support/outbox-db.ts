@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { outboxMigrationScripts, type SqlExecutor } from '@school/messaging';
+import { inboxMigrationScripts, outboxMigrationScripts, type SqlExecutor } from '@school/messaging';
 
 export const TEST_DATABASE_URL = process.env.DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
 
-/** A throw-away schema holding an outbox table created by the same migrations as the services'. */
+/** A throw-away schema holding the outbox and inbox tables, created by the same migrations as the services'. */
 export class OutboxDb {
   private constructor(
     readonly schema: string,
@@ -19,7 +19,7 @@ export class OutboxDb {
       await client.query(`CREATE SCHEMA "${schema}"`);
       await client.query('BEGIN');
       await client.query(`SET LOCAL search_path TO "${schema}"`);
-      for (const script of outboxMigrationScripts()) await client.query(script);
+      for (const script of [...outboxMigrationScripts(), ...inboxMigrationScripts()]) await client.query(script);
       await client.query('COMMIT');
     } finally {
       client.release();

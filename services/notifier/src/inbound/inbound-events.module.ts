@@ -1,15 +1,15 @@
 import { Module } from '@nestjs/common';
+import { InboxModule } from '@school/messaging/nest';
 import { EmailModule } from '../email/email.module.js';
 import { LiveNotificationsModule } from '../live/live-notifications.module.js';
 import { SmsModule } from '../sms/sms.module.js';
 import { InboundEventsController } from './inbound-events.controller.js';
 import { InboundEventsService } from './inbound-events.service.js';
-import { InboxRepository } from './inbox.repository.js';
 import { NotificationDispatcher } from './notification-dispatcher.js';
 
 @Module({
-  imports: [EmailModule, SmsModule, LiveNotificationsModule],
+  imports: [InboxModule, EmailModule, SmsModule, LiveNotificationsModule],
   controllers: [InboundEventsController],
-  providers: [InboxRepository, NotificationDispatcher, InboundEventsService],
+  providers: [NotificationDispatcher, InboundEventsService],
 })
 export class InboundEventsModule {}

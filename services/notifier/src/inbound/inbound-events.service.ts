@@ -1,14 +1,13 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { withDeadline } from '@school/async';
-import { decodeEvent } from '@school/messaging';
+import { decodeEvent, Inbox } from '@school/messaging';
 import type { EventType } from '@school/contracts';
-import { InboxRepository } from './inbox.repository.js';
+import { APP_CONFIG } from '@school/service';
+import type { NotifierConfig } from '../config.js';
 import { NotificationDispatcher } from './notification-dispatcher.js';
 
-/** Redis unreachable must not hold a message (and a database transaction) for ever. */
-const EFFECTS_TIMEOUT_MS = 10_000;
-const INBOX_RETENTION_DAYS = 30;
-const INBOX_PRUNE_INTERVAL_MS = 3600_000;
+/** What the inbox transaction keeps for itself of its timeout, besides the effects. */
+const COMMIT_MARGIN_MS = 1_000;
 
 /**
  * Turns each event of `notifier.events` into its notifications exactly once per message id. The
@@ -16,7 +15,7 @@ const INBOX_PRUNE_INTERVAL_MS = 3600_000;
  * AMQP_PREFETCH): the message is acked once `handle` resolved, that is after the commit below.
  *
  * Per message: validate (poison -> DeadLetterError -> dead-letter queue, reason logged); then, in ONE
- * Postgres transaction: insert the message id into the inbox (a conflict means "already done":
+ * unit of work (`Inbox.once`): insert the message id into the inbox (a conflict means "already done":
  * skip), enqueue the BullMQ job(s) with ids derived from the message id, publish the live
  * notification; commit; then ack.
  *
@@ -36,39 +35,23 @@ const INBOX_PRUNE_INTERVAL_MS = 3600_000;
  * id (another replica) waits on that row, then sees it committed and skips.
  */
 @Injectable()
-export class InboundEventsService implements OnApplicationBootstrap, OnModuleDestroy {
+export class InboundEventsService {
   private readonly logger = new Logger('InboundEvents');
-  private pruneTimer: NodeJS.Timeout | undefined;
+  /** Redis unreachable must not hold a message, nor its transaction, past the transaction's timeout. */
+  private readonly effectsTimeoutMs: number;
 
   constructor(
-    private readonly inbox: InboxRepository,
+    private readonly inbox: Inbox,
     private readonly dispatcher: NotificationDispatcher,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.pruneTimer = setInterval(() => void this.prune(), INBOX_PRUNE_INTERVAL_MS);
-    this.pruneTimer.unref();
-  }
-
-  onModuleDestroy(): void {
-    clearInterval(this.pruneTimer);
+    @Inject(APP_CONFIG) config: NotifierConfig,
+  ) {
+    this.effectsTimeoutMs = Math.max(config.DATABASE_TRANSACTION_TIMEOUT_MS - COMMIT_MARGIN_MS, COMMIT_MARGIN_MS);
   }
 
   /** Resolves once the event's effects are committed (or it was a duplicate): the transport then acks. */
   async handle(type: EventType, body: unknown, messageId: string | undefined): Promise<void> {
     const received = decodeEvent(type, body, messageId);
-    const fresh = await this.inbox.once(received.messageId, received.event.type, () =>
-      withDeadline(this.dispatcher.dispatch(received), EFFECTS_TIMEOUT_MS, 'enqueueing the notifications'),
-    );
+    const fresh = await this.inbox.once(received, () => withDeadline(this.dispatcher.dispatch(received), this.effectsTimeoutMs, 'enqueueing the notifications'));
     if (!fresh) this.logger.debug({ messageId: received.messageId, type: received.event.type, msg: 'duplicate message skipped' });
-  }
-
-  private async prune(): Promise<void> {
-    try {
-      const deleted = await this.inbox.pruneOlderThan(INBOX_RETENTION_DAYS);
-      if (deleted > 0) this.logger.log({ deleted, msg: 'pruned old inbox rows' });
-    } catch (error) {
-      this.logger.warn({ err: error, msg: 'inbox prune failed' });
-    }
   }
 }

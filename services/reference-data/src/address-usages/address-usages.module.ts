@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EVENT_TYPES } from '@school/contracts';
+import { InboxModule } from '@school/messaging/nest';
 import { GeographyModule } from '../geography/geography.module.js';
 import { AddressEventsController } from './address-events.controller.js';
 import { AddressUsagesRepository } from './address-usages.repository.js';
@@ -10,7 +11,7 @@ export const ADDRESS_EVENTS = { consumer: 'reference-data', bindings: [EVENT_TYP
 
 /** Users' geography usages, from identity's address events. */
 @Module({
-  imports: [GeographyModule],
+  imports: [InboxModule, GeographyModule],
   controllers: [AddressEventsController],
   providers: [AddressUsagesRepository, AddressUsagesService],
 })

@@ -6,28 +6,13 @@ import type { Prisma } from '../generated/prisma/client.js';
 type Db = Prisma.TransactionClient;
 export type AddressChange = EventPayload<'identity.user_address_changed'>;
 
-/** A broker message id is remembered this long; a redelivery comes within minutes, not weeks. */
-const INBOX_RETENTION = `interval '30 days'`;
-
-/** The users' geography usages, and the inbox of the events that tell them. */
+/** The users' geography usages, as identity's address events tell them. */
 @Injectable()
 export class AddressUsagesRepository {
   private readonly schema: string;
 
   constructor(schema: DatabaseSchema) {
     this.schema = schema.sql;
-  }
-
-  /** Records the message id; false when it was already recorded (a redelivery). Forgets ids past the retention. */
-  async markProcessed(messageId: string, eventType: string, tx: Transaction): Promise<boolean> {
-    const db = this.db(tx);
-    await db.$executeRawUnsafe(`DELETE FROM ${this.schema}."processed_messages" WHERE processed_at < now() - ${INBOX_RETENTION}`);
-    const inserted = await db.$executeRawUnsafe(
-      `INSERT INTO ${this.schema}."processed_messages" (message_id, event_type) VALUES ($1, $2) ON CONFLICT (message_id) DO NOTHING`,
-      messageId,
-      eventType,
-    );
-    return inserted > 0;
   }
 
   /** The user's address as of `version`, unless a later version is recorded already; false then. */

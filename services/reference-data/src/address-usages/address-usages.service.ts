@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { decodeEvent } from '@school/messaging';
+import { decodeEvent, Inbox } from '@school/messaging';
 import { EVENT_TYPES } from '@school/contracts';
-import { UnitOfWork } from '@school/service';
 import { GeographyRepository } from '../geography/geography.repository.js';
 import { type AddressChange, AddressUsagesRepository } from './address-usages.repository.js';
 
@@ -21,18 +20,16 @@ export class AddressUsagesService {
   constructor(
     private readonly usages: AddressUsagesRepository,
     private readonly geography: GeographyRepository,
-    private readonly unitOfWork: UnitOfWork,
+    private readonly inbox: Inbox,
   ) {}
 
   /** Resolves once the change is committed (or was a duplicate): the transport then acks. */
   async handle(body: unknown, messageId: string | undefined): Promise<void> {
     const received = decodeEvent(EVENT_TYPES.userAddressChanged, body, messageId);
     const change = received.event.payload as AddressChange;
-    const fresh = await this.unitOfWork.run(async (tx) => {
-      if (!(await this.usages.markProcessed(received.messageId, received.event.type, tx))) return false;
+    const fresh = await this.inbox.once(received, async (tx) => {
       await this.usages.recordUsage(change, tx);
       if (change.claimId) await this.geography.releaseClaim(change.claimId, tx);
-      return true;
     });
     if (!fresh) this.logger.debug({ messageId: received.messageId, msg: 'duplicate message skipped' });
   }
