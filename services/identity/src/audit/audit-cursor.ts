@@ -29,7 +29,9 @@ export function decodeCursor(cursor: string): AuditPosition {
   const [encoded, sum, ...rest] = cursor.split('.');
   const text = encoded && /^[\w-]+$/.test(encoded) ? Buffer.from(encoded, 'base64url').toString() : '';
   const match = POSITION.exec(text);
-  if (rest.length > 0 || !match || sum !== checksum(text) || !UUID.test(match[2]!)) {
+  // Re-encoding must give the same characters: base64url decoding ignores some altered trailing bits.
+  const canonical = encoded === Buffer.from(text).toString('base64url');
+  if (rest.length > 0 || !canonical || !match || sum !== checksum(text) || !UUID.test(match[2]!)) {
     throw validationFailed([{ field: 'cursor', message: 'must be a nextCursor of this list, unchanged' }]);
   }
   return { occurredAt: new Date(Number(match[1])), id: match[2]! };

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EVENT_TYPES } from '@school/contracts';
+import { InboxModule } from '@school/messaging/nest';
 import { AccountsModule } from '../accounts/accounts.module.js';
 import { AuditEntriesController } from './audit-entries.controller.js';
 import { AuditEntriesRepository } from './audit-entries.repository.js';
@@ -14,7 +15,7 @@ export const AUDIT_EVENTS = { consumer: 'identity', bindings: [EVENT_TYPES.audit
 
 /** Contract §13: the audit store. It builds on the accounts only (the actor's email). */
 @Module({
-  imports: [AccountsModule],
+  imports: [InboxModule, AccountsModule],
   controllers: [AuditEntriesController, AuditEventsController],
   providers: [AuditEntriesRepository, RecordEntry, ScrubErasedAccount, ListEntries, AuditRetention],
 })

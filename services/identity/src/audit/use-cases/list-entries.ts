@@ -10,6 +10,11 @@ export interface AuditPage {
   nextCursor: string | null;
 }
 
+/** `{ from, to }` in that order (jsonb keeps keys in its own order). */
+function changesOf(stored: unknown): AuditChanges {
+  return Object.fromEntries(Object.entries(stored as AuditChanges).map(([field, change]) => [field, { from: change.from, to: change.to }]));
+}
+
 export function auditEntryDto(entry: StoredAuditEntry): AuditEntryDto {
   return {
     id: entry.id,
@@ -17,7 +22,7 @@ export function auditEntryDto(entry: StoredAuditEntry): AuditEntryDto {
     actor: entry.actorPublicId === null ? null : { publicId: entry.actorPublicId, email: entry.actorEmail, role: entry.actorRole ?? '' },
     action: entry.action as AuditEntryDto['action'],
     target: entry.targetType === null ? null : { type: entry.targetType as NonNullable<AuditEntryDto['target']>['type'], id: entry.targetId },
-    changes: entry.changes as AuditChanges,
+    changes: changesOf(entry.changes),
     ip: entry.ip,
     userAgent: entry.userAgent,
     requestId: entry.requestId,

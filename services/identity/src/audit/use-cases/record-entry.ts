@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EVENT_TYPES, type EventPayload } from '@school/contracts';
-import { DeadLetterError, decodeEvent } from '@school/messaging';
-import { UnitOfWork } from '@school/service';
+import { DeadLetterError, decodeEvent, Inbox } from '@school/messaging';
 import { AccountEmailsRepository } from '../../accounts/account-emails.repository.js';
 import { AuditEntriesRepository, type NewAuditEntry } from '../audit-entries.repository.js';
 import { withoutPersonalFields } from '../erasure-scrub.js';
@@ -12,8 +11,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Contract §13: stores an `audit.entry_recorded` event of any service's outbox as one entry, once.
- * The event id (the broker message id) is the entry id, so the same event delivered twice is one
- * entry. The actor's email comes from identity's accounts at this moment; an entry naming an account
+ * The event id (the broker message id) is the entry id; the inbox (and the entry id itself) make the
+ * same event delivered twice one entry. The actor's email comes from identity's accounts at this moment; an entry naming an account
  * already erased is stored as the erasure's scrub would have left it (no email; no personal changes).
  */
 @Injectable()
@@ -23,7 +22,7 @@ export class RecordEntry {
   constructor(
     private readonly entries: AuditEntriesRepository,
     private readonly emails: AccountEmailsRepository,
-    private readonly unitOfWork: UnitOfWork,
+    private readonly inbox: Inbox,
   ) {}
 
   /** Resolves once the entry is committed (or was stored already): the transport then acks. */
@@ -32,7 +31,7 @@ export class RecordEntry {
     if (!UUID.test(received.messageId)) throw new DeadLetterError('an audit entry’s message id is its entry id, a UUID');
     const recorded = received.event.payload as RecordedEntry;
     const id = received.messageId.toLowerCase();
-    const stored = await this.unitOfWork.run(async (tx) => {
+    const fresh = await this.inbox.once(received, async (tx) => {
       const accounts = [recorded.actor?.publicId, recorded.target?.type === 'user' ? recorded.target.id : null].filter((value): value is string => !!value);
       await this.entries.lockAccounts(tx, accounts, 'shared');
       const erased = await this.entries.erasedAmong(tx, accounts);
@@ -53,8 +52,8 @@ export class RecordEntry {
         userAgent: recorded.userAgent,
         requestId: recorded.requestId,
       };
-      return this.entries.insert(tx, entry);
+      await this.entries.insert(tx, entry);
     });
-    if (!stored) this.logger.debug({ messageId: id, msg: 'audit entry stored already; duplicate skipped' });
+    if (!fresh) this.logger.debug({ messageId: id, msg: 'audit entry stored already; duplicate skipped' });
   }
 }

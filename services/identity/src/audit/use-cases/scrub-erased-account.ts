@@ -1,7 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EVENT_TYPES, type EventPayload } from '@school/contracts';
-import { decodeEvent } from '@school/messaging';
-import { UnitOfWork } from '@school/service';
+import { decodeEvent, Inbox } from '@school/messaging';
 import { AuditEntriesRepository } from '../audit-entries.repository.js';
 import { type AuditChanges, withoutPersonalFields } from '../erasure-scrub.js';
 
@@ -11,7 +10,7 @@ type UserErased = EventPayload<'identity.user_erased'>;
  * Contract §13 with §11, on `identity.user_erased`: the entries the erased account acted in keep its
  * publicId and lose its email, and the `changes` of entries that target it lose its personal fields.
  * The account is remembered (by publicId only) so an entry naming it that arrives later is stored
- * scrubbed. Running it twice changes nothing more.
+ * scrubbed. Through the inbox, once per event.
  */
 @Injectable()
 export class ScrubErasedAccount {
@@ -19,14 +18,14 @@ export class ScrubErasedAccount {
 
   constructor(
     private readonly entries: AuditEntriesRepository,
-    private readonly unitOfWork: UnitOfWork,
+    private readonly inbox: Inbox,
   ) {}
 
   async handle(body: unknown, messageId: string | undefined): Promise<void> {
     const received = decodeEvent(EVENT_TYPES.userErased, body, messageId);
     const erased = received.event.payload as UserErased;
     const publicId = erased.userId.toLowerCase();
-    const scrubbed = await this.unitOfWork.run(async (tx) => {
+    await this.inbox.once(received, async (tx) => {
       await this.entries.lockAccounts(tx, [publicId], 'exclusive');
       await this.entries.markErased(tx, publicId, new Date(erased.erasedAt));
       const emails = await this.entries.forgetActorEmail(tx, publicId);
@@ -38,8 +37,7 @@ export class ScrubErasedAccount {
         await this.entries.replaceChanges(tx, entry.id, after);
         changes += 1;
       }
-      return { emails, changes };
+      this.logger.log({ userId: publicId, emails, changes, msg: 'audit entries of an erased account scrubbed' });
     });
-    this.logger.log({ userId: publicId, ...scrubbed, msg: 'audit entries of an erased account scrubbed' });
   }
 }
