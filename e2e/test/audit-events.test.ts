@@ -92,7 +92,11 @@ describe('GET /api/audit-events through the gateway', () => {
     expect(first.status).toBe(200);
     expect(first.headers.get('cache-control')).toContain('no-store');
     expect(first.body).toEqual({ message: expect.any(String), data: [expect.objectContaining({ id: newer })], errorCode: null, nextCursor: expect.any(String) });
-    expect(first.body.data[0]).toMatchObject({ actor: { publicId: admin.publicId, email: BOOTSTRAP_ADMIN.email, role: 'admin' }, action: 'user.delete', target: { type: 'user', id: target } });
+    expect(first.body.data[0]).toMatchObject({
+      actor: { publicId: admin.publicId, email: BOOTSTRAP_ADMIN.email, role: 'admin' },
+      action: 'user.delete',
+      target: { type: 'user', id: target },
+    });
 
     const second = await page({ targetId: target, limit: '1', cursor: first.body.nextCursor! });
     expect(second.body).toMatchObject({ data: [expect.objectContaining({ id: older })], nextCursor: null });
@@ -129,7 +133,10 @@ describe('GET /api/audit-events through the gateway', () => {
 
   it('is read-only: no method changes or deletes an entry', async () => {
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
-      const answer = await fetch(`${system.gatewayUrl}/api/audit-events`, { method, headers: { authorization: `Bearer ${admin.accessToken}`, 'x-forwarded-for': clientAddress() } });
+      const answer = await fetch(`${system.gatewayUrl}/api/audit-events`, {
+        method,
+        headers: { authorization: `Bearer ${admin.accessToken}`, 'x-forwarded-for': clientAddress() },
+      });
       expect({ method, status: answer.status }).toEqual({ method, status: 404 });
     }
   });

@@ -9,7 +9,20 @@ export const AUDIT_PAGE_DEFAULT = 50;
 export const AUDIT_PAGE_MAX = 200;
 
 /** The header row of the CSV answer, exactly as contract §13 spells it. */
-export const AUDIT_CSV_COLUMNS = ['id', 'occurredAt', 'actorPublicId', 'actorEmail', 'actorRole', 'action', 'targetType', 'targetId', 'ip', 'userAgent', 'requestId', 'changes'] as const;
+export const AUDIT_CSV_COLUMNS = [
+  'id',
+  'occurredAt',
+  'actorPublicId',
+  'actorEmail',
+  'actorRole',
+  'action',
+  'targetType',
+  'targetId',
+  'ip',
+  'userAgent',
+  'requestId',
+  'changes',
+] as const;
 
 /** The header carrying the next page's cursor beside a CSV page (absent on the last page). */
 export const AUDIT_NEXT_CURSOR_HEADER = 'x-next-cursor';
