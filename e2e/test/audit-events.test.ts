@@ -44,7 +44,7 @@ function get(query: Record<string, string>, token: string | null = admin.accessT
   const headers: Record<string, string> = { 'x-forwarded-for': clientAddress() };
   if (token) headers.authorization = `Bearer ${token}`;
   if (accept) headers.accept = accept;
-  return fetch(`${system.gatewayUrl}/api/audit-events?${new URLSearchParams(query)}`, { headers });
+  return fetch(`${system.gatewayUrl}/api/audit-events?${new URLSearchParams(query).toString()}`, { headers });
 }
 
 async function page(query: Record<string, string>, token: string | null = admin.accessToken): Promise<{ status: number; body: Page; headers: Headers }> {

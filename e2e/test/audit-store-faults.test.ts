@@ -48,7 +48,7 @@ describe('audit store with identity killed while entries are published', () => {
     let cursor: string | null = null;
     do {
       const query = new URLSearchParams({ targetId: target, limit: '7', ...(cursor && { cursor }) });
-      const answer = await fetch(`${system.gatewayUrl}/api/audit-events?${query}`, { headers: { authorization: `Bearer ${admin.accessToken}` } });
+      const answer = await fetch(`${system.gatewayUrl}/api/audit-events?${query.toString()}`, { headers: { authorization: `Bearer ${admin.accessToken}` } });
       if (answer.status !== 200) return ids;
       const page = (await answer.json()) as Page;
       ids.push(...page.data.map((item) => item.id));

@@ -74,7 +74,7 @@ describe('audit store: real RabbitMQ and Postgres, read through GET /api/audit-e
   }
 
   async function list(query: Record<string, string>, token = adminToken): Promise<{ status: number; body: AuditPageBody }> {
-    const answer = await identity.request('GET', `/api/audit-events?${new URLSearchParams(query)}`, undefined, token);
+    const answer = await identity.request('GET', `/api/audit-events?${new URLSearchParams(query).toString()}`, undefined, token);
     return answer as unknown as { status: number; body: AuditPageBody };
   }
   const ids = async (query: Record<string, string>) => {
@@ -278,7 +278,7 @@ describe('audit store: real RabbitMQ and Postgres, read through GET /api/audit-e
       const json = await list({ actor, limit: '1' });
 
       const csv = async (query: Record<string, string>, accept = 'text/csv') =>
-        fetch(`${identity.baseUrl}/api/audit-events?${new URLSearchParams(query)}`, { headers: { authorization: `Bearer ${adminToken}`, accept } });
+        fetch(`${identity.baseUrl}/api/audit-events?${new URLSearchParams(query).toString()}`, { headers: { authorization: `Bearer ${adminToken}`, accept } });
       const page1 = await csv({ actor, limit: '1' });
       expect(page1.status).toBe(200);
       expect(page1.headers.get('content-type')).toMatch(/^text\/csv/);

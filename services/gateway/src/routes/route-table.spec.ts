@@ -68,7 +68,7 @@ describe('route table', () => {
     });
   });
 
-  it('marks the routes answering with tokens or a profile as no-store (contract §3)', () => {
+  it('marks the routes answering with tokens or a profile as no-store (contract §3), and the audit trail (people’s emails, §13)', () => {
     const noStore = ROUTE_TABLE.filter((route) => route.noStore).map(key);
     expect(noStore.sort()).toEqual(
       [
@@ -87,6 +87,7 @@ describe('route table', () => {
         'GET /api/auth/sessions',
         'GET /api/mobile/auth/sessions',
         'GET /api/users/:publicId/sessions',
+        'GET /api/audit-events',
       ].sort(),
     );
   });
