@@ -32,14 +32,13 @@ export class RecordEntry {
     const recorded = received.event.payload as RecordedEntry;
     const id = received.messageId.toLowerCase();
     const fresh = await this.inbox.once(received, async (tx) => {
-      const accounts = [recorded.actor?.publicId, recorded.target?.type === 'user' ? recorded.target.id : null].filter((value): value is string => !!value);
+      const actorId = recorded.actor?.publicId.toLowerCase();
+      const targetUserId = recorded.target?.type === 'user' ? recorded.target.id?.toLowerCase() : undefined;
+      const accounts = [actorId, targetUserId].filter((value): value is string => !!value);
       await this.entries.lockAccounts(tx, accounts, 'shared');
       const erased = await this.entries.erasedAmong(tx, accounts);
-      const actor = recorded.actor && {
-        ...recorded.actor,
-        email: erased.has(recorded.actor.publicId) ? null : await this.emails.emailOf(recorded.actor.publicId, tx),
-      };
-      const targetErased = recorded.target?.type === 'user' && !!recorded.target.id && erased.has(recorded.target.id);
+      const actor = recorded.actor && actorId ? { ...recorded.actor, email: erased.has(actorId) ? null : await this.emails.emailOf(actorId, tx) } : null;
+      const targetErased = targetUserId !== undefined && erased.has(targetUserId);
       const entry: NewAuditEntry = {
         id,
         occurredAt: new Date(recorded.occurredAt),
