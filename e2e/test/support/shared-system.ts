@@ -28,6 +28,7 @@ type State =
       internalHosts: string[];
       serviceUrls: Record<ServiceName, string>;
       logDir: string;
+      databaseUrl: string;
     }
   | { ready: false; error: string };
 
@@ -62,9 +63,9 @@ export async function hostSharedSystem(): Promise<SharedSystemHost> {
 }
 
 function stateOf(system: RunningSystem, logDir: string): State {
-  const { gatewayUrl, gatewayMetricsUrl, brokerPrefix, mailDir, internalHosts } = system;
+  const { gatewayUrl, gatewayMetricsUrl, brokerPrefix, mailDir, internalHosts, databaseUrl } = system;
   const serviceUrls = Object.fromEntries(SERVICE_NAMES.map((name) => [name, system.serviceUrl(name)])) as Record<ServiceName, string>;
-  return { ready: true, gatewayUrl, gatewayMetricsUrl, brokerPrefix, mailDir, internalHosts, serviceUrls, logDir };
+  return { ready: true, gatewayUrl, gatewayMetricsUrl, brokerPrefix, mailDir, internalHosts, serviceUrls, logDir, databaseUrl };
 }
 
 /** Written whole, then renamed: a reader never sees half a file. */
@@ -78,12 +79,7 @@ async function publish(stateFile: string, state: State): Promise<void> {
  * the start has ended either way (the start itself is bounded, see startSystem); throws its failure.
  */
 export async function sharedSystem(): Promise<SystemView> {
-  const stateFile = process.env[STATE_VARIABLE];
-  if (!stateFile) throw new Error(`${STATE_VARIABLE} is not set: run the e2e suites with e2e/jest.config.js, whose global setup starts the shared system`);
-  let text: string | undefined;
-  while ((text = await readFile(stateFile, 'utf8').catch(() => undefined)) === undefined) await sleep(200);
-  const state = JSON.parse(text) as State;
-  if (!state.ready) throw new Error(`the shared system did not start: ${state.error}`);
+  const state = await readyState();
   return {
     gatewayUrl: state.gatewayUrl,
     gatewayMetricsUrl: state.gatewayMetricsUrl,
@@ -93,4 +89,19 @@ export async function sharedSystem(): Promise<SystemView> {
     serviceUrl: (name) => state.serviceUrls[name],
     logs: (name: ProcessName) => readFileSync(join(state.logDir, `${name}.log`), 'utf8'),
   };
+}
+
+/** The shared system's database (every service's schema), for suites that read what the services wrote. */
+export async function sharedSystemDatabaseUrl(): Promise<string> {
+  return (await readyState()).databaseUrl;
+}
+
+async function readyState(): Promise<Extract<State, { ready: true }>> {
+  const stateFile = process.env[STATE_VARIABLE];
+  if (!stateFile) throw new Error(`${STATE_VARIABLE} is not set: run the e2e suites with e2e/jest.config.js, whose global setup starts the shared system`);
+  let text: string | undefined;
+  while ((text = await readFile(stateFile, 'utf8').catch(() => undefined)) === undefined) await sleep(200);
+  const state = JSON.parse(text) as State;
+  if (!state.ready) throw new Error(`the shared system did not start: ${state.error}`);
+  return state;
 }

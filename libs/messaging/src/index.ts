@@ -3,6 +3,7 @@ export * from './amqp/event-consumer.js';
 export * from './amqp/event-publisher.js';
 export * from './amqp/queue-metrics.js';
 export * from './amqp/topology-setup.js';
+export * from './audit/index.js';
 export * from './backoff.js';
 export * from './events/event-decoder.js';
 export * from './inbox/inbox-schema.js';

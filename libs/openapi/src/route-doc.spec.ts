@@ -130,6 +130,22 @@ describe('files in and out', () => {
   });
 });
 
+describe('headers of an answer', () => {
+  it('describes the headers a route sets on its success, beside its body', () => {
+    const headers = { 'Content-Disposition': { description: 'a download', schema: { type: 'string' } } };
+    const download = operationOf({
+      method: 'GET',
+      path: '/copy',
+      auth: 'jwt',
+      tag: 'users',
+      summary: 'a copy',
+      response: { status: 200, description: 'the copy', schema: z.object({ at: z.string() }), headers },
+    });
+    expect(download.responses['200']?.headers).toEqual(headers);
+    expect(download.responses['200']?.content?.['application/json']?.schema).toMatchObject({ properties: { at: { type: 'string' } } });
+  });
+});
+
 describe('the input of a trimmed field', () => {
   it('says that a blank string is refused, as the bounds count after trimming', () => {
     const schema = operationOf({

@@ -97,7 +97,7 @@ export function operationOf(route: RouteSpec, options: DocumentOptions = {}): Op
     responses: Object.fromEntries(
       [route.response, ...(route.alsoAnswers ?? [])].map((response) => {
         const content = successContent(response);
-        return [String(response.status), { description: response.description, ...(content && { content }) }];
+        return [String(response.status), { description: response.description, ...(response.headers && { headers: { ...response.headers } }), ...(content && { content }) }];
       }),
     ),
     ...(route.permissions && route.permissions.length > 0 && { 'x-permissions': [...route.permissions] }),

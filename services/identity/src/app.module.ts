@@ -1,10 +1,11 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ClientAddressModule } from '@school/auth/nest';
-import { EventTransportModule, MessagingModule, OutboxModule, RpcModule } from '@school/messaging/nest';
+import { AuditModule, EventTransportModule, MessagingModule, OutboxModule, RpcModule } from '@school/messaging/nest';
 import { OpenApiModule } from '@school/openapi/nest';
 import { ServiceCoreModule } from '@school/service';
 import type { IdentityConfig } from './config.js';
-import { AUDIT_EVENTS, AuditModule } from './audit/audit.module.js';
+import { AccountExportModule } from './account-export/account-export.module.js';
+import { AUDIT_EVENTS, AuditStoreModule } from './audit/audit.module.js';
 import { AuthenticationModule } from './auth/auth.module.js';
 import { BootstrapModule } from './bootstrap/bootstrap.module.js';
 import { CredentialsModule } from './credentials/credentials.module.js';
@@ -27,7 +28,9 @@ export class AppModule {
         ClientAddressModule.forRoot({ forwardingSecret: config.FORWARDING_SECRET }),
         MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'identity', namePrefix: config.AMQP_NAME_PREFIX }),
         OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL }),
-        // Asks reference-data GEOGRAPHY_CHECK; serves nothing.
+        // Audit entries of administrator writes and sign-in events, in their transactions (contract §13).
+        AuditModule.forRoot(),
+        // Asks reference-data GEOGRAPHY_CHECK, and feedback and media for a person's copy (contract §11); serves nothing.
         RpcModule.forRoot({}),
         // The audit store's consumer: every service's audit entries, and erasures (contract §13).
         EventTransportModule.forRoot({ ...AUDIT_EVENTS, prefetch: config.AMQP_PREFETCH }),
@@ -36,9 +39,10 @@ export class AppModule {
         CredentialsModule,
         AuthenticationModule,
         UsersModule,
+        AccountExportModule,
         BootstrapModule,
         RetentionModule,
-        AuditModule,
+        AuditStoreModule,
         OpenApiModule.forRoot(IDENTITY_DOCUMENT),
       ],
     };

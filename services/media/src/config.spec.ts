@@ -20,8 +20,17 @@ describe('media configuration', () => {
   });
 
   it('refuses production without a SIGNED_URL_SECRET of its own', () => {
-    expect(() => configOf({ NODE_ENV: 'production' })).toThrow(/^Invalid configuration: SIGNED_URL_SECRET: must be set to a secret of your own in production$/);
-    expect(configOf({ NODE_ENV: 'production', SIGNED_URL_SECRET: 'a-production-secret-of-at-least-32-chars' }).SIGNED_URL_SECRET).toBe('a-production-secret-of-at-least-32-chars');
+    const forwarding = { FORWARDING_SECRET: 'the-gateway-forwarding-secret-of-32-chars' };
+    expect(() => configOf({ NODE_ENV: 'production', ...forwarding })).toThrow(/^Invalid configuration: SIGNED_URL_SECRET: must be set to a secret of your own in production$/);
+    expect(configOf({ NODE_ENV: 'production', ...forwarding, SIGNED_URL_SECRET: 'a-production-secret-of-at-least-32-chars' }).SIGNED_URL_SECRET).toBe(
+      'a-production-secret-of-at-least-32-chars',
+    );
+  });
+
+  it("refuses production without the gateway's FORWARDING_SECRET (its audit entries name the client address, contract §13)", () => {
+    expect(() => configOf({ NODE_ENV: 'production', SIGNED_URL_SECRET: 'a-production-secret-of-at-least-32-chars' })).toThrow(
+      /^Invalid configuration: FORWARDING_SECRET: must be set to a secret of your own in production$/,
+    );
   });
 
   it('refuses a short secret and an unknown driver', () => {

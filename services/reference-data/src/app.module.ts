@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE } from '@school/contracts';
-import { EventTransportModule, MessagingModule, RpcModule } from '@school/messaging/nest';
+import { ClientAddressModule } from '@school/auth/nest';
+import { AuditModule, EventTransportModule, MessagingModule, OutboxModule, RpcModule } from '@school/messaging/nest';
 import { OpenApiModule } from '@school/openapi/nest';
 import { ServiceCoreModule, type ServiceCoreOptions } from '@school/service';
 import { AcademicSessionsModule } from './academic-sessions/academic-sessions.module.js';
@@ -19,7 +20,12 @@ export class AppModule {
       module: AppModule,
       imports: [
         ServiceCoreModule.forRoot('reference-data', config, PrismaClient, options),
+        // The client address the gateway vouches for, named by each audit entry.
+        ClientAddressModule.forRoot({ forwardingSecret: config.FORWARDING_SECRET }),
         MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'reference-data', namePrefix: config.AMQP_NAME_PREFIX }),
+        // Audit entries of every administrator write, recorded in the write's transaction (contract §13).
+        OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL }),
+        AuditModule.forRoot(),
         // Serves GEOGRAPHY_CHECK and GEOGRAPHY_RELEASE to identity, and learns the committed addresses from identity's events.
         RpcModule.forRoot({ serves: [GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE] }),
         EventTransportModule.forRoot({ ...ADDRESS_EVENTS, prefetch: config.AMQP_PREFETCH }),

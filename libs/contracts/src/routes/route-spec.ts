@@ -32,6 +32,8 @@ export interface RouteResponse {
   /** A body that is not JSON (a file, an event stream): each media type it may have, and its JSON Schema. */
   raw?: { contentTypes: readonly string[]; schema: Record<string, unknown> };
   example?: unknown;
+  /** Headers the route sets on this answer, for its OpenAPI description (JSON Schema of each value). */
+  headers?: Readonly<Record<string, { description: string; schema: Record<string, unknown> }>>;
 }
 
 /** An error code a route answers with; `status` only where the route departs from the catalogue (422 on one route). */

@@ -21,8 +21,9 @@ export type ThrottlePolicyName = (typeof THROTTLE_POLICY_NAMES)[number];
 
 /**
  * Limits a service keeps itself (contract §9), each refusing with 429 RATE_LIMITED and `Retry-After`:
- * identity's per-email login back-off, and its phone verification codes per account and per number.
+ * identity's per-email login back-off, its phone verification codes per account and per number, and
+ * the copies of one account's data (contract §11).
  */
-export const SERVICE_LIMIT_NAMES = ['loginBackoff', 'phoneVerification'] as const;
+export const SERVICE_LIMIT_NAMES = ['loginBackoff', 'phoneVerification', 'accountExport'] as const;
 
 export type ServiceLimitName = (typeof SERVICE_LIMIT_NAMES)[number];

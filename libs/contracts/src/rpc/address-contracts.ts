@@ -46,6 +46,3 @@ export const ADDRESS_CLAIM_SECONDS = 600;
 
 /** Identity commits a checked address within this many seconds of asking, or answers 503 and writes nothing. */
 export const ADDRESS_COMMIT_SECONDS = 15;
-
-/** Every contract of the product (test clean-up deletes their queues). */
-export const RPC_CONTRACTS = Object.freeze([GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE]);

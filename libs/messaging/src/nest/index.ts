@@ -11,3 +11,4 @@ export * from './outbox.module.js';
 export * from './rpc-handler.decorator.js';
 export * from './rpc.module.js';
 export * from './start-event-transport.js';
+export * from './audit.module.js';

@@ -1,2 +1,3 @@
 export * from './tcp-proxy.js';
 export * from './test-broker.js';
+export * from './audit-entries.js';

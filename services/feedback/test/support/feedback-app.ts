@@ -27,6 +27,8 @@ export interface FeedbackUnderTest {
   app: INestApplication;
   /** A client of the suite's own schema, for reading what the routes wrote. */
   prisma: PrismaClient;
+  /** The broker name prefix (AMQP_NAME_PREFIX) of the RPC queue feedback serves, for test clients beside it. */
+  brokerPrefix: string;
   token(role: 'admin' | 'staff' | 'customer', userId?: string): Promise<string>;
   /** A JSON (or raw string) body, a bearer token when given, extra headers. */
   request(path: string, body: unknown, options?: { token?: string; headers?: Record<string, string> }): Promise<HttpAnswer & { raw: string }>;
@@ -64,6 +66,7 @@ export async function startFeedback(): Promise<FeedbackUnderTest> {
     baseUrl,
     app,
     prisma,
+    brokerPrefix,
     token: (role, userId = randomUUID()) => issuer.sign({ sub: userId, sid: randomUUID(), role }),
     async request(path, body, options = {}) {
       const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };

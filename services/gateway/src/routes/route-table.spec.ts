@@ -8,10 +8,10 @@ describe('route table', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('holds the 12 admin and 9 mobile authentication routes of spec §4.1 and §4.2 and the 3 of contract §10 on each, public as §5 says', () => {
+  it('holds the 12 admin and 9 mobile authentication routes of spec §4.1 and §4.2, the 3 of contract §10 on each and the admin export of §11, public as §5 says', () => {
     const admin = ROUTE_TABLE.filter((route) => route.path.startsWith('/api/auth/'));
     const mobile = ROUTE_TABLE.filter((route) => route.path.startsWith('/api/mobile/auth/'));
-    expect(admin).toHaveLength(15);
+    expect(admin).toHaveLength(16);
     expect(mobile).toHaveLength(12);
     const publicOnes = [...admin, ...mobile].filter((route) => route.auth === 'public').map((route) => route.path.replace('/api/mobile/auth/', '/api/auth/'));
     expect(new Set(publicOnes)).toEqual(
@@ -87,6 +87,9 @@ describe('route table', () => {
         'GET /api/auth/sessions',
         'GET /api/mobile/auth/sessions',
         'GET /api/users/:publicId/sessions',
+        'GET /api/auth/account/export',
+        'GET /api/mobile/account/export',
+        'GET /api/users/:publicId/export',
         'GET /api/audit-events',
       ].sort(),
     );

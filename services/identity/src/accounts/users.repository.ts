@@ -189,6 +189,12 @@ export class UsersRepository {
     return count === 1;
   }
 
+  /** The account live or soft-deleted (contract §11: an administrator exports either), with its password hash. */
+  async findAccountByPublicId(publicId: string): Promise<UserAccount | null> {
+    const row = await this.prisma.user.findFirst({ where: { publicId: publicId.toLowerCase() }, include: WITH_PASSWORD });
+    return row && toAccount(row);
+  }
+
   async findLiveAccountByPublicId(publicId: string, tx?: Transaction): Promise<UserAccount | null> {
     const row = await this.db(tx).user.findFirst({ where: { publicId: publicId.toLowerCase(), deletedAt: null }, include: WITH_PASSWORD });
     return row && toAccount(row);
@@ -240,8 +246,11 @@ export class UsersRepository {
     return this.db(tx).user.update({ where: { id }, data: { ...columns, ...addressChange } });
   }
 
-  async softDelete(id: number, tx?: Transaction): Promise<void> {
-    await this.db(tx).user.update({ where: { id }, data: { deletedAt: new Date() } });
+  /** Returns the deletion's time. */
+  async softDelete(id: number, tx?: Transaction): Promise<Date> {
+    const deletedAt = new Date();
+    await this.db(tx).user.update({ where: { id }, data: { deletedAt } });
+    return deletedAt;
   }
 
   /** Live users matching `search` (name or email, case-insensitive substring, `%` and `_` literal), by id. */

@@ -19,4 +19,4 @@ export const AUDIT_EVENTS = { consumer: 'identity', bindings: [EVENT_TYPES.audit
   controllers: [AuditEntriesController, AuditEventsController],
   providers: [AuditEntriesRepository, RecordEntry, ScrubErasedAccount, ListEntries, AuditRetention],
 })
-export class AuditModule {}
+export class AuditStoreModule {}

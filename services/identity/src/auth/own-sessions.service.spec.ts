@@ -1,4 +1,5 @@
 import type { Principal } from '@school/auth';
+import { AuditRecorder } from '@school/messaging';
 import { fakeRevocations, fakeSessionsRepository, fakeUsersRepository, InMemoryDatabase } from '../../test/fakes/in-memory.js';
 import type { SigningKeyService } from '../keys/signing-key.service.js';
 import { SESSION_REVOKE_REASONS } from '../sessions/session-revoke-reason.js';
@@ -37,7 +38,7 @@ describe('OwnSessionsService (contract §10)', () => {
     db = new InMemoryDatabase();
     revocations = fakeRevocations();
     const sessions = new SessionsService(fakeSessionsRepository(db), {} as SigningKeyService, revocations, { REFRESH_REUSE_GRACE_SECONDS: 0 });
-    service = new OwnSessionsService(fakeUsersRepository(db), sessions, db.unitOfWork);
+    service = new OwnSessionsService(fakeUsersRepository(db), sessions, db.unitOfWork, new AuditRecorder(db.outbox));
     const me = db.addUser({ email: 'me@example.com' });
     const stranger = db.addUser({ email: 'stranger@example.com' });
     session(ids.current, me.id, new Date('2026-01-01T00:00:00Z'), { deviceId: 'phone', deviceType: 'ios', deviceName: 'My phone' });

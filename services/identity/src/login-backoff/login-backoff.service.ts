@@ -4,8 +4,11 @@ import { AppError, normalizeEmail, rateLimited } from '@school/http';
 import { APP_CONFIG, type Transaction, UnitOfWork } from '@school/service';
 import { type CheckTurn, ChecksInFlight } from './checks-in-flight.js';
 import type { LoginBackoffConfig } from './login-backoff.config.js';
-import { countFailure, decideAttempt } from './login-backoff-rules.js';
+import { countFailure, decideAttempt, FREE_FAILURES } from './login-backoff-rules.js';
 import { LoginBackoffRepository } from './login-backoff.repository.js';
+
+/** Runs in the transaction that counts a failure: `backoffStarted` when this failure starts a back-off. */
+export type OnFailure = (tx: Transaction, backoffStarted: boolean) => Promise<void>;
 
 /** The longest a login waits for its email's checks in progress before it is told to come back (503). */
 export const CHECK_TURN_WAIT_MS = 3_000;
@@ -32,15 +35,16 @@ export class LoginBackoffService {
    * Runs `check` (the password check: what it found when right, undefined when wrong) under the
    * email's back-off: 429 RATE_LIMITED with Retry-After while it runs; otherwise once the email has
    * a turn (see ChecksInFlight), then a wrong answer is counted and a right one clears the count.
-   * A check that throws (503 from a full hash queue) counts as nothing.
+   * A check that throws (503 from a full hash queue) counts as nothing. `onFailure` runs in the
+   * transaction that counts a failure.
    */
-  async attempt<T>(email: string, check: () => Promise<T | undefined>): Promise<T | undefined> {
+  async attempt<T>(email: string, check: () => Promise<T | undefined>, onFailure?: OnFailure): Promise<T | undefined> {
     const key = emailKeyOf(email);
     const turn = this.inFlight.join(key);
     try {
       await this.waitForTurn(key, turn);
       const found = await check();
-      if (found === undefined) await this.countFailure(key);
+      if (found === undefined) await this.countFailure(key, onFailure);
       else await this.repository.clear(key);
       return found;
     } finally {
@@ -64,10 +68,13 @@ export class LoginBackoffService {
     }
   }
 
-  private async countFailure(key: string): Promise<void> {
+  private async countFailure(key: string, onFailure: OnFailure | undefined): Promise<void> {
     await this.unitOfWork.run(async (tx) => {
       const now = new Date();
-      await this.repository.save(tx, key, countFailure(await this.repository.lock(tx, key), now, this.baseMs), now);
+      const counted = countFailure(await this.repository.lock(tx, key), now, this.baseMs);
+      await this.repository.save(tx, key, counted, now);
+      // Only an admitted login is counted: from the fifth failure on, each one starts a back-off.
+      await onFailure?.(tx, counted.failures >= FREE_FAILURES);
     });
   }
 }

@@ -121,8 +121,8 @@ export class SessionsRepository {
   }
 
   /** Revokes one session if it is still live; true when this call revoked it. */
-  async revoke(sessionId: string, reason: SessionRevokeReason): Promise<boolean> {
-    const { count } = await this.prisma.session.updateMany({
+  async revoke(sessionId: string, reason: SessionRevokeReason, tx?: Transaction): Promise<boolean> {
+    const { count } = await this.db(tx).session.updateMany({
       where: { id: sessionId, revokedAt: null },
       data: { revokedAt: new Date(), revokedReason: reason },
     });

@@ -145,8 +145,8 @@ export class SessionsService {
   }
 
   /** Ends one session (logout); repeating it is harmless. */
-  async end(sessionId: string, reason: SessionRevokeReason): Promise<void> {
-    await this.repository.revoke(sessionId, reason);
+  async end(sessionId: string, reason: SessionRevokeReason, tx?: Transaction): Promise<void> {
+    await this.repository.revoke(sessionId, reason, tx);
     // Written even when the row was already revoked: a retry after a failed write must land.
     await this.revocations.revoke(sessionId, REVOCATION_TTL_SECONDS);
   }

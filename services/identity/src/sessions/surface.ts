@@ -12,3 +12,8 @@ const SURFACE_ROLES: Readonly<Record<Surface, readonly Role[]>> = {
 export function surfaceAdmits(surface: Surface, role: Role): boolean {
   return SURFACE_ROLES[surface].includes(role);
 }
+
+/** An account of the administrator surface (admin, staff): its sign-in events are audited (contract §13), a customer's are not. */
+export function isAdminSurfaceAccount(account: { role: Role }): boolean {
+  return surfaceAdmits('admin', account.role);
+}

@@ -1,4 +1,5 @@
 import { fakeRevocations, fakeSessionsRepository, fakeUsersRepository, InMemoryDatabase } from '../../test/fakes/in-memory.js';
+import { AuditRecorder } from '@school/messaging';
 import type { SigningKeyService } from '../keys/signing-key.service.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import { UserSessionsService } from './user-sessions.service.js';
@@ -32,7 +33,7 @@ describe('UserSessionsService (contract §10, administrators)', () => {
     db = new InMemoryDatabase();
     revocations = fakeRevocations();
     const sessions = new SessionsService(fakeSessionsRepository(db), {} as SigningKeyService, revocations, { REFRESH_REUSE_GRACE_SECONDS: 0 });
-    service = new UserSessionsService(fakeUsersRepository(db), sessions, db.unitOfWork);
+    service = new UserSessionsService(fakeUsersRepository(db), sessions, db.unitOfWork, new AuditRecorder(db.outbox));
   });
 
   it('lists an account’s live sessions newest first, without `current`', async () => {

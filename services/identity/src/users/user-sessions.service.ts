@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '@school/http';
+import { AuditRecorder } from '@school/messaging';
 import { UnitOfWork } from '@school/service';
 import type { User } from '../generated/prisma/client.js';
 import { SESSION_REVOKE_REASONS } from '../sessions/session-revoke-reason.js';
 import { type SessionView, toSessionView } from '../sessions/session-view.js';
 import { SessionsService } from '../sessions/sessions.service.js';
+import { userTarget } from '../accounts/user-audit.js';
 import { UsersRepository } from '../accounts/users.repository.js';
 
 /**
@@ -17,6 +19,7 @@ export class UserSessionsService {
     private readonly users: UsersRepository,
     private readonly sessions: SessionsService,
     private readonly unitOfWork: UnitOfWork,
+    private readonly audit: AuditRecorder,
   ) {}
 
   async list(publicId: string): Promise<SessionView[]> {
@@ -28,7 +31,11 @@ export class UserSessionsService {
   /** Ends them all, the caller's own included when they name their own account. */
   async endAll(publicId: string): Promise<{ ended: number }> {
     const user = await this.liveUser(publicId);
-    const ended = await this.unitOfWork.run((tx) => this.sessions.revokeAllForUser(tx, user.id, SESSION_REVOKE_REASONS.endedByAdmin));
+    const ended = await this.unitOfWork.run(async (tx) => {
+      const count = await this.sessions.revokeAllForUser(tx, user.id, SESSION_REVOKE_REASONS.endedByAdmin);
+      await this.audit.record(tx, { action: 'user.sessions_end', target: userTarget(publicId) });
+      return count;
+    });
     return { ended };
   }
 

@@ -132,7 +132,9 @@ export function fakeUsersRepository(db: InMemoryDatabase): UsersRepository {
       return { ...Object.assign(db.user(id), columns) };
     },
     softDelete: async (id: number) => {
-      db.user(id).deletedAt = new Date();
+      const deletedAt = new Date();
+      db.user(id).deletedAt = deletedAt;
+      return deletedAt;
     },
     trustNextLogin: async (_tx: Transaction, id: number) => {
       db.user(id).trustsNextLogin = true;

@@ -10,6 +10,7 @@ import { STORAGE } from '../storage/storage.js';
 import { UrlSigner } from '../storage/url-signer.js';
 import { CONVERSION_GATE, ConversionGate } from './conversion-gate.js';
 import { FILE_URLS } from './file-urls.js';
+import { FilesOfAccount } from './files-of-account.js';
 import { MobileUploadsController } from './mobile-uploads.controller.js';
 import { SignedFilesController } from './signed-files.controller.js';
 import { UPLOAD_LIMITS, uploadLimitsOf } from './upload-limits.js';
@@ -19,7 +20,7 @@ import { UploadsService } from './uploads.service.js';
 
 const STORAGE_WIRING = Symbol('STORAGE_WIRING');
 
-/** Spec §4.4, §4.5 and contract §8: uploads on both surfaces, their storage and their URLs. */
+/** Spec §4.4, §4.5 and contract §8: uploads on both surfaces, their storage and their URLs; a person's files for their copy (contract §11, over RPC). */
 @Module({
   controllers: [UploadsController, MobileUploadsController, SignedFilesController],
   providers: [
@@ -40,6 +41,7 @@ const STORAGE_WIRING = Symbol('STORAGE_WIRING');
     },
     UploadsRepository,
     UploadsService,
+    FilesOfAccount,
   ],
 })
 export class UploadsModule implements OnModuleInit {

@@ -16,6 +16,16 @@ export interface UploadRecord {
   isPublic: boolean;
 }
 
+/** What a person's copy of their data shows of a file they uploaded. */
+export interface StoredFile {
+  relativePath: string;
+  uploadType: string;
+  originalName: string;
+  mimeType: string;
+  size: bigint;
+  createdAt: Date;
+}
+
 /** The only place that touches the uploads table: one row per stored file. */
 @Injectable()
 export class UploadsRepository {
@@ -32,6 +42,15 @@ export class UploadsRepository {
   /** Until the transaction ends, other writers of this owner's uploads wait (quota checks never interleave). */
   async lockOwner(ownerId: string, tx: Transaction): Promise<void> {
     await this.db(tx).$executeRaw`SELECT pg_advisory_xact_lock(hashtext('media.uploads.owner'), hashtext(${ownerId}))`;
+  }
+
+  /** Every file `ownerId` uploaded that is stored now, public ones included, oldest first (contract §11). */
+  storedBy(ownerId: string): Promise<StoredFile[]> {
+    return this.prisma.upload.findMany({
+      where: { ownerId },
+      select: { relativePath: true, uploadType: true, originalName: true, mimeType: true, size: true, createdAt: true },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
   }
 
   /** Bytes stored for `ownerId`, every upload type together. */

@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Principal } from '@school/auth';
 import { AppError } from '@school/http';
+import { auditChanges, AuditRecorder } from '@school/messaging';
 import { UnitOfWork } from '@school/service';
 import { isPublicKey, keyFor, ownerOfKey, randomFilename } from '../storage/storage-key.js';
 import { type ByteRange, STORAGE, type Storage, type StoredObject } from '../storage/storage.js';
@@ -59,6 +60,9 @@ export interface OpenedFile {
 
 const WEBP_MIME = 'image/webp';
 
+/** What an administrator's upload entry says of the stored file (contract §13); its key is the entry's target. */
+const AUDITED_FIELDS = ['uploadType', 'originalName', 'mimeType', 'size', 'isPublic'] as const;
+
 /** Spec §4.4 and §4.5: storing uploads after their checks, and handing out URLs of stored files. */
 @Injectable()
 export class UploadsService {
@@ -71,6 +75,7 @@ export class UploadsService {
     private readonly uploads: UploadsRepository,
     private readonly unitOfWork: UnitOfWork,
     @Inject(CONVERSION_GATE) private readonly conversions: ConversionGate,
+    private readonly audit: AuditRecorder,
   ) {}
 
   /**
@@ -182,8 +187,10 @@ export class UploadsService {
   }
 
   /**
-   * The record first, as the quota's reservation (taken under the owner's lock, so concurrent
-   * uploads never pass the quota together), then the object; a failed put removes the record.
+   * A customer's upload: the record first, as the quota's reservation (taken under the owner's
+   * lock, so concurrent uploads never pass the quota together), then the object; a failed put
+   * removes the record. An administrator's (no quota, audited, contract §13): the object first, then
+   * the record and its audit entry in one transaction; a failed transaction deletes the object.
    */
   private async store(caller: Principal, query: UploadQuery, file: PreparedFile, quotaBytes: number | undefined): Promise<UploadResultDto> {
     const { path, originalName, mimeType } = file;
@@ -191,16 +198,34 @@ export class UploadsService {
     const filename = randomFilename(file.extension);
     const relativePath = keyFor(query.uploadType, isPublic, caller.userId, filename);
     const size = (await stat(path)).size;
-    await this.reserve({ ownerId: caller.userId, uploadType: query.uploadType, relativePath, filename, originalName, mimeType, size, isPublic }, quotaBytes);
+    const record: UploadRecord = { ownerId: caller.userId, uploadType: query.uploadType, relativePath, filename, originalName, mimeType, size, isPublic };
+    if (caller.surface === 'admin') {
+      await this.put(relativePath, path, mimeType, size, async () => undefined);
+      await this.unitOfWork
+        .run(async (tx) => {
+          await this.uploads.record(record, tx);
+          await this.audit.record(tx, { action: 'file.upload', target: { type: 'file', id: relativePath }, changes: auditChanges(undefined, record, AUDITED_FIELDS) });
+        })
+        .catch(async (error: unknown) => {
+          await this.storage.delete(relativePath).catch(() => undefined);
+          throw error;
+        });
+    } else {
+      await this.reserve(record, quotaBytes);
+      // A failed put leaves no object (Storage.put); only the reservation goes.
+      await this.put(relativePath, path, mimeType, size, () => this.uploads.remove(relativePath));
+    }
+    return { filename, originalName, mimeType, size, relativePath, ...(await this.urls.of(relativePath, DEFAULT_EXPIRES_IN_SECONDS)) };
+  }
+
+  private async put(relativePath: string, path: string, mimeType: string, size: number, undo: () => Promise<void>): Promise<void> {
     try {
       await this.storage.put(relativePath, createReadStream(path), mimeType, size);
     } catch (error) {
       this.logger.error(`storage rejected the upload of ${relativePath}: ${String(error)}`);
-      // A failed put leaves no object (Storage.put); only the reservation goes.
-      await this.uploads.remove(relativePath).catch(() => undefined);
+      await undo().catch(() => undefined);
       throw new AppError('STORAGE_UNAVAILABLE', undefined, { cause: error });
     }
-    return { filename, originalName, mimeType, size, relativePath, ...(await this.urls.of(relativePath, DEFAULT_EXPIRES_IN_SECONDS)) };
   }
 
   private async reserve(record: UploadRecord, quotaBytes: number | undefined): Promise<void> {

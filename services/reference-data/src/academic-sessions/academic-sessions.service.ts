@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, type PageInfo, pageInfo, pageWindow } from '@school/http';
 import { isSerializationFailure, isUniqueViolation, uuidv7 } from '@school/prisma';
+import { auditChanges, AuditRecorder } from '@school/messaging';
 import { UnitOfWork } from '@school/service';
 import type { AcademicSession } from '../generated/prisma/client.js';
 import { datesValid, decidePatch, deleteRefusal, type SessionState } from './academic-session-rules.js';
@@ -16,6 +17,9 @@ export interface AcademicSessionPage {
   sessions: AcademicSessionDto[];
   page: PageInfo;
 }
+
+/** The fields of a session an administrator sets, as an audit entry shows their change (contract §13). */
+const AUDITED_FIELDS = ['name', 'startDate', 'endDate', 'isCurrent', 'isActive'] as const;
 
 const notFound = () => new AppError('ACADEMIC_SESSION_NOT_FOUND');
 
@@ -35,7 +39,7 @@ function lostRace(error: unknown): AppError | undefined {
  * Academic sessions (spec §2.7, §3.2, §4.6): named school years, at most one of them current and,
  * once one is, always one. Handing "current" over unsets the incumbent before setting the new row,
  * in one transaction; of two concurrent handovers the second loses on the one-current index.
- * Every successful write clears the list cache of every replica.
+ * Every successful write clears the list cache of every replica, and is audited in its transaction.
  */
 @Injectable()
 export class AcademicSessionsService {
@@ -44,6 +48,7 @@ export class AcademicSessionsService {
   constructor(
     private readonly sessions: AcademicSessionsRepository,
     private readonly unitOfWork: UnitOfWork,
+    private readonly audit: AuditRecorder,
     caches: ListCaches,
   ) {
     this.cache = caches.named('academic-sessions');
@@ -63,7 +68,10 @@ export class AcademicSessionsService {
     const created = await this.writing(() =>
       this.unitOfWork.run(async (tx) => {
         if (body.isCurrent) await this.sessions.unsetCurrent(tx);
-        return this.sessions.create({ publicId: uuidv7(), ...body }, tx);
+        const row = await this.sessions.create({ publicId: uuidv7(), ...body }, tx);
+        const changes = auditChanges(undefined, toAcademicSessionDto(row), AUDITED_FIELDS);
+        await this.audit.record(tx, { action: 'academic_session.create', target: { type: 'academic_session', id: row.publicId }, changes });
+        return row;
       }),
     );
     return toAcademicSessionDto(created);
@@ -85,7 +93,10 @@ export class AcademicSessionsService {
           ...(body.isActive !== undefined && { isActive: body.isActive }),
           ...(decision.becomesCurrent && { isCurrent: true as const }),
         };
-        return this.sessions.update(stored.id, changes, tx);
+        const row = await this.sessions.update(stored.id, changes, tx);
+        const audited = auditChanges(toAcademicSessionDto(stored), toAcademicSessionDto(row), AUDITED_FIELDS);
+        await this.audit.record(tx, { action: 'academic_session.update', target: { type: 'academic_session', id: row.publicId }, changes: audited });
+        return row;
       }),
     );
     return toAcademicSessionDto(updated);
@@ -100,6 +111,8 @@ export class AcademicSessionsService {
         const refusal = deleteRefusal(stored);
         if (refusal) throw new AppError(refusal);
         await this.sessions.delete(stored.id, tx);
+        const changes = auditChanges(toAcademicSessionDto(stored), undefined, AUDITED_FIELDS);
+        await this.audit.record(tx, { action: 'academic_session.delete', target: { type: 'academic_session', id: stored.publicId }, changes });
       }),
     );
   }

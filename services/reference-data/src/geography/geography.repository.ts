@@ -76,8 +76,8 @@ export class GeographyRepository {
     return this.db().province.findMany({ where: filter.includeInactive ? {} : { isActive: true }, orderBy: BY_NAME });
   }
 
-  createProvince(data: LabelFields & { publicId: string; name: string }): Promise<Province | WriteRefusal> {
-    return refusing('province', () => this.db().province.create({ data }));
+  createProvince(data: LabelFields & { publicId: string; name: string }, tx?: Transaction): Promise<Province | WriteRefusal> {
+    return refusing('province', () => this.db(tx).province.create({ data }));
   }
 
   updateProvince(id: number, changes: LabelFields, tx: Transaction): Promise<Province | WriteRefusal> {
@@ -102,8 +102,8 @@ export class GeographyRepository {
     });
   }
 
-  createDistrict(data: LabelFields & { publicId: string; name: string; provinceId: number }): Promise<DistrictRow | WriteRefusal> {
-    return refusing('district', () => this.db().district.create({ data, include: WITH_PROVINCE }));
+  createDistrict(data: LabelFields & { publicId: string; name: string; provinceId: number }, tx?: Transaction): Promise<DistrictRow | WriteRefusal> {
+    return refusing('district', () => this.db(tx).district.create({ data, include: WITH_PROVINCE }));
   }
 
   updateDistrict(id: number, changes: LabelFields & { provinceId?: number }, tx: Transaction): Promise<DistrictRow | WriteRefusal> {
@@ -131,8 +131,9 @@ export class GeographyRepository {
 
   createMunicipality(
     data: LabelFields & { publicId: string; name: string; districtId: number; type: MunicipalityType; wardCount?: number | null },
+    tx?: Transaction,
   ): Promise<MunicipalityRow | WriteRefusal> {
-    return refusing('municipality', () => this.db().municipality.create({ data, include: WITH_DISTRICT }));
+    return refusing('municipality', () => this.db(tx).municipality.create({ data, include: WITH_DISTRICT }));
   }
 
   updateMunicipality(

@@ -1,5 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { AppError, type ErrorCode, pageInfo, type PageInfo, pageWindow } from '@school/http';
+import { auditChanges, AuditRecorder, type Snapshot } from '@school/messaging';
 import { uuidv7 } from '@school/prisma';
 import { type Transaction, UnitOfWork } from '@school/service';
 import type {
@@ -29,11 +30,15 @@ const NOT_FOUND: Record<GeographyLevel, ErrorCode> = {
   municipality: 'MUNICIPALITY_NOT_FOUND',
 };
 
+/** The fields of a row an administrator sets, as an audit entry shows their change (contract §13); a level has some of them. */
+const AUDITED_FIELDS = ['name', 'nameNp', 'code', 'isActive', 'provinceId', 'districtId', 'type', 'wardCount'] as const;
+
 /** The level a row's parent id points at (spec §4.7 rule 3). */
 const PARENT: Partial<Record<GeographyLevel, GeographyLevel>> = { district: 'province', municipality: 'district' };
 
 interface Addressed {
   id: number;
+  publicId: string;
   name: string;
   parentId?: number;
 }
@@ -53,7 +58,8 @@ function written<Row>(level: GeographyLevel, result: Row | WriteRefusal): Row {
 /**
  * The geography rules of spec §3.3 and §4.7, the same for the three levels. The province and
  * district lists are read through a ListCache; every successful write, and every start (the
- * migrations seed rows), clears it for every replica.
+ * migrations seed rows), clears it for every replica. Every successful write is audited in its
+ * transaction (contract §13).
  */
 @Injectable()
 export class GeographyService implements OnModuleInit {
@@ -63,6 +69,7 @@ export class GeographyService implements OnModuleInit {
     private readonly repository: GeographyRepository,
     private readonly references: GeographyReferences,
     private readonly unitOfWork: UnitOfWork,
+    private readonly audit: AuditRecorder,
     caches: ListCaches,
   ) {
     this.cache = caches.named('geography');
@@ -80,17 +87,21 @@ export class GeographyService implements OnModuleInit {
   }
 
   async createProvince(body: CreateProvinceBody): Promise<ProvinceDto> {
-    return provinceDto(await this.changed(written('province', await this.repository.createProvince({ publicId: uuidv7(), ...body }))));
+    return provinceDto(await this.created('province', (tx) => this.repository.createProvince({ publicId: uuidv7(), ...body }, tx), provinceDto));
   }
 
   async updateProvince(publicId: string, body: UpdateProvinceBody): Promise<ProvinceDto> {
     const row = await this.found('province', await this.repository.findProvince(publicId));
-    const updated = await this.guardedUpdate('province', row, { name: body.name }, (tx) => this.repository.updateProvince(row.id, body, tx));
+    const updated = await this.guardedUpdate('province', row, { name: body.name }, (tx) => this.repository.updateProvince(row.id, body, tx), {
+      before: provinceDto(row),
+      after: provinceDto,
+    });
     return provinceDto(updated);
   }
 
   async deleteProvince(publicId: string): Promise<void> {
-    await this.guardedDelete('province', await this.found('province', await this.repository.findProvince(publicId)));
+    const row = await this.found('province', await this.repository.findProvince(publicId));
+    await this.guardedDelete('province', row, provinceDto(row));
   }
 
   // Districts
@@ -102,18 +113,22 @@ export class GeographyService implements OnModuleInit {
 
   async createDistrict(body: CreateDistrictBody): Promise<DistrictDto> {
     await this.assertParentExists('district', body.provinceId);
-    return districtDto(await this.changed(written('district', await this.repository.createDistrict({ publicId: uuidv7(), ...body }))));
+    return districtDto(await this.created('district', (tx) => this.repository.createDistrict({ publicId: uuidv7(), ...body }, tx), districtDto));
   }
 
   async updateDistrict(publicId: string, body: UpdateDistrictBody): Promise<DistrictDto> {
     const row = await this.found('district', await this.repository.findDistrict(publicId));
     const move = { name: body.name, parentId: body.provinceId };
-    const updated = await this.guardedUpdate('district', { ...row, parentId: row.provinceId }, move, (tx) => this.repository.updateDistrict(row.id, body, tx));
+    const updated = await this.guardedUpdate('district', { ...row, parentId: row.provinceId }, move, (tx) => this.repository.updateDistrict(row.id, body, tx), {
+      before: districtDto(row),
+      after: districtDto,
+    });
     return districtDto(updated);
   }
 
   async deleteDistrict(publicId: string): Promise<void> {
-    await this.guardedDelete('district', await this.found('district', await this.repository.findDistrict(publicId)));
+    const row = await this.found('district', await this.repository.findDistrict(publicId));
+    await this.guardedDelete('district', row, districtDto(row));
   }
 
   // Municipalities
@@ -126,18 +141,22 @@ export class GeographyService implements OnModuleInit {
 
   async createMunicipality(body: CreateMunicipalityBody): Promise<MunicipalityDto> {
     await this.assertParentExists('municipality', body.districtId);
-    return municipalityDto(await this.changed(written('municipality', await this.repository.createMunicipality({ publicId: uuidv7(), ...body }))));
+    return municipalityDto(await this.created('municipality', (tx) => this.repository.createMunicipality({ publicId: uuidv7(), ...body }, tx), municipalityDto));
   }
 
   async updateMunicipality(publicId: string, body: UpdateMunicipalityBody): Promise<MunicipalityDto> {
     const row = await this.found('municipality', await this.repository.findMunicipality(publicId));
     const move = { name: body.name, parentId: body.districtId };
-    const updated = await this.guardedUpdate('municipality', { ...row, parentId: row.districtId }, move, (tx) => this.repository.updateMunicipality(row.id, body, tx));
+    const updated = await this.guardedUpdate('municipality', { ...row, parentId: row.districtId }, move, (tx) => this.repository.updateMunicipality(row.id, body, tx), {
+      before: municipalityDto(row),
+      after: municipalityDto,
+    });
     return municipalityDto(updated);
   }
 
   async deleteMunicipality(publicId: string): Promise<void> {
-    await this.guardedDelete('municipality', await this.found('municipality', await this.repository.findMunicipality(publicId)));
+    const row = await this.found('municipality', await this.repository.findMunicipality(publicId));
+    await this.guardedDelete('municipality', row, municipalityDto(row));
   }
 
   // The rules every level shares
@@ -160,24 +179,57 @@ export class GeographyService implements OnModuleInit {
    * reparent of a referenced row is refused and changes nothing; every other field may change on
    * a referenced row (contract §6), retirement included.
    */
-  private async guardedUpdate<Row>(level: GeographyLevel, row: Addressed, move: Move, write: (tx: Transaction) => Promise<Row | WriteRefusal>): Promise<Row> {
+  private async guardedUpdate<Row>(
+    level: GeographyLevel,
+    row: Addressed,
+    move: Move,
+    write: (tx: Transaction) => Promise<Row | WriteRefusal>,
+    audited: { before: Snapshot; after: (row: Row) => Snapshot },
+  ): Promise<Row> {
     const moves = move.parentId !== undefined && move.parentId !== row.parentId;
     const renames = move.name !== undefined && move.name !== row.name;
     if (moves && move.parentId !== undefined) await this.assertParentExists(level, move.parentId);
     const updated = await this.unitOfWork.run(async (tx) => {
       if (!(await this.repository.lock(level, row.id, tx))) throw new AppError(NOT_FOUND[level]);
       if (renames || moves) await this.references.assertUnreferenced(level, row.id, 'GEOGRAPHY_RENAME_REFERENCED', tx);
-      return written(level, await write(tx));
+      const after = written(level, await write(tx));
+      await this.recordAudit(tx, level, 'update', row.publicId, auditChanges(audited.before, audited.after(after), AUDITED_FIELDS));
+      return after;
     });
     return this.changed(updated);
   }
 
+  /** A create in a transaction of its own with its audit entry. */
+  private async created<Row extends { publicId: string }>(
+    level: GeographyLevel,
+    write: (tx: Transaction) => Promise<Row | WriteRefusal>,
+    toAudited: (row: Row) => Snapshot,
+  ): Promise<Row> {
+    const row = await this.unitOfWork.run(async (tx) => {
+      const inserted = written(level, await write(tx));
+      await this.recordAudit(tx, level, 'create', inserted.publicId, auditChanges(undefined, toAudited(inserted), AUDITED_FIELDS));
+      return inserted;
+    });
+    return this.changed(row);
+  }
+
+  private async recordAudit(
+    tx: Transaction,
+    level: GeographyLevel,
+    verb: 'create' | 'update' | 'delete',
+    publicId: string,
+    changes: ReturnType<typeof auditChanges>,
+  ): Promise<void> {
+    await this.audit.record(tx, { action: `${level}.${verb}`, target: { type: level, id: publicId }, changes });
+  }
+
   /** Spec §4.7 rule 5: only an unreferenced row is deleted. */
-  private async guardedDelete(level: GeographyLevel, row: Addressed): Promise<void> {
+  private async guardedDelete(level: GeographyLevel, row: Addressed, before: Snapshot): Promise<void> {
     await this.unitOfWork.run(async (tx) => {
       if (!(await this.repository.lock(level, row.id, tx))) throw new AppError(NOT_FOUND[level]);
       await this.references.assertUnreferenced(level, row.id, 'GEOGRAPHY_IN_USE', tx);
       if (!(await this.repository.delete(level, row.id, tx))) throw new AppError('GEOGRAPHY_IN_USE');
+      await this.recordAudit(tx, level, 'delete', row.publicId, auditChanges(before, undefined, AUDITED_FIELDS));
     });
     await this.changed(undefined);
   }

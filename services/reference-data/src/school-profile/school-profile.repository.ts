@@ -23,8 +23,8 @@ export interface SchoolProfileFields {
 export class SchoolProfileRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  find(): Promise<SchoolProfile | null> {
-    return this.db().schoolProfile.findUnique({ where: { id: THE_PROFILE } });
+  find(tx?: Transaction): Promise<SchoolProfile | null> {
+    return this.db(tx).schoolProfile.findUnique({ where: { id: THE_PROFILE } });
   }
 
   save(fields: SchoolProfileFields, tx: Transaction): Promise<SchoolProfile> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type FieldError, validationFailed } from '@school/http';
 import type { GeographyCheckReason } from '@school/contracts';
+import { auditChanges, AuditRecorder } from '@school/messaging';
 import { UnitOfWork } from '@school/service';
 import type { SchoolProfile } from '../generated/prisma/client.js';
 import { GeographyCheck } from '../geography/geography-check.js';
@@ -16,6 +17,9 @@ const REASON_FIELD: Record<GeographyCheckReason, FieldError> = {
   municipality_not_in_district: { field: 'municipalityId', message: 'is not a municipality of the district' },
 };
 
+/** The fields a PUT sets, as an audit entry shows their change (contract §13). */
+const AUDITED_FIELDS = ['name', 'provinceId', 'districtId', 'municipalityId', 'ward', 'street', 'phone', 'email'] as const;
+
 /** Contract §6 school profile as the API shows it. */
 function toDto(row: SchoolProfile): SchoolProfileDto {
   const { name, provinceId, districtId, municipalityId, ward, street, phone, email, createdAt, updatedAt } = row;
@@ -29,6 +33,7 @@ export class SchoolProfileService {
     private readonly geography: GeographyRepository,
     private readonly check: GeographyCheck,
     private readonly unitOfWork: UnitOfWork,
+    private readonly audit: AuditRecorder,
   ) {}
 
   /** Null until the first PUT: the school has not described itself yet. */
@@ -48,7 +53,8 @@ export class SchoolProfileService {
       await this.geography.share('municipality', body.municipalityId, tx);
       const verdict = await this.check.check(body, tx);
       if (!verdict.valid) throw validationFailed([REASON_FIELD[verdict.reason]]);
-      return this.repository.save(
+      const before = await this.repository.find(tx);
+      const saved = await this.repository.save(
         {
           name: body.name,
           provinceId: body.provinceId,
@@ -61,6 +67,9 @@ export class SchoolProfileService {
         },
         tx,
       );
+      const changes = auditChanges(before ? toDto(before) : {}, toDto(saved), AUDITED_FIELDS);
+      await this.audit.record(tx, { action: 'school_profile.update', target: { type: 'school_profile', id: null }, changes });
+      return saved;
     });
     return toDto(row);
   }

@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { forwardedForHeaders } from '@school/auth';
 import { parseConfig } from '@school/config';
-import { AmqpConnection, RpcClient, RpcServer, silentLogger, type RpcRoute } from '@school/messaging';
+import { AmqpConnection, INBOX_MIGRATIONS, OUTBOX_MIGRATIONS, RpcClient, RpcServer, silentLogger, type RpcRoute } from '@school/messaging';
 import { startEventTransport } from '@school/messaging/nest';
 import { TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { applyMigrations, createPrismaClient } from '@school/prisma';
@@ -36,11 +37,15 @@ export interface ReferenceDataSuite {
   /** A replica of the real app over a real socket; `env` overrides its configuration. */
   start(env?: Record<string, string>): Promise<ReferenceDataInstance>;
   token(role: 'admin' | 'staff' | 'customer'): Promise<string>;
+  /** The headers the gateway sends for a client at `forwardedFor`: X-Forwarded-For and its signature. */
+  forwardedFrom(forwardedFor: string): Record<string, string>;
   close(): Promise<void>;
 }
 
 export async function referenceDataSuite(prefix: string): Promise<ReferenceDataSuite> {
-  const db = await migratedTestSchema(serviceDir, prefix);
+  const db = await migratedTestSchema(serviceDir, prefix, [INBOX_MIGRATIONS, OUTBOX_MIGRATIONS]);
+  // The gateway's key: tests sign X-Forwarded-For with it as the gateway does (forwardedFrom).
+  const forwardingSecret = randomBytes(24).toString('base64url');
   const issuer = await createTestIssuer();
   const prisma = createPrismaClient(PrismaClient, { databaseUrl: db.databaseUrl, schema: db.schema, maxConnections: 2 });
   const cachePrefix = `test:${randomBytes(6).toString('hex')}:`;
@@ -63,6 +68,7 @@ export async function referenceDataSuite(prefix: string): Promise<ReferenceDataS
         JWKS_URL: issuer.jwksUrl,
         CACHE_KEY_PREFIX: cachePrefix,
         AMQP_NAME_PREFIX: brokerPrefix,
+        FORWARDING_SECRET: forwardingSecret,
         ...env,
       });
       const app = await createServiceApp(AppModule.forRoot(config, { schema: db.schema }), {
@@ -83,6 +89,7 @@ export async function referenceDataSuite(prefix: string): Promise<ReferenceDataS
       return instance;
     },
     token: (role) => issuer.sign({ sub: randomUUID(), sid: randomUUID(), role }),
+    forwardedFrom: (forwardedFor) => forwardedForHeaders(forwardingSecret, forwardedFor),
     async close() {
       await Promise.allSettled(instances.map((instance) => instance.close()));
       await prisma.$disconnect();

@@ -1,4 +1,5 @@
 import { EVENT_TYPES } from '@school/contracts';
+import { AuditRecorder } from '@school/messaging';
 import {
   fakeKnownDevicesRepository,
   fakeLoginBackoff,
@@ -31,7 +32,7 @@ describe('Login (spec §4.1, §4.2, contract §4)', () => {
     const sessions = new SessionsService(fakeSessionsRepository(db), signer, revocations, { REFRESH_REUSE_GRACE_SECONDS: 0 });
     const users = fakeUsersRepository(db);
     const newDeviceAlert = new NewDeviceAlert(fakeKnownDevicesRepository(db), users, db.outbox);
-    service = new Login(users, fakePasswordHasher(hashing), sessions, db.unitOfWork, newDeviceAlert, fakeLoginBackoff());
+    service = new Login(users, fakePasswordHasher(hashing), sessions, db.unitOfWork, newDeviceAlert, fakeLoginBackoff(), new AuditRecorder(db.outbox));
   });
 
   const login = (surface: 'admin' | 'mobile', email: string, password = PASSWORD) => service.execute(surface, { email, password }, client);

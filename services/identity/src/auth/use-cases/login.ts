@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '@school/http';
-import { UnitOfWork } from '@school/service';
+import { AuditRecorder } from '@school/messaging';
+import { type Transaction, UnitOfWork } from '@school/service';
 import { toProfile } from '../../accounts/profile.js';
-import { UsersRepository } from '../../accounts/users.repository.js';
+import { userActor, userTarget } from '../../accounts/user-audit.js';
+import { type LoginAccount, UsersRepository } from '../../accounts/users.repository.js';
 import { LoginBackoffService } from '../../login-backoff/login-backoff.service.js';
 import { PasswordHasher } from '../../passwords/password-hasher.js';
 import { type ClientInfo, SessionsService } from '../../sessions/sessions.service.js';
-import { type Surface, surfaceAdmits } from '../../sessions/surface.js';
+import { isAdminSurfaceAccount, type Surface, surfaceAdmits } from '../../sessions/surface.js';
 import type { LoginBody } from '@school/contracts';
 import { NewDeviceAlert } from '../new-device-alert.js';
 import type { TokenResponse } from '../token-response.js';
@@ -17,6 +19,8 @@ import type { TokenResponse } from '../token-response.js';
  * answer the same 401 after the same argon2id work; a banned account is told so only after its
  * correct password. The check runs under the email's back-off (contract §9): a wrong password
  * counts as a failure, a correct one clears the count. The session and the new-device check share one transaction.
+ * An administrator-surface account's login, failed login and back-off are audited (contract §13), a
+ * failure in the transaction that counts it, so its entry commits while the login answers an error.
  */
 @Injectable()
 export class Login {
@@ -27,24 +31,42 @@ export class Login {
     private readonly unitOfWork: UnitOfWork,
     private readonly newDeviceAlert: NewDeviceAlert,
     private readonly backoff: LoginBackoffService,
+    private readonly audit: AuditRecorder,
   ) {}
 
   async execute(surface: Surface, body: LoginBody, client: ClientInfo): Promise<TokenResponse> {
-    const account = await this.backoff.attempt(body.email, async () => {
-      const found = await this.users.findLoginAccount(body.email);
-      const caller = client.ip ?? undefined;
-      const passwordMatches = found?.passwordHash
-        ? await this.hasher.verify(found.passwordHash, body.password, caller, client.abandoned)
-        : await this.hasher.verifyDecoy(body.password, caller, client.abandoned);
-      return found && passwordMatches && surfaceAdmits(surface, found.user.role) ? found : undefined;
-    });
+    let found: LoginAccount | null = null;
+    const account = await this.backoff.attempt(
+      body.email,
+      async () => {
+        found = await this.users.findLoginAccount(body.email);
+        const caller = client.ip ?? undefined;
+        const passwordMatches = found?.passwordHash
+          ? await this.hasher.verify(found.passwordHash, body.password, caller, client.abandoned)
+          : await this.hasher.verifyDecoy(body.password, caller, client.abandoned);
+        return found && passwordMatches && surfaceAdmits(surface, found.user.role) ? found : undefined;
+      },
+      (tx, backoffStarted) => this.auditFailure(tx, found, backoffStarted),
+    );
     if (!account) throw new AppError('AUTH_INVALID_CREDENTIALS');
     if (account.user.banned) throw new AppError('AUTH_ACCOUNT_BANNED');
     const tokens = await this.unitOfWork.run(async (tx) => {
       const issued = await this.sessions.start(account.user, surface, body.deviceInfo, client, tx);
       await this.newDeviceAlert.onLogin(tx, account.user, body.deviceInfo, new Date());
+      await this.auditSignIn(tx, account, 'auth.login');
       return issued;
     });
     return { ...tokens, user: toProfile(account.user, true) };
+  }
+
+  private async auditFailure(tx: Transaction, found: LoginAccount | null, backoffStarted: boolean): Promise<void> {
+    await this.auditSignIn(tx, found, 'auth.login_failed');
+    if (backoffStarted) await this.auditSignIn(tx, found, 'auth.backoff');
+  }
+
+  /** The account whose email was given acts; a customer's sign-in events are not recorded, nor an unknown email's. */
+  private async auditSignIn(tx: Transaction, account: LoginAccount | null, action: 'auth.login' | 'auth.login_failed' | 'auth.backoff'): Promise<void> {
+    if (!account || !isAdminSurfaceAccount(account.user)) return;
+    await this.audit.record(tx, { action, target: userTarget(account.user.publicId), actor: userActor(account.user) });
   }
 }

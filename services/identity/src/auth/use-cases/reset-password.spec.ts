@@ -1,4 +1,5 @@
 import { EVENT_TYPES, type EventPayload } from '@school/contracts';
+import { AuditRecorder } from '@school/messaging';
 import {
   fakeCredentialsRepository,
   fakeLoginBackoff,
@@ -55,7 +56,7 @@ describe('ResetPassword (spec §4.2 rules 4-7, contract §4)', () => {
     const sessions = new SessionsService(fakeSessionsRepository(db), {} as SigningKeyService, revocations, { REFRESH_REUSE_GRACE_SECONDS: 0 });
     const credentials = new CredentialsService(repository, users, clock, db.unitOfWork, OPTIONS);
     requests = new PasswordResetService(credentials, fakeMessageRequestsRepository(db), users, db.outbox, OPTIONS);
-    service = new ResetPassword(credentials, users, fakeProviderAccountsRepository(db), hasher, sessions, db.outbox, fakeLoginBackoff());
+    service = new ResetPassword(credentials, users, fakeProviderAccountsRepository(db), hasher, sessions, db.outbox, fakeLoginBackoff(), new AuditRecorder(db.outbox));
   });
 
   /** A served forgot by email: the link token and the code of the message. */

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '@school/http';
-import { Outbox } from '@school/messaging';
+import { AuditRecorder, Outbox, secretChanged } from '@school/messaging';
 import { EVENT_TYPES } from '@school/contracts';
 import { ProviderAccountsRepository } from '../../accounts/provider-accounts.repository.js';
+import { userActor, userTarget } from '../../accounts/user-audit.js';
+import { isAdminSurfaceAccount } from '../../sessions/surface.js';
 import { UsersRepository } from '../../accounts/users.repository.js';
 import { CredentialsService, type PreparedRedemptionEffects, type Redeemed } from '../../credentials/credentials.service.js';
 import type { ResetPasswordCommand } from '../../credentials/dto/reset-password.dto.js';
@@ -26,6 +28,7 @@ export class ResetPassword {
     private readonly sessions: SessionsService,
     private readonly outbox: Outbox,
     private readonly backoff: LoginBackoffService,
+    private readonly audit: AuditRecorder,
   ) {}
 
   /**
@@ -82,5 +85,8 @@ export class ResetPassword {
       name: user.name,
       changedAt: now.toISOString(),
     });
+    if (isAdminSurfaceAccount(user)) {
+      await this.audit.record(tx, { action: 'auth.password_reset', target: userTarget(user.publicId), actor: userActor(user), changes: { password: secretChanged() } });
+    }
   }
 }

@@ -1,4 +1,5 @@
 import type { Principal } from '@school/auth';
+import { AuditRecorder } from '@school/messaging';
 import { EVENT_TYPES } from '@school/contracts';
 import {
   fakePasswordHasher,
@@ -24,7 +25,7 @@ describe('SetPassword (spec §4.2)', () => {
     db = new InMemoryDatabase();
     revocations = fakeRevocations();
     const sessions = new SessionsService(fakeSessionsRepository(db), signer, revocations, { REFRESH_REUSE_GRACE_SECONDS: 0 });
-    service = new SetPassword(fakeUsersRepository(db), fakeProviderAccountsRepository(db), fakePasswordHasher(), sessions, db.outbox, db.unitOfWork);
+    service = new SetPassword(fakeUsersRepository(db), fakeProviderAccountsRepository(db), fakePasswordHasher(), sessions, db.outbox, db.unitOfWork, new AuditRecorder(db.outbox));
   });
 
   function principalOf(publicId: string): Principal {

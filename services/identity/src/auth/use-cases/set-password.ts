@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@school/auth';
 import { AppError } from '@school/http';
-import { Outbox } from '@school/messaging';
+import { AuditRecorder, Outbox, secretChanged } from '@school/messaging';
 import { EVENT_TYPES } from '@school/contracts';
 import { UnitOfWork } from '@school/service';
 import { ProviderAccountsRepository } from '../../accounts/provider-accounts.repository.js';
+import { userTarget } from '../../accounts/user-audit.js';
+import { isAdminSurfaceAccount } from '../../sessions/surface.js';
 import { UsersRepository } from '../../accounts/users.repository.js';
 import { PasswordHasher } from '../../passwords/password-hasher.js';
 import { SESSION_REVOKE_REASONS } from '../../sessions/session-revoke-reason.js';
@@ -25,6 +27,7 @@ export class SetPassword {
     private readonly sessions: SessionsService,
     private readonly outbox: Outbox,
     private readonly unitOfWork: UnitOfWork,
+    private readonly audit: AuditRecorder,
   ) {}
 
   async execute(principal: Principal, body: SetPasswordBody): Promise<void> {
@@ -46,6 +49,7 @@ export class SetPassword {
         name: user.name,
         changedAt: new Date().toISOString(),
       });
+      if (isAdminSurfaceAccount(user)) await this.audit.record(tx, { action: 'auth.password_set', target: userTarget(user.publicId), changes: { password: secretChanged() } });
     });
   }
 }

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { uuidv7 } from '@school/prisma';
+import { auditChanges, AuditRecorder } from '@school/messaging';
 import { UnitOfWork } from '@school/service';
 import { answeringLostRaces, emailTaken, phoneTaken } from '../../accounts/account-errors.js';
 import { AddressEvents } from '../../accounts/address-events.js';
 import { AddressGeography } from '../../accounts/address-geography.js';
 import { type Profile, toProfile } from '../../accounts/profile.js';
+import { AUDITED_USER_FIELDS, auditedUser, userTarget } from '../../accounts/user-audit.js';
 import { UsersRepository } from '../../accounts/users.repository.js';
 import { InvitationsService } from '../../credentials/invitations.service.js';
 import type { CreateUserBody } from '@school/contracts';
@@ -25,6 +27,7 @@ export class CreateUser {
     private readonly unitOfWork: UnitOfWork,
     private readonly geography: AddressGeography,
     private readonly addressEvents: AddressEvents,
+    private readonly audit: AuditRecorder,
   ) {}
 
   async execute(body: CreateUserBody): Promise<Profile> {
@@ -40,6 +43,7 @@ export class CreateUser {
           );
           await this.invitations.issue(tx, created);
           if (body.address) await this.addressEvents.changed(tx, created, checked);
+          await this.audit.record(tx, { action: 'user.create', target: userTarget(created.publicId), changes: auditChanges(undefined, auditedUser(created), AUDITED_USER_FIELDS) });
           checked?.assertStillClaimed();
           return created;
         }),

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@school/auth';
 import { AppError } from '@school/http';
+import { AuditRecorder } from '@school/messaging';
 import { UnitOfWork } from '@school/service';
 import { userNotFound } from '../../accounts/account-errors.js';
 import { type AccountControl, isSelfAction } from '../../accounts/account-rules.js';
+import { userTarget } from '../../accounts/user-audit.js';
 import { UsersRepository } from '../../accounts/users.repository.js';
 import { CredentialsService } from '../../credentials/credentials.service.js';
 import { SESSION_REVOKE_REASONS } from '../../sessions/session-revoke-reason.js';
@@ -22,6 +24,7 @@ export class DeleteUser {
     private readonly sessions: SessionsService,
     private readonly credentials: CredentialsService,
     private readonly unitOfWork: UnitOfWork,
+    private readonly audit: AuditRecorder,
   ) {}
 
   async execute(actor: Principal, publicId: string): Promise<void> {
@@ -33,7 +36,8 @@ export class DeleteUser {
       if (!user) throw userNotFound();
       await refuseLeavingNoActiveAdmin(this.users, user, control, tx);
       await this.credentials.retireOnAccountClosed(tx, user.id);
-      await this.users.softDelete(user.id, tx);
+      const deletedAt = await this.users.softDelete(user.id, tx);
+      await this.audit.record(tx, { action: 'user.delete', target: userTarget(publicId), changes: { deletedAt: { from: null, to: deletedAt.toISOString() } } });
       await this.sessions.revokeAllForUser(tx, user.id, SESSION_REVOKE_REASONS.deleted);
     });
   }

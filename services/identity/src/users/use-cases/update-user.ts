@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@school/auth';
 import { AppError } from '@school/http';
+import { auditChanges, AuditRecorder } from '@school/messaging';
 import { UnitOfWork } from '@school/service';
 import { answeringLostRaces, phoneTaken, userNotFound } from '../../accounts/account-errors.js';
 import { type AccountControl, isSelfAction, mayRemoveActiveAdmin } from '../../accounts/account-rules.js';
 import { AddressEvents } from '../../accounts/address-events.js';
 import { AddressGeography } from '../../accounts/address-geography.js';
 import { type Profile, toProfile } from '../../accounts/profile.js';
+import { AUDITED_USER_FIELDS, auditedUser, userTarget } from '../../accounts/user-audit.js';
 import { type UserChanges, UsersRepository } from '../../accounts/users.repository.js';
 import { CredentialsService } from '../../credentials/credentials.service.js';
 import { SESSION_REVOKE_REASONS } from '../../sessions/session-revoke-reason.js';
@@ -33,6 +35,7 @@ export class UpdateUser {
     private readonly unitOfWork: UnitOfWork,
     private readonly geography: AddressGeography,
     private readonly addressEvents: AddressEvents,
+    private readonly audit: AuditRecorder,
   ) {}
 
   async execute(actor: Principal, publicId: string, body: UpdateUserBody): Promise<Profile> {
@@ -61,6 +64,7 @@ export class UpdateUser {
           };
           const updated = await this.users.update(user.id, changes, tx);
           if (body.address !== undefined) await this.addressEvents.changed(tx, updated, checked);
+          await this.audit.record(tx, { action: 'user.update', target: userTarget(publicId), changes: auditChanges(auditedUser(user), auditedUser(updated), AUDITED_USER_FIELDS) });
           if (body.banned === true) {
             await this.sessions.revokeAllForUser(tx, user.id, SESSION_REVOKE_REASONS.ban);
           } else if (body.role !== undefined && body.role !== user.role) {

@@ -1,4 +1,5 @@
 import type { Principal } from '@school/auth';
+import { AuditRecorder } from '@school/messaging';
 import { EVENT_TYPES } from '@school/contracts';
 import type { RpcClient } from '@school/messaging';
 import { fakeCredentialsRepository, fakeRevocations, fakeSessionsRepository, fakeUsersRepository, InMemoryDatabase } from '../../../test/fakes/in-memory.js';
@@ -44,9 +45,16 @@ describe('CreateUser, UpdateUser, DeleteUser (contract §6)', () => {
   });
 
   function operations(users: UsersRepository, credentials: CredentialsService, sessions: SessionsService): typeof service {
-    const create = new CreateUser(users, new InvitationsService(credentials, db.outbox, OPTIONS), db.unitOfWork, noAddresses, new AddressEvents(db.outbox));
-    const update = new UpdateUser(users, sessions, credentials, db.unitOfWork, noAddresses, new AddressEvents(db.outbox));
-    const remove = new DeleteUser(users, sessions, credentials, db.unitOfWork);
+    const create = new CreateUser(
+      users,
+      new InvitationsService(credentials, db.outbox, OPTIONS),
+      db.unitOfWork,
+      noAddresses,
+      new AddressEvents(db.outbox),
+      new AuditRecorder(db.outbox),
+    );
+    const update = new UpdateUser(users, sessions, credentials, db.unitOfWork, noAddresses, new AddressEvents(db.outbox), new AuditRecorder(db.outbox));
+    const remove = new DeleteUser(users, sessions, credentials, db.unitOfWork, new AuditRecorder(db.outbox));
     const profiles = new Profiles(users);
     return {
       create: (body) => create.execute(body),

@@ -1,0 +1,3 @@
+export * from './audit-changes.js';
+export * from './audit-context.js';
+export * from './audit-recorder.js';
