@@ -4,7 +4,7 @@ import type { OpenApiDocument } from '@school/openapi';
 import { TestBroker } from '@school/messaging/testing';
 import { uuidv7 } from '@school/prisma';
 import type { SystemView } from '@school/system-harness';
-import { waitFor } from '@school/testing';
+import { scaled, waitFor } from '@school/testing';
 import { undocumented } from './support/documented-responses.js';
 import { BOOTSTRAP_ADMIN, clientAddress, invitedPerson, signIn, type SignedIn } from './support/people.js';
 import { sharedSystem } from './support/shared-system.js';
@@ -104,6 +104,7 @@ describe('GET /api/audit-events through the gateway', () => {
     const document = (await (await fetch(`${system.gatewayUrl}/api/openapi.json`)).json()) as OpenApiDocument;
     expect(undocumented(document, 'get', '/api/audit-events', 200, first.body)).toEqual([]);
     expect(Object.keys(document.paths['/api/audit-events']?.get?.responses['200']?.content ?? {}).sort()).toEqual(['application/json', 'text/csv']);
+    expect(document.paths['/api/audit-events']?.get?.responses['200']?.headers).toHaveProperty('X-Next-Cursor');
   });
 
   it('answers a bad limit or a tampered cursor with 400 VALIDATION_FAILED', async () => {
@@ -129,6 +130,36 @@ describe('GET /api/audit-events through the gateway', () => {
     const last = await get({ targetId: target, limit: '1', cursor: cursor! }, admin.accessToken, 'text/csv');
     expect(last.headers.get('x-next-cursor')).toBeNull();
     expect((await last.text()).split('\r\n').filter(Boolean)).toHaveLength(2);
+  });
+
+  it('lists a change made through the gateway within 5 s of its answer: actor with email, changes, ip, user agent and request id', async () => {
+    const ip = clientAddress();
+    const email = `audited.${randomUUID().slice(0, 8)}@example.com`;
+    const created = await fetch(`${system.gatewayUrl}/api/users`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin.accessToken}`, 'content-type': 'application/json', 'x-forwarded-for': ip, 'user-agent': 'audit-e2e' },
+      body: JSON.stringify({ email, name: 'Audited Person', role: 'customer' }),
+    });
+    expect(created.status).toBe(201);
+    const answeredAt = Date.now();
+    const { publicId } = ((await created.json()) as { data: { publicId: string } }).data;
+    const [listed] = await waitFor(
+      async () => {
+        const found = (await page({ targetId: publicId, action: 'user.create' })).body.data;
+        return found.length > 0 ? found : null;
+      },
+      { timeoutMs: 5_000, what: 'the user.create entry listed' },
+    );
+    expect(Date.now() - answeredAt).toBeLessThan(scaled(5_000));
+    expect(listed).toMatchObject({
+      actor: { publicId: admin.publicId, email: BOOTSTRAP_ADMIN.email, role: 'admin' },
+      action: 'user.create',
+      target: { type: 'user', id: publicId },
+      changes: { email: { from: null, to: email }, name: { from: null, to: 'Audited Person' } },
+      ip,
+      userAgent: 'audit-e2e',
+      requestId: created.headers.get('x-request-id'),
+    });
   });
 
   it('is read-only: no method changes or deletes an entry', async () => {

@@ -114,6 +114,9 @@ export const AUDIT_ROUTES = routeManifest({
       description: 'A page of entries',
       schema: auditPageEnvelope,
       raw: { contentTypes: ['text/csv'], schema: { type: 'string', description: `CSV (RFC 4180), header row ${AUDIT_CSV_COLUMNS.join(',')}` } },
+      headers: {
+        'X-Next-Cursor': { description: 'With `Accept: text/csv`: the next page’s cursor (absent on the last page)', schema: { type: 'string' } },
+      },
     },
   },
 });
