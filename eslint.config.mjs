@@ -35,7 +35,13 @@ const testConstraints = productionConstraints.map((constraint) =>
 // those of lower layers, never one of its own layer or above, nor the composition at the top
 // (app.module.ts, config.ts, openapi.ts, main.ts).
 const IDENTITY_SRC = 'services/identity/src';
-const IDENTITY_LAYERS = [['keys', 'passwords', 'login-backoff'], ['accounts'], ['sessions', 'credentials', 'audit'], ['auth', 'users', 'account-export'], ['bootstrap', 'retention', 'cli']];
+const IDENTITY_LAYERS = [
+  ['keys', 'passwords', 'login-backoff'],
+  ['accounts'],
+  ['sessions', 'credentials', 'audit'],
+  ['auth', 'users', 'account-export'],
+  ['bootstrap', 'retention', 'cli'],
+];
 const IDENTITY_TOP = ['app.module.ts', 'config.ts', 'openapi.ts', 'main.ts'].map((file) => `./${IDENTITY_SRC}/${file}`);
 const identityLayerZones = IDENTITY_LAYERS.flatMap((layer, level) =>
   layer.map((context) => {
