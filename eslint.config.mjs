@@ -39,7 +39,7 @@ const IDENTITY_SRC = 'services/identity/src';
 const IDENTITY_LAYERS = [
   ['keys', 'passwords', 'login-backoff'],
   ['accounts'],
-  ['sessions', 'credentials'],
+  ['sessions', 'credentials', 'audit'],
   ['mfa'],
   ['auth', 'users', 'account-export'],
   ['bootstrap', 'retention', 'cli'],

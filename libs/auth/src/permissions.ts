@@ -4,7 +4,7 @@ import type { Role } from './roles.js';
 
 export { PERMISSION_NAMES, PERMISSIONS, type Permission };
 
-/** Contract §4: admin holds every permission, staff only Feedback_READ, customer none. */
+/** Contract §4: admin holds every permission (Audit_READ of §13 among them), staff only Feedback_READ, customer none. */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = Object.freeze({
   admin: Object.freeze([...PERMISSION_NAMES]),
   staff: Object.freeze([PERMISSIONS.Feedback_READ]),

@@ -13,6 +13,7 @@ export * from './http/text-rules.js';
 export * from './routes/academic-sessions.js';
 export * from './routes/account-export.js';
 export * from './routes/api-tags.js';
+export * from './routes/audit.js';
 export * from './routes/auth.js';
 export * from './routes/credentials.js';
 export * from './routes/feedback.js';

@@ -66,13 +66,17 @@ function requestBody(body: NonNullable<RouteSpec['body']>, options: DocumentOpti
   return { required: true, content: { 'application/json': media } };
 }
 
+/** The success body's media types: JSON from `schema`, and those of `raw` (a route may answer either, by `Accept`). */
 function successContent(response: RouteResponse): Record<string, MediaType> | undefined {
   const { raw } = response;
-  if (raw) return Object.fromEntries(raw.contentTypes.map((type) => [type, { schema: raw.schema }]));
-  if (!response.schema) return undefined;
-  const media: MediaType = { schema: jsonSchema(response.schema, 'output') };
-  if (response.example !== undefined) media.example = response.example;
-  return { 'application/json': media };
+  const content: Record<string, MediaType> = {};
+  if (response.schema) {
+    const media: MediaType = { schema: jsonSchema(response.schema, 'output') };
+    if (response.example !== undefined) media.example = response.example;
+    content['application/json'] = media;
+  }
+  if (raw) for (const type of raw.contentTypes) content[type] = { schema: raw.schema };
+  return Object.keys(content).length > 0 ? content : undefined;
 }
 
 function text(route: RouteSpec, value: string, options: DocumentOptions): string {

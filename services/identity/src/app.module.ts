@@ -1,10 +1,11 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ClientAddressModule } from '@school/auth/nest';
-import { AuditModule, MessagingModule, OutboxModule, RpcModule } from '@school/messaging/nest';
+import { AuditModule, EventTransportModule, MessagingModule, OutboxModule, RpcModule } from '@school/messaging/nest';
 import { OpenApiModule } from '@school/openapi/nest';
 import { ServiceCoreModule } from '@school/service';
 import type { IdentityConfig } from './config.js';
 import { AccountExportModule } from './account-export/account-export.module.js';
+import { AUDIT_EVENTS, AuditStoreModule } from './audit/audit.module.js';
 import { AuthenticationModule } from './auth/auth.module.js';
 import { BootstrapModule } from './bootstrap/bootstrap.module.js';
 import { CredentialsModule } from './credentials/credentials.module.js';
@@ -31,6 +32,8 @@ export class AppModule {
         AuditModule.forRoot(),
         // Asks reference-data GEOGRAPHY_CHECK, and feedback and media for a person's copy (contract §11); serves nothing.
         RpcModule.forRoot({}),
+        // The audit store's consumer: every service's audit entries, and erasures (contract §13).
+        EventTransportModule.forRoot({ ...AUDIT_EVENTS, prefetch: config.AMQP_PREFETCH }),
         // Global: sessions sign access tokens wherever they are started or refreshed.
         { ...KeysModule.forRoot(keysModuleOptions(config, REVOCATION_TTL_SECONDS)), global: true },
         CredentialsModule,
@@ -39,6 +42,7 @@ export class AppModule {
         AccountExportModule,
         BootstrapModule,
         RetentionModule,
+        AuditStoreModule,
         OpenApiModule.forRoot(IDENTITY_DOCUMENT),
       ],
     };

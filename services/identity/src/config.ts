@@ -1,5 +1,6 @@
 import { amqpEnv, type ConfigRule, forwardingEnv, forwardingSecretRequiredInProduction, SERVICES, serviceEnv } from '@school/config';
 import type { z } from 'zod';
+import { auditEnv } from './audit/audit.config.js';
 import { bootstrapEnv } from './bootstrap/bootstrap.config.js';
 import { credentialsEnv, otpSecretRequiredInProduction } from './credentials/credentials.config.js';
 import { keysEnv, publicKeysNeedPrivateKey, signingKeyRequiredInProduction } from './keys/keys.config.js';
@@ -19,6 +20,7 @@ export const identityEnv = serviceEnv(SERVICES.identity.port, {
   ...loginBackoffEnv,
   ...sessionsEnv,
   ...retentionEnv,
+  ...auditEnv,
   ...bootstrapEnv,
 });
 

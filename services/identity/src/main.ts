@@ -1,4 +1,5 @@
 import './instrument.js';
+import { startEventTransport } from '@school/messaging/nest';
 import { startService } from '@school/service';
 import { MIGRATIONS } from './migrations.js';
 import { AppModule } from './app.module.js';
@@ -10,4 +11,5 @@ await startService({
   rules: identityConfigRules,
   module: (config) => AppModule.forRoot(config),
   migrations: MIGRATIONS,
+  beforeListen: startEventTransport,
 });

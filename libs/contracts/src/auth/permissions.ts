@@ -1,4 +1,4 @@
-/** Every permission name (`<Module>_<ACTION>`, spec §5 and contract §6), spelled here only. */
+/** Every permission name (`<Module>_<ACTION>`, spec §5, contract §6 and §13), spelled here only. */
 export const PERMISSION_NAMES = [
   'AcademicSessions_READ',
   'AcademicSessions_CREATE',
@@ -15,6 +15,7 @@ export const PERMISSION_NAMES = [
   'Users_DELETE',
   'SchoolProfile_READ',
   'SchoolProfile_UPDATE',
+  'Audit_READ',
 ] as const;
 
 export type Permission = (typeof PERMISSION_NAMES)[number];

@@ -12,6 +12,7 @@ export const API_TAGS = {
   'mobile-uploads': 'Customer uploads and viewable URLs of their files (spec §4.5)',
   files: 'Stored files behind signed URLs, without a bearer token (contract §8)',
   notifications: 'Live notifications for administrators (contract §7)',
+  audit: 'Who changed what, when, from where: the audit trail of the admin surface and its sign-ins (contract §13)',
 } as const;
 
 export type ApiTag = keyof typeof API_TAGS;

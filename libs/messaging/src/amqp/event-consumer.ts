@@ -81,6 +81,8 @@ export class EventConsumer {
       setup: (channel: ConfirmChannel) => this.subscribe(channel),
     });
     this.wrapper.on('error', (error: Error) => {
+      // A setup cut short by stop() fails too: reconnecting then would only hold up the shutdown.
+      if (this.stopping.signal.aborted) return;
       logger.error({ err: error, queue: topology.queue }, 'AMQP consumer setup failed; reconnecting');
       this.connection.recover();
     });
@@ -107,6 +109,7 @@ export class EventConsumer {
     this.subscription = undefined;
     channel.on('error', (error: Error) => {
       if (this.subscription?.channel === channel) this.subscription = undefined;
+      if (this.stopping.signal.aborted) return;
       this.options.logger.warn({ err: error, queue: topology.queue }, 'AMQP consumer channel closed by the broker; reconnecting');
       this.connection.recover();
     });
@@ -115,6 +118,7 @@ export class EventConsumer {
       quorumRetry: this.connection.supportsQuorumRetryQueues(),
     });
     await channel.prefetch(prefetch);
+    if (this.stopping.signal.aborted) return;
     const { consumerTag } = await channel.consume(topology.queue, (message) => (message ? this.dispatch(channel, message) : this.onCancelledByBroker(channel)), { noAck: false });
     this.subscription = { channel, consumerTag };
   }

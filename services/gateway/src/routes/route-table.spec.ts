@@ -71,7 +71,7 @@ describe('route table', () => {
     });
   });
 
-  it('marks the routes answering with tokens or a profile as no-store (contract §3)', () => {
+  it('marks the routes answering with tokens or a profile as no-store (contract §3), and the audit trail (people’s emails, §13)', () => {
     const noStore = ROUTE_TABLE.filter((route) => route.noStore).map(key);
     expect(noStore.sort()).toEqual(
       [
@@ -98,6 +98,7 @@ describe('route table', () => {
         'GET /api/auth/account/export',
         'GET /api/mobile/account/export',
         'GET /api/users/:publicId/export',
+        'GET /api/audit-events',
       ].sort(),
     );
   });

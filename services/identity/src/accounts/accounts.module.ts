@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccountEmailsRepository } from './account-emails.repository.js';
 import { AddressEvents } from './address-events.js';
 import { AddressGeography } from './address-geography.js';
 import { Profiles } from './profiles.js';
@@ -12,7 +13,7 @@ import { UsersRepository } from './users.repository.js';
  * identity but passwords; sessions, credentials and the operations above build on it.
  */
 @Module({
-  providers: [UsersRepository, ProviderAccountsRepository, Profiles, AddressGeography, AddressEvents],
-  exports: [UsersRepository, ProviderAccountsRepository, Profiles, AddressGeography, AddressEvents],
+  providers: [UsersRepository, ProviderAccountsRepository, Profiles, AddressGeography, AddressEvents, AccountEmailsRepository],
+  exports: [UsersRepository, ProviderAccountsRepository, Profiles, AddressGeography, AddressEvents, AccountEmailsRepository],
 })
 export class AccountsModule {}

@@ -5,7 +5,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { forwardedForHeaders } from '@school/auth';
 import { parseConfig } from '@school/config';
 import { createPrismaClient } from '@school/prisma';
-import { OUTBOX_MIGRATIONS } from '@school/messaging';
+import { INBOX_MIGRATIONS, OUTBOX_MIGRATIONS } from '@school/messaging';
+import { startEventTransport } from '@school/messaging/nest';
 import { TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { createServiceApp } from '@school/service';
 import { createLogger } from '@school/telemetry';
@@ -61,7 +62,7 @@ export function startIdentity(env: Record<string, string> = {}): Promise<Identit
  * parallel suites is by database, copied from a template migrated once and dropped at close.
  */
 async function startIdentityApp(env: Record<string, string>): Promise<IdentityUnderTest> {
-  const template = serviceTemplate(serviceDir, [OUTBOX_MIGRATIONS]);
+  const template = serviceTemplate(serviceDir, [OUTBOX_MIGRATIONS, INBOX_MIGRATIONS]);
   const { schema } = template;
   const db = await createTestDatabase(template, 'identity');
   const databaseUrl = new URL(db.databaseUrl);
@@ -84,6 +85,7 @@ async function startIdentityApp(env: Record<string, string>): Promise<IdentityUn
     });
     const forwardingSecret = config.FORWARDING_SECRET ?? '';
     app = await createServiceApp(AppModule.forRoot(config), { logger: createLogger({ service: 'identity', level: 'silent' }) });
+    await startEventTransport(app);
     await app.listen({ host: '127.0.0.1', port });
     const baseUrl = `http://127.0.0.1:${port}`;
     const prisma = createPrismaClient(PrismaClient, { databaseUrl: databaseUrl.href, schema, maxConnections: 2 });
