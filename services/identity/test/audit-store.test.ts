@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { emailDigest } from '@school/http';
 import { AUDIT_CSV_COLUMNS, EVENT_TYPES, type AuditEntryDto, type EventPayload } from '@school/contracts';
 import { TestBroker } from '@school/messaging/testing';
 import { uuidv7 } from '@school/prisma';
@@ -340,7 +341,11 @@ describe('audit store: real RabbitMQ and Postgres, read through GET /api/audit-e
   describe('erasure (identity.user_erased)', () => {
     const erase = async (userId: string) => {
       const id = uuidv7();
-      await broker.publish(EVENT_TYPES.userErased, JSON.stringify({ version: 1, userId, erasedAt: new Date().toISOString() }), { messageId: id });
+      await broker.publish(
+        EVENT_TYPES.userErased,
+        JSON.stringify({ version: 1, userId, erasedAt: new Date().toISOString(), emailDigest: emailDigest(`${userId}@erased.example`) }),
+        { messageId: id },
+      );
       return id;
     };
 
