@@ -8,11 +8,11 @@ import { forwardedForHeaders } from '@school/auth';
 import { parseConfig } from '@school/config';
 import { INBOX_MIGRATIONS, OUTBOX_MIGRATIONS } from '@school/messaging';
 import { startEventTransport } from '@school/messaging/nest';
-import { TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
+import { TestBroker, uniqueBrokerPrefix, untilConsuming } from '@school/messaging/testing';
 import { createPrismaClient } from '@school/prisma';
 import { createServiceApp } from '@school/service';
 import { createLogger } from '@school/telemetry';
-import { createTestIssuer, migratedTestSchema, type MigratedTestSchema } from '@school/testing';
+import { createTestIssuer, migratedTestSchema, type MigratedTestSchema, scaled } from '@school/testing';
 import { AppModule } from '../../src/app.module.js';
 import { mediaEnv } from '../../src/config.js';
 import { PrismaClient } from '../../src/generated/prisma/client.js';
@@ -91,6 +91,7 @@ export async function startMedia(env: Record<string, string> = {}, options: Medi
   };
   try {
     await startEventTransport(app);
+    await untilConsuming(app, scaled(30_000));
     await app.listen({ host: '127.0.0.1', port: 0 });
   } catch (error) {
     await release();

@@ -5,11 +5,11 @@ import { forwardedForHeaders } from '@school/auth';
 import { parseConfig } from '@school/config';
 import { AmqpConnection, INBOX_MIGRATIONS, OUTBOX_MIGRATIONS, RpcClient, RpcServer, silentLogger, type RpcRoute } from '@school/messaging';
 import { startEventTransport } from '@school/messaging/nest';
-import { TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
+import { TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix, untilConsuming } from '@school/messaging/testing';
 import { applyMigrations, createPrismaClient } from '@school/prisma';
 import { createServiceApp } from '@school/service';
 import { createLogger } from '@school/telemetry';
-import { createTestIssuer, type HttpAnswer, httpClient, migratedTestSchema, type MigratedTestSchema, type TestIssuer } from '@school/testing';
+import { createTestIssuer, type HttpAnswer, httpClient, migratedTestSchema, type MigratedTestSchema, scaled, type TestIssuer } from '@school/testing';
 import { AppModule } from '../../src/app.module.js';
 import { referenceDataEnv } from '../../src/config.js';
 import { PrismaClient } from '../../src/generated/prisma/client.js';
@@ -75,6 +75,7 @@ export async function referenceDataSuite(prefix: string): Promise<ReferenceDataS
         logger: createLogger({ service: 'reference-data', level: 'silent' }),
       });
       await startEventTransport(app);
+      await untilConsuming(app, scaled(30_000));
       await app.listen({ host: '127.0.0.1', port: 0 });
       const address = app.getHttpServer().address();
       const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
