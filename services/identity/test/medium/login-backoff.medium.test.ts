@@ -93,7 +93,14 @@ describe('login back-off per email: the use case over its repository (medium)', 
   it('keeps counting after a success that does not end the login (a password step awaiting its second step)', async () => {
     const email = uniqueEmail('two-step');
     await failTimes(email, 4);
-    expect(await backoff.attempt(email, () => checked(RIGHT), undefined, () => false)).toBe(RIGHT);
+    expect(
+      await backoff.attempt(
+        email,
+        () => checked(RIGHT),
+        undefined,
+        () => false,
+      ),
+    ).toBe(RIGHT);
     await failTimes(email, 1);
     await expectBackoff(right(email), 60, 50);
   });
@@ -124,7 +131,11 @@ describe('login back-off per email: the use case over its repository (medium)', 
     const started: boolean[] = [];
     for (let i = 0; i < 6; i += 1) {
       if (i === 5) await expireBackoff(email);
-      await backoff.attempt(email, () => checked(undefined), async (_tx, backoffStarted) => void started.push(backoffStarted));
+      await backoff.attempt(
+        email,
+        () => checked(undefined),
+        async (_tx, backoffStarted) => void started.push(backoffStarted),
+      );
     }
     expect(started).toEqual([false, false, false, false, true, true]);
   });
