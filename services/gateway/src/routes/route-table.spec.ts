@@ -1,6 +1,32 @@
+import { type RouteAuth, type RouteSpec, SERVICE_ROUTES } from '@school/contracts';
 import { ROUTE_TABLE } from './route-table.js';
 
 const key = (route: { method: string; path: string }) => `${route.method} ${route.path}`;
+
+/** The tables of spec §4.1 and §4.2, as the spec writes them. */
+const SPEC_AUTH_ROUTES: readonly (readonly [string, string, RouteAuth])[] = [
+  ['POST', '/api/auth/login/email', 'public'],
+  ['POST', '/api/auth/password/forgot', 'public'],
+  ['POST', '/api/auth/password/reset', 'public'],
+  ['POST', '/api/auth/password/set', 'jwt'],
+  ['POST', '/api/auth/email/verify/resend', 'public'],
+  ['POST', '/api/auth/email/verify/confirm', 'public'],
+  ['POST', '/api/auth/refresh', 'public'],
+  ['GET', '/api/auth/me', 'jwt'],
+  ['GET', '/api/auth/permissions', 'jwt'],
+  ['POST', '/api/auth/phone/verify/request', 'jwt'],
+  ['POST', '/api/auth/phone/verify/confirm', 'jwt'],
+  ['DELETE', '/api/auth/logout', 'jwt'],
+  ['POST', '/api/mobile/auth/login/email', 'public'],
+  ['POST', '/api/mobile/auth/refresh', 'public'],
+  ['POST', '/api/mobile/auth/password/forgot', 'public'],
+  ['POST', '/api/mobile/auth/password/reset', 'public'],
+  ['POST', '/api/mobile/auth/password/set', 'jwt'],
+  ['POST', '/api/mobile/auth/email/verify/resend', 'public'],
+  ['POST', '/api/mobile/auth/email/verify/confirm', 'public'],
+  ['GET', '/api/mobile/auth/me', 'jwt'],
+  ['DELETE', '/api/mobile/auth/logout', 'jwt'],
+];
 
 describe('route table', () => {
   it('has each method and path once', () => {
@@ -8,12 +34,24 @@ describe('route table', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('holds the 12 admin and 9 mobile authentication routes of spec §4.1 and §4.2, the 3 of contract §10 on each, the admin export of §11 and the 6 of §12 (admin), public as §5 says', () => {
-    const admin = ROUTE_TABLE.filter((route) => route.path.startsWith('/api/auth/'));
-    const mobile = ROUTE_TABLE.filter((route) => route.path.startsWith('/api/mobile/auth/'));
-    expect(admin).toHaveLength(22);
-    expect(mobile).toHaveLength(12);
-    const publicOnes = [...admin, ...mobile].filter((route) => route.auth === 'public').map((route) => route.path.replace('/api/mobile/auth/', '/api/auth/'));
+  it('serves every route of the manifests with the service that declares it, each alias after its route, and nothing else', () => {
+    const declared = Object.entries(SERVICE_ROUTES).flatMap(([service, manifests]) =>
+      manifests
+        .flatMap((manifest) => Object.values<RouteSpec>(manifest))
+        .flatMap((spec) => [`${service} ${spec.method} ${spec.path}`, ...(spec.alsoWithoutApiPrefix ? [`${service} ${spec.method} ${spec.path.slice('/api'.length)}`] : [])]),
+    );
+    expect(ROUTE_TABLE.map((route) => `${route.service} ${key(route)}`).sort()).toEqual(declared.sort());
+  });
+
+  it('holds the admin and mobile authentication routes of spec §4.1 and §4.2 with the auth the spec gives them', () => {
+    const byKey = new Map(ROUTE_TABLE.map((route) => [key(route), route]));
+    const served = SPEC_AUTH_ROUTES.map(([method, path]) => [`${method} ${path}`, byKey.get(`${method} ${path}`)?.service, byKey.get(`${method} ${path}`)?.auth]);
+    expect(served).toEqual(SPEC_AUTH_ROUTES.map(([method, path, auth]) => [`${method} ${path}`, 'identity', auth]));
+  });
+
+  it('lets through without a token only the authentication routes §4.1, §4.2 and contract §12 make public', () => {
+    const auth = ROUTE_TABLE.filter((route) => route.path.startsWith('/api/auth/') || route.path.startsWith('/api/mobile/auth/'));
+    const publicOnes = auth.filter((route) => route.auth === 'public').map((route) => route.path.replace('/api/mobile/auth/', '/api/auth/'));
     expect(new Set(publicOnes)).toEqual(
       new Set([
         '/api/auth/login/email',
@@ -29,12 +67,20 @@ describe('route table', () => {
 
   it('answers every upload route also without /api, forwarding to the /api path, always with a token', () => {
     const media = ROUTE_TABLE.filter((route) => route.service === 'media' && route.path !== '/api/files/signed/*');
-    expect(media).toHaveLength(18);
-    for (const route of media.filter((entry) => entry.path.startsWith('/api/'))) {
+    const canonical = media.filter((entry) => entry.path.startsWith('/api/'));
+    expect(canonical.map(key)).toEqual(expect.arrayContaining(['POST /api/upload', 'POST /api/mobile/uploads', 'GET /api/mobile/uploads/signed-url/*']));
+    for (const route of canonical) {
       const alias = media.find((entry) => key(entry) === `${route.method} ${route.path.slice(4)}`);
       expect(alias).toMatchObject({ upstreamPrefix: '/api', auth: 'jwt', body: route.body, service: 'media' });
       expect(alias?.throttles).toEqual(route.throttles);
     }
+    // Nothing but those aliases runs outside /api.
+    expect(
+      media
+        .filter((entry) => !entry.path.startsWith('/api/'))
+        .map(key)
+        .sort(),
+    ).toEqual(canonical.map((route) => `${route.method} ${route.path.slice(4)}`).sort());
     expect(media.every((route) => route.auth === 'jwt')).toBe(true);
   });
 

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { emailOfMfaToken } from '@school/auth';
+import { THROTTLE_POLICIES, type ThrottleKeyPart, type ThrottlePolicyName } from '@school/contracts';
 import { AppError, MAX_SIGNED_URL_KEYS } from '@school/http';
-import { THROTTLE_POLICIES, type ThrottleKeyPart, type ThrottlePolicyName } from './policies.js';
 import type { Throttle } from './throttle.js';
 
 export const DEVICE_ID_HEADER = 'x-device-id';

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { withDeadline } from '@school/async';
+import { THROTTLE_POLICIES, THROTTLE_POLICY_NAMES, type ThrottlePolicyName } from '@school/contracts';
 import { Counter, type Registry } from '@school/metrics';
 import type { Logger } from '@school/telemetry';
 import { MemoryWindows } from './memory-windows.js';
-import { THROTTLE_POLICIES, type ThrottlePolicyName } from './policies.js';
 import { RedisWindows } from './redis-windows.js';
 import { SINGLE_HIT, type HitWeight, type WindowCount } from './window-count.js';
 
@@ -93,9 +93,8 @@ function rejectionCounters(registry: Registry): Record<ThrottlePolicyName, { inc
     labelNames: ['policy'],
     registers: [registry],
   });
-  const names = Object.keys(THROTTLE_POLICIES) as ThrottlePolicyName[];
   return Object.fromEntries(
-    names.map((name) => {
+    THROTTLE_POLICY_NAMES.map((name) => {
       const child = counter.labels(name);
       child.inc(0);
       return [name, child];

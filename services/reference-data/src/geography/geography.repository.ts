@@ -36,6 +36,11 @@ const WITH_DISTRICT = { district: { select: { name: true } } } as const satisfie
 const LOCKABLE = { province: 'provinces', district: 'districts', municipality: 'municipalities' } as const;
 const PROFILE_COLUMN = { province: 'province_id', district: 'district_id', municipality: 'municipality_id' } as const;
 
+/** A table of this service's schema, as raw SQL names it. */
+function table(schema: string, name: string): Prisma.Sql {
+  return Prisma.raw(`${schema}."${name}"`);
+}
+
 async function refusing<T>(level: keyof typeof NAME_INDEXES, write: () => Promise<T>): Promise<T | WriteRefusal> {
   try {
     return await write();
@@ -151,13 +156,13 @@ export class GeographyRepository {
    * foreign key check takes, so no child row or school profile can start naming it meanwhile.
    */
   async lock(level: keyof typeof LOCKABLE, id: number, tx: Transaction): Promise<boolean> {
-    const rows = await this.db(tx).$queryRawUnsafe<unknown[]>(`SELECT id FROM ${this.schema}."${LOCKABLE[level]}" WHERE id = $1 FOR UPDATE`, id);
+    const rows = await this.db(tx).$queryRaw<unknown[]>`SELECT id FROM ${table(this.schema, LOCKABLE[level])} WHERE id = ${id} FOR UPDATE`;
     return rows.length > 0;
   }
 
   /** Locks rows against change while a reader relies on them (the school profile's nesting check). */
   async share(level: keyof typeof LOCKABLE, id: number, tx: Transaction): Promise<void> {
-    await this.db(tx).$queryRawUnsafe(`SELECT id FROM ${this.schema}."${LOCKABLE[level]}" WHERE id = $1 FOR SHARE`, id);
+    await this.db(tx).$queryRaw`SELECT id FROM ${table(this.schema, LOCKABLE[level])} WHERE id = ${id} FOR SHARE`;
   }
 
   /**
@@ -174,13 +179,11 @@ export class GeographyRepository {
           ? await db.municipality.findFirst({ where: { districtId: id }, select: { id: true } })
           : null;
     if (child) return true;
-    const column = PROFILE_COLUMN[level];
-    const [{ used }] = await db.$queryRawUnsafe<[{ used: boolean }]>(
-      `SELECT EXISTS (SELECT 1 FROM ${this.schema}."school_profile" WHERE "${column}" = $1)
-           OR EXISTS (SELECT 1 FROM ${this.schema}."geography_usages" WHERE "${column}" = $1)
-           OR EXISTS (SELECT 1 FROM ${this.schema}."address_claims" WHERE "${column}" = $1 AND expires_at > now()) AS used`,
-      id,
-    );
+    const column = Prisma.raw(`"${PROFILE_COLUMN[level]}"`);
+    const [{ used }] = await db.$queryRaw<[{ used: boolean }]>`
+      SELECT EXISTS (SELECT 1 FROM ${table(this.schema, 'school_profile')} WHERE ${column} = ${id})
+          OR EXISTS (SELECT 1 FROM ${table(this.schema, 'geography_usages')} WHERE ${column} = ${id})
+          OR EXISTS (SELECT 1 FROM ${table(this.schema, 'address_claims')} WHERE ${column} = ${id} AND expires_at > now()) AS used`;
     return used;
   }
 
@@ -188,21 +191,19 @@ export class GeographyRepository {
   async claimAddress(triple: { provinceId: number; districtId: number; municipalityId: number }, seconds: number, tx: Transaction): Promise<string> {
     const db = this.db(tx);
     const claimId = uuidv7();
-    await db.$executeRawUnsafe(`DELETE FROM ${this.schema}."address_claims" WHERE expires_at < now() - interval '1 hour'`);
-    await db.$executeRawUnsafe(
-      `INSERT INTO ${this.schema}."address_claims" (id, province_id, district_id, municipality_id, expires_at) VALUES ($1::uuid, $2, $3, $4, now() + make_interval(secs => $5))`,
-      claimId,
-      triple.provinceId,
-      triple.districtId,
-      triple.municipalityId,
-      seconds,
-    );
+    const claims = table(this.schema, 'address_claims');
+    // The database's clock, the one hasLocalReferences compares expires_at with.
+    await db.$executeRaw`DELETE FROM ${claims} WHERE expires_at < now() - interval '1 hour'`;
+    await db.$executeRaw`
+      INSERT INTO ${claims} (id, province_id, district_id, municipality_id, expires_at)
+      VALUES (${claimId}::uuid, ${triple.provinceId}, ${triple.districtId}, ${triple.municipalityId}, now() + make_interval(secs => ${seconds}))`;
     return claimId;
   }
 
   /** Forgets a claim: the write it held the rows for committed (its usage replaces it) or was rolled back. False when there was none. */
   async releaseClaim(claimId: string, tx?: Transaction): Promise<boolean> {
-    return (await this.db(tx).$executeRawUnsafe(`DELETE FROM ${this.schema}."address_claims" WHERE id = $1::uuid`, claimId)) > 0;
+    const { count } = await this.db(tx).addressClaim.deleteMany({ where: { id: claimId } });
+    return count > 0;
   }
 
   /** Deletes the row; false when a foreign key still names it (a reference that came meanwhile). */
