@@ -6,11 +6,14 @@ import { scaled } from './libs/testing/jest/time-scale.js';
 
 const root = dirname(fileURLToPath(import.meta.url));
 
-// The lanes of docs/testing.md, chosen by JEST_LANE (each project's `test`, `test:int` and `e2e`
-// scripts set it); without it, as when one file is run by hand, every test of the project.
+// The lanes of docs/testing.md, chosen by JEST_LANE (each project's `test`, `test:int`, `test:medium`
+// and `e2e` scripts set it); without it, as when one file is run by hand, every test of the project.
+// The medium suites (a use case on a migrated database, no HTTP) are part of the integration lane
+// too, so `npm test` runs them without a queue of their own; `medium` runs them alone.
 const LANES = {
   unit: ['<rootDir>/src/**/*.spec.ts'],
   int: ['<rootDir>/test/**/*.test.ts'],
+  medium: ['<rootDir>/test/medium/**/*.medium.test.ts'],
   e2e: ['<rootDir>/test/**/*.test.ts'],
 };
 const lane = process.env.JEST_LANE;

@@ -9,7 +9,8 @@ const SHARED_MIGRATIONS = {
 
 export default async function buildTemplates(_globalConfig, projectConfig) {
   const templates = projectConfig.testEnvironmentOptions?.templateDatabases ?? [];
-  if (templates.length === 0 || process.env.JEST_LANE === 'unit' || !registerTypeScriptHooks()) return;
+  // The unit and medium lanes copy no template (medium suites replay the migrations into a schema of their own).
+  if (templates.length === 0 || ['unit', 'medium'].includes(process.env.JEST_LANE ?? '') || !registerTypeScriptHooks()) return;
   const { ensureTemplate, serviceTemplate } = await import('../../libs/testing/src/template-database.ts');
   await Promise.all(
     templates.map(async (shared) => {

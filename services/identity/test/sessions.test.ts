@@ -7,6 +7,7 @@ const GRACE_SECONDS = 2;
 const REFRESH_INVALID = { message: 'Refresh token is invalid or expired', data: null, errorCode: 'AUTH_REFRESH_TOKEN_INVALID' };
 const UNAUTHENTICATED = { message: 'Authentication required', data: null, errorCode: 'AUTH_UNAUTHENTICATED' };
 
+// The rotation's rules against the use case (concurrent refreshes, reuse, refused tokens) are test/medium/sessions.medium.test.ts.
 describe('sessions: refresh rotation, reuse detection, logout', () => {
   let identity: IdentityUnderTest;
 
@@ -69,15 +70,6 @@ describe('sessions: refresh rotation, reuse detection, logout', () => {
     expect((await me(identity, 'mobile', winner.accessToken)).status).toBe(200);
     expect((await me(identity, 'mobile', pair.accessToken)).status).toBe(200);
     expect((await refresh(identity, 'mobile', winner.refreshToken)).status).toBe(200);
-  });
-
-  it('survives many concurrent refreshes of one token: one winner, the session alive', async () => {
-    const customer = await createAccount(identity);
-    const pair = await signIn(identity, customer);
-    const answers = await Promise.all(Array.from({ length: 8 }, () => refresh(identity, 'mobile', pair.refreshToken)));
-    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
-    expect(answers.filter((answer) => answer.status === 401)).toHaveLength(7);
-    expect(await sessionOf(pair)).toMatchObject({ revokedAt: null, rotationCount: 1 });
   });
 
   it(`answers a repeat of a rotated token within the ${GRACE_SECONDS} s grace window with 401 and keeps the session`, async () => {

@@ -36,7 +36,6 @@ describe('academic sessions over HTTP (spec §2.7, §3.2, §4.6, contract §3, �
     return answer.body.data as SessionDto;
   };
   const rows = () => suite.prisma.academicSession.findMany({ orderBy: { id: 'asc' } });
-  const currentRows = () => suite.prisma.academicSession.findMany({ where: { isCurrent: true } });
   const expectError = (answer: HttpAnswer, status: number, errorCode: string) => {
     expect({ status: answer.status, errorCode: answer.body.errorCode, data: answer.body.data }).toEqual({ status, errorCode, data: null });
   };
@@ -134,33 +133,6 @@ describe('academic sessions over HTTP (spec §2.7, §3.2, §4.6, contract §3, �
     it('accepts a name of exactly 64 characters and 29 February of a leap year', async () => {
       expect((await created({ name: 'n'.repeat(64), startDate: '2024-02-29', endDate: '2024-03-01' })).name).toHaveLength(64);
     });
-
-    it('refuses an inverted or zero-length range with 409 ACADEMIC_SESSION_DATES_INVALID', async () => {
-      expectError(await create(session({ startDate: '2025-01-02', endDate: '2025-01-01' })), 409, 'ACADEMIC_SESSION_DATES_INVALID');
-      expectError(await create(session({ startDate: '2025-01-01', endDate: '2025-01-01' })), 409, 'ACADEMIC_SESSION_DATES_INVALID');
-      expect(await rows()).toHaveLength(0);
-    });
-
-    it('refuses a name taken in any letter case with 409 ACADEMIC_SESSION_NAME_TAKEN', async () => {
-      await created({ name: 'Term A' });
-      expectError(await create(session({ name: 'TERM a' })), 409, 'ACADEMIC_SESSION_NAME_TAKEN');
-      expectError(await create(session({ name: ' term a ' })), 409, 'ACADEMIC_SESSION_NAME_TAKEN');
-      expect(await rows()).toHaveLength(1);
-    });
-
-    it('with isCurrent true unsets the incumbent and makes the new row current', async () => {
-      const first = await created({ isCurrent: true });
-      expect(first.isCurrent).toBe(true);
-      const second = await created({ isCurrent: true });
-      expect(second.isCurrent).toBe(true);
-      expect((await currentRows()).map((row) => row.publicId)).toEqual([second.publicId]);
-    });
-
-    it('with isCurrent true and a taken name changes nothing, the incumbent stays current', async () => {
-      const incumbent = await created({ isCurrent: true, name: 'Taken' });
-      expectError(await create(session({ isCurrent: true, name: 'taken' })), 409, 'ACADEMIC_SESSION_NAME_TAKEN');
-      expect((await currentRows()).map((row) => row.publicId)).toEqual([incumbent.publicId]);
-    });
   });
 
   describe('update', () => {
@@ -178,18 +150,6 @@ describe('academic sessions over HTTP (spec §2.7, §3.2, §4.6, contract §3, �
       expect((await patch(dto.publicId, {})).body.data).toMatchObject({ name: dto.name, startDate: dto.startDate });
     });
 
-    it('allows renaming a row to its own name in another letter case', async () => {
-      const { publicId } = await created({ name: 'Case' });
-      expect((await patch(publicId, { name: 'CASE' })).body.data).toMatchObject({ name: 'CASE' });
-    });
-
-    it('refuses a name another row holds, in any letter case, and changes nothing', async () => {
-      await created({ name: 'Holder' });
-      const other = await created({ name: 'Other' });
-      expectError(await patch(other.publicId, { name: 'hOLDER' }), 409, 'ACADEMIC_SESSION_NAME_TAKEN');
-      expect((await suite.prisma.academicSession.findUnique({ where: { publicId: other.publicId } }))?.name).toBe('Other');
-    });
-
     it.each([
       ['an impossible startDate', { startDate: '2025-02-30' }],
       ['an impossible endDate', { endDate: '2025-04-31' }],
@@ -203,23 +163,6 @@ describe('academic sessions over HTTP (spec §2.7, §3.2, §4.6, contract §3, �
       const row = await suite.prisma.academicSession.findUnique({ where: { publicId: dto.publicId } });
       expect(row?.name).toBe(dto.name);
       expect(row?.updatedAt.toISOString()).toBe(dto.updatedAt);
-    });
-
-    it('checks a PATCH carrying one end against the stored other end: 409 ACADEMIC_SESSION_DATES_INVALID', async () => {
-      const dto = await created({ startDate: '2030-04-14', endDate: '2031-04-13' });
-      expectError(await patch(dto.publicId, { startDate: '2031-04-13' }), 409, 'ACADEMIC_SESSION_DATES_INVALID');
-      expectError(await patch(dto.publicId, { startDate: '2031-05-01' }), 409, 'ACADEMIC_SESSION_DATES_INVALID');
-      expectError(await patch(dto.publicId, { endDate: '2030-04-14' }), 409, 'ACADEMIC_SESSION_DATES_INVALID');
-      expectError(await patch(dto.publicId, { endDate: '2030-01-01', name: 'Not renamed' }), 409, 'ACADEMIC_SESSION_DATES_INVALID');
-      expectError(await patch(dto.publicId, { startDate: '2032-01-01', endDate: '2031-12-31' }), 409, 'ACADEMIC_SESSION_DATES_INVALID');
-      const row = await suite.prisma.academicSession.findUnique({ where: { publicId: dto.publicId } });
-      expect({ name: row?.name, start: row?.startDate.toISOString().slice(0, 10), end: row?.endDate.toISOString().slice(0, 10) }).toEqual({
-        name: dto.name,
-        start: '2030-04-14',
-        end: '2031-04-13',
-      });
-      expect((await patch(dto.publicId, { endDate: '2030-04-15' })).body.data).toMatchObject({ startDate: '2030-04-14', endDate: '2030-04-15' });
-      expect((await patch(dto.publicId, { startDate: '2029-01-01' })).body.data).toMatchObject({ startDate: '2029-01-01', endDate: '2030-04-15' });
     });
 
     it('answers 404 ACADEMIC_SESSION_NOT_FOUND for an unknown or malformed publicId', async () => {
@@ -238,50 +181,6 @@ describe('academic sessions over HTTP (spec §2.7, §3.2, §4.6, contract §3, �
   });
 
   describe('table §3.2', () => {
-    it('PATCH isCurrent true unsets the incumbent first and makes the row current', async () => {
-      const incumbent = await created({ isCurrent: true });
-      const next = await created();
-      const answer = await patch(next.publicId, { isCurrent: true });
-      expect(answer.status).toBe(200);
-      expect(answer.body.data).toMatchObject({ publicId: next.publicId, isCurrent: true });
-      expect((await currentRows()).map((row) => row.publicId)).toEqual([next.publicId]);
-      expect((await suite.prisma.academicSession.findUnique({ where: { publicId: incumbent.publicId } }))?.isCurrent).toBe(false);
-    });
-
-    it('PATCH isCurrent true when no session is current makes it current', async () => {
-      const dto = await created();
-      expect((await patch(dto.publicId, { isCurrent: true })).body.data).toMatchObject({ isCurrent: true });
-    });
-
-    it('PATCH isCurrent true on the current row is a 200 no-op', async () => {
-      const dto = await created({ isCurrent: true });
-      const answer = await patch(dto.publicId, { isCurrent: true });
-      expect(answer.status).toBe(200);
-      expect(answer.body.data).toMatchObject({ publicId: dto.publicId, isCurrent: true });
-      expect((await currentRows()).map((row) => row.publicId)).toEqual([dto.publicId]);
-    });
-
-    it('PATCH isCurrent false on the only current row is refused before any write: 409 ACADEMIC_SESSION_CURRENT_REQUIRED', async () => {
-      const dto = await created({ isCurrent: true, name: 'Current' });
-      expectError(await patch(dto.publicId, { isCurrent: false, name: 'Renamed', isActive: false }), 409, 'ACADEMIC_SESSION_CURRENT_REQUIRED');
-      const row = await suite.prisma.academicSession.findUnique({ where: { publicId: dto.publicId } });
-      expect(row).toMatchObject({ isCurrent: true, name: 'Current', isActive: true });
-      expect(row?.updatedAt.toISOString()).toBe(dto.updatedAt);
-    });
-
-    it('PATCH isCurrent false on a row that is not current changes nothing else', async () => {
-      const current = await created({ isCurrent: true });
-      const other = await created();
-      expect((await patch(other.publicId, { isCurrent: false })).body.data).toMatchObject({ isCurrent: false });
-      expect((await currentRows()).map((row) => row.publicId)).toEqual([current.publicId]);
-    });
-
-    it('retires and reactivates with isActive, the current session included', async () => {
-      const dto = await created({ isCurrent: true });
-      expect((await patch(dto.publicId, { isActive: false })).body.data).toMatchObject({ isActive: false, isCurrent: true });
-      expect((await patch(dto.publicId, { isActive: true })).body.data).toMatchObject({ isActive: true, isCurrent: true });
-    });
-
     it('DELETE of a session that is not current is a hard delete: 200 with data null', async () => {
       const dto = await created();
       const answer = await remove(dto.publicId);
@@ -292,16 +191,30 @@ describe('academic sessions over HTTP (spec §2.7, §3.2, §4.6, contract §3, �
       expectError(await patch(dto.publicId, { isActive: true }), 404, 'ACADEMIC_SESSION_NOT_FOUND');
     });
 
-    it('DELETE of the current session is refused: 409 ACADEMIC_SESSION_IS_CURRENT', async () => {
-      const dto = await created({ isCurrent: true });
-      expectError(await remove(dto.publicId), 409, 'ACADEMIC_SESSION_IS_CURRENT');
-      expect(await currentRows()).toHaveLength(1);
+    it('answers 200 with the new current session when PATCH hands "current" over', async () => {
+      await created({ isCurrent: true });
+      const next = await created();
+      const answer = await patch(next.publicId, { isCurrent: true });
+      expect(answer.status).toBe(200);
+      expect(answer.body.data).toMatchObject({ publicId: next.publicId, isCurrent: true });
     });
+  });
 
-    it('a deleted name can be used again', async () => {
-      const dto = await created({ name: 'Reused' });
-      await remove(dto.publicId);
-      expect((await created({ name: 'REUSED' })).name).toBe('REUSED');
+  // The rules themselves (case, handover, dates, deletes) are test/medium/academic-sessions.medium.test.ts.
+  describe("the rules' refusals on the wire", () => {
+    it('answers each as 409 with its errorCode and data null, and changes nothing', async () => {
+      const current = await created({ isCurrent: true, name: 'Current' });
+      const other = await created({ name: 'Other', startDate: '2030-04-14', endDate: '2031-04-13' });
+      expectError(await create(session({ name: 'current' })), 409, 'ACADEMIC_SESSION_NAME_TAKEN');
+      expectError(await patch(other.publicId, { name: 'CURRENT' }), 409, 'ACADEMIC_SESSION_NAME_TAKEN');
+      expectError(await create(session({ startDate: '2025-01-02', endDate: '2025-01-01' })), 409, 'ACADEMIC_SESSION_DATES_INVALID');
+      expectError(await patch(other.publicId, { startDate: '2031-04-13' }), 409, 'ACADEMIC_SESSION_DATES_INVALID');
+      expectError(await patch(current.publicId, { isCurrent: false }), 409, 'ACADEMIC_SESSION_CURRENT_REQUIRED');
+      expectError(await remove(current.publicId), 409, 'ACADEMIC_SESSION_IS_CURRENT');
+      expect((await rows()).map((row) => ({ name: row.name, isCurrent: row.isCurrent }))).toEqual([
+        { name: 'Current', isCurrent: true },
+        { name: 'Other', isCurrent: false },
+      ]);
     });
   });
 

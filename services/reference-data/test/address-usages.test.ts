@@ -20,7 +20,9 @@ const MUNICIPALITIES = '/api/lookups/municipalities';
 /**
  * Reference-data keeps which geography rows users' addresses name from identity's
  * `identity.user_address_changed` events (inbox, version), and refuses deletes and renames from that
- * record and the live claims of GEOGRAPHY_CHECK alone: identity is never asked (contract §9).
+ * record and the live claims of GEOGRAPHY_CHECK alone: identity is never asked (contract §9). Here,
+ * the wire: the consumer's bindings, the RPC answers, dead letters; the rules themselves (versions,
+ * duplicates, claims replaced or expired) are test/medium/geography.medium.test.ts.
  */
 describe('geography usages from identity address events, real Postgres and RabbitMQ', () => {
   let rd: ReferenceDataUnderTest;
@@ -76,54 +78,6 @@ describe('geography usages from identity address events, real Postgres and Rabbi
 
     await delivered({ userId, address: null, version: 2, claimId: null });
     expect(await usageOf(userId)).toMatchObject({ provinceId: null, districtId: null, municipalityId: null, version: 2 });
-    expectStatus(await remove(m), 200);
-  });
-
-  it('a duplicate message changes nothing, and an older version delivered late does not write its address back', async () => {
-    const first = await chain();
-    const second = await chain();
-    const userId = randomUUID();
-    const v1 = { userId, address: first.address, version: 1, claimId: null };
-    const v2 = { userId, address: second.address, version: 2, claimId: null };
-
-    await delivered(v2);
-    const late = await delivered(v1);
-    expect(await usageOf(userId)).toMatchObject({ ...second.address, version: 2 });
-    expectStatus(await remove(first.m), 200);
-    expectStatus(await remove(second.m), 409, 'GEOGRAPHY_IN_USE');
-
-    // The same message id again (a redelivery) is skipped by the inbox, whatever it carries; the
-    // message after it is processed only once it was (prefetch 1).
-    const moved = await chain();
-    await broker.publish(EVENT_TYPES.userAddressChanged, JSON.stringify({ ...v1, address: moved.address, version: 3 }), { messageId: late });
-    await delivered({ userId: randomUUID(), address: null, version: 1, claimId: null });
-    expect(await usageOf(userId)).toMatchObject({ ...second.address, version: 2 });
-    expectStatus(await remove(moved.m), 200);
-  });
-
-  it('a claim of GEOGRAPHY_CHECK refuses the delete; the event naming it replaces it with the usage, and then the address alone decides', async () => {
-    const { m, address } = await chain();
-    const other = await chain();
-    const answer = await rpc.call(GEOGRAPHY_CHECK, address);
-    if (!answer.valid) throw new Error('the chain should be a valid address');
-    expectStatus(await remove(m), 409, 'GEOGRAPHY_IN_USE');
-
-    const userId = randomUUID();
-    await delivered({ userId, address, version: 1, claimId: answer.claimId });
-    expect(await rd.prisma.addressClaim.findUnique({ where: { id: answer.claimId } })).toBeNull();
-    expectStatus(await remove(m), 409, 'GEOGRAPHY_IN_USE');
-
-    await delivered({ userId, address: other.address, version: 2, claimId: null });
-    expectStatus(await remove(m), 200);
-  });
-
-  it('a claim no event confirms holds until it expires', async () => {
-    const { m, address } = await chain();
-    const answer = await rpc.call(GEOGRAPHY_CHECK, address);
-    if (!answer.valid) throw new Error('the chain should be a valid address');
-    expectStatus(await rename(m), 409, 'GEOGRAPHY_RENAME_REFERENCED');
-    await rd.prisma.addressClaim.update({ where: { id: answer.claimId }, data: { expiresAt: new Date(Date.now() - 1_000) } });
-    expectStatus(await rename(m), 200);
     expectStatus(await remove(m), 200);
   });
 

@@ -1,1 +1,2 @@
 export * from './served-routes.js';
+export * from './use-case-context.js';
