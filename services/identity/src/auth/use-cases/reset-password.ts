@@ -5,6 +5,7 @@ import { EVENT_TYPES } from '@school/contracts';
 import { ProviderAccountsRepository } from '../../accounts/provider-accounts.repository.js';
 import { userActor, userTarget } from '../../accounts/user-audit.js';
 import { isAdminSurfaceAccount } from '../../sessions/surface.js';
+import { AccountMatchesRepository } from '../../accounts/account-matches.repository.js';
 import { UsersRepository } from '../../accounts/users.repository.js';
 import { CredentialsService, type PreparedRedemptionEffects, type Redeemed } from '../../credentials/credentials.service.js';
 import type { ResetPasswordCommand } from '../../credentials/dto/reset-password.dto.js';
@@ -23,6 +24,7 @@ export class ResetPassword {
   constructor(
     private readonly credentials: CredentialsService,
     private readonly users: UsersRepository,
+    private readonly matches: AccountMatchesRepository,
     private readonly providerAccounts: ProviderAccountsRepository,
     private readonly hasher: PasswordHasher,
     private readonly sessions: SessionsService,
@@ -56,7 +58,7 @@ export class ResetPassword {
    * after the same work as a wrong one.
    */
   private async accountOf(email: string | undefined, phone: string | undefined): Promise<number | undefined> {
-    const account = email !== undefined ? await this.users.accountByEmail(email) : await this.users.accountByVerifiedPhone(phone!);
+    const account = email !== undefined ? await this.matches.accountByEmail(email) : await this.matches.accountByVerifiedPhone(phone!);
     if (account.matches !== 1 || account.id === null) return undefined;
     if (email !== undefined && phone !== undefined && (account.phone !== phone || !account.phoneVerified)) return undefined;
     return account.id;

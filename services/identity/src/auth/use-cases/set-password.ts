@@ -7,7 +7,7 @@ import { UnitOfWork } from '@school/service';
 import { ProviderAccountsRepository } from '../../accounts/provider-accounts.repository.js';
 import { userTarget } from '../../accounts/user-audit.js';
 import { isAdminSurfaceAccount } from '../../sessions/surface.js';
-import { UsersRepository } from '../../accounts/users.repository.js';
+import { LoginAccountsRepository } from '../../accounts/login-accounts.repository.js';
 import { PasswordHasher } from '../../passwords/password-hasher.js';
 import { SESSION_REVOKE_REASONS } from '../../sessions/session-revoke-reason.js';
 import { SessionsService } from '../../sessions/sessions.service.js';
@@ -21,7 +21,7 @@ import type { SetPasswordBody } from '@school/contracts';
 @Injectable()
 export class SetPassword {
   constructor(
-    private readonly users: UsersRepository,
+    private readonly accounts: LoginAccountsRepository,
     private readonly providerAccounts: ProviderAccountsRepository,
     private readonly hasher: PasswordHasher,
     private readonly sessions: SessionsService,
@@ -32,7 +32,7 @@ export class SetPassword {
 
   async execute(principal: Principal, body: SetPasswordBody): Promise<void> {
     // The verified caller's live account; a token of a since-deleted user is no longer valid.
-    const account = await this.users.findCallerAccount(principal.userId);
+    const account = await this.accounts.findCallerAccount(principal.userId);
     if (!account) throw new AppError('AUTH_UNAUTHENTICATED');
     const { user, passwordHash } = account;
     if (passwordHash !== null) {
