@@ -14,7 +14,7 @@ import {
 } from '../../../test/fakes/in-memory.js';
 import type { CredentialsOptions } from '../../credentials/credentials.config.js';
 import { CredentialsService } from '../../credentials/credentials.service.js';
-import type { ResetPasswordCommand } from '../../credentials/dto/reset-password.dto.js';
+import type { ResetPasswordBody as ResetPasswordCommand } from '@school/contracts';
 import { PasswordResetService } from '../../credentials/password-reset/password-reset.service.js';
 import type { User } from '../../generated/prisma/client.js';
 import type { SigningKeyService } from '../../keys/signing-key.service.js';
