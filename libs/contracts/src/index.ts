@@ -7,6 +7,7 @@ export * from './http/calendar-date.js';
 export * from './http/contact-fields.js';
 export * from './http/envelopes.js';
 export * from './http/error-codes.js';
+export * from './http/schema-error-code.js';
 export * from './http/list-query.js';
 export * from './http/text-fields.js';
 export * from './http/text-rules.js';

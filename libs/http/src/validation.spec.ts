@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AppError } from './app-error.js';
 import { MAX_FIELD_ERRORS } from './envelope.js';
-import { multiLineText, NUL_MESSAGE, queryBoolean, singleLine, trimmedString } from '@school/contracts';
+import { multiLineText, NUL_MESSAGE, queryBoolean, refuseWithCode, singleLine, trimmedString } from '@school/contracts';
 import { fieldErrors, validate } from './validation.js';
 // The bound stretched on a loaded machine, as jest's timeouts are (TEST_TIME_SCALE).
 
@@ -36,6 +36,18 @@ describe('validate', () => {
 
   it('answers with the status the route asks for', () => {
     expect(failureOf(() => validate(body, {}, { status: 422 })).status).toBe(422);
+  });
+
+  it("throws a rule's own catalogue code (refuseWithCode), with its status and message, once the shape is valid", () => {
+    const coded = body.transform((value, ctx) => (value.name === 'otp' ? (refuseWithCode(ctx, 'AUTH_OTP_REQUIRED'), z.NEVER) : value));
+    const error = failureOf(() => validate(coded, { name: 'otp' }));
+    expect({ code: error.code, status: error.status, message: error.message, errors: error.errors }).toEqual({
+      code: 'AUTH_OTP_REQUIRED',
+      status: 400,
+      message: 'OTP is required',
+      errors: undefined,
+    });
+    expect(failureOf(() => validate(coded, { name: 7 })).code).toBe('VALIDATION_FAILED');
   });
 });
 

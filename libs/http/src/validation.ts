@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { validationFailed } from './app-error.js';
+import { AppError, validationFailed } from './app-error.js';
 import { MAX_FIELD_ERRORS, type FieldError } from './envelope.js';
-import { NUL_MESSAGE, pathsHoldingNul } from '@school/contracts';
+import { errorCodeOfIssue, NUL_MESSAGE, pathsHoldingNul } from '@school/contracts';
 
 export interface ValidateOptions {
   /** Status for a failure; 400 everywhere except where the contract says otherwise. */
@@ -13,6 +13,8 @@ export interface ValidateOptions {
  * (at most MAX_FIELD_ERRORS of them). Before the schema, every string anywhere in the input,
  * object keys included, is checked for NUL (contract §3), so no schema can forget it: a NUL never
  * reaches a service or Postgres (which refuses it with a 500-worthy 22021).
+ * A schema may answer a rule with a code of the catalogue of its own (refuseWithCode): the first
+ * such issue is thrown as that code instead of VALIDATION_FAILED.
  * Commands consumed from the broker go through the same function as HTTP bodies.
  */
 export function validate<Schema extends z.ZodType>(schema: Schema, input: unknown, options: ValidateOptions = {}): z.output<Schema> {
@@ -24,6 +26,8 @@ export function validate<Schema extends z.ZodType>(schema: Schema, input: unknow
     );
   const result = schema.safeParse(input);
   if (result.success) return result.data;
+  const code = result.error.issues.map(errorCodeOfIssue).find((found) => found !== undefined);
+  if (code) throw new AppError(code);
   throw validationFailed(fieldErrors(result.error), options.status);
 }
 

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { parseConfig } from '@school/config';
 import { createPrismaClient } from '@school/prisma';
-import { DatabaseSchema, UnitOfWork } from '@school/service';
+import { UnitOfWork } from '@school/service';
 import { createTestSchema, migratedTestSchema, type MigratedTestSchema } from '@school/testing';
 import { AccountCreator } from '../src/accounts/account-creator.js';
 import { userCreate } from '../src/cli/user-create.command.js';
@@ -10,6 +10,7 @@ import { identityEnv } from '../src/config.js';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { PasswordHasher } from '../src/passwords/password-hasher.js';
 import { ProviderAccountsRepository } from '../src/accounts/provider-accounts.repository.js';
+import { AdminsRepository } from '../src/accounts/admins.repository.js';
 import { UsersRepository } from '../src/accounts/users.repository.js';
 import { type IdentityUnderTest, login, startIdentity, uniqueEmail } from './kit/index.js';
 
@@ -52,7 +53,7 @@ describe('bootstrap admin across restarts and replicas', () => {
   function replica(): AccountCreator {
     const prisma = createPrismaClient(PrismaClient, { databaseUrl: db.databaseUrl, schema: db.schema, maxConnections: 2 });
     clients.push(prisma);
-    return new AccountCreator(new UsersRepository(prisma, new DatabaseSchema(db.schema)), new ProviderAccountsRepository(), new PasswordHasher(), new UnitOfWork(prisma));
+    return new AccountCreator(new UsersRepository(prisma), new AdminsRepository(prisma), new ProviderAccountsRepository(), new PasswordHasher(), new UnitOfWork(prisma));
   }
 
   const admin = { email: 'admin@example.com', name: 'Administrator', password: 'Admin123!' };

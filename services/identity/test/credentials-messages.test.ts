@@ -3,6 +3,7 @@ import { EVENT_TYPES } from '@school/contracts';
 import { UnitOfWork } from '@school/service';
 import { CredentialsRepository } from '../src/credentials/credentials.repository.js';
 import type { User } from '../src/generated/prisma/client.js';
+import { AccountMatchesRepository } from '../src/accounts/account-matches.repository.js';
 import { UsersRepository } from '../src/accounts/users.repository.js';
 import {
   advanceClock,
@@ -165,6 +166,7 @@ describe('public credential routes: phones, the message cap, no account probing'
     it('reset by code takes the same steps for nobody, an unverified phone, an account without a live code and one with it', async () => {
       const credentials = identity.app.get(CredentialsRepository);
       const users = identity.app.get(UsersRepository);
+      const matches = identity.app.get(AccountMatchesRepository);
       const steps: string[] = [];
       const record = <T extends object>(target: T, method: keyof T & string, step: string) => {
         const original = (target[method] as (...args: unknown[]) => unknown).bind(target);
@@ -173,8 +175,8 @@ describe('public credential routes: phones, the message cap, no account probing'
           return original(...args);
         }) as never);
       };
-      record(users, 'accountByEmail', 'find account');
-      record(users, 'accountByVerifiedPhone', 'find account');
+      record(matches, 'accountByEmail', 'find account');
+      record(matches, 'accountByVerifiedPhone', 'find account');
       record(users, 'findLiveByEmail', 'users lookup');
       record(users, 'findLiveByVerifiedPhone', 'users lookup');
       record(identity.app.get(UnitOfWork), 'run', 'transaction');

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Surface } from '../auth/surfaces.js';
 import { e164Phone, emailAddress } from '../http/contact-fields.js';
 import { nullEnvelope } from '../http/envelopes.js';
+import { refuseWithCode } from '../http/schema-error-code.js';
 import { singleLineRaw } from '../http/text-fields.js';
 import { strongPassword } from './auth.js';
 import { type RouteSpec, routeManifest } from './route-spec.js';
@@ -27,17 +28,69 @@ export const forgotPasswordBody = z
   .transform(({ email, phone }): ForgotPasswordRequest => (email !== undefined ? { by: 'email', email } : { by: 'phone', phone: phone ?? '' }))
   .meta({ oneOf: [{ required: ['email'] }, { required: ['phone'] }] });
 
+/** A reset request once its branch is known and its fields are valid (spec §2.2). */
+export type ResetPasswordBody =
+  { branch: 'token'; token: string; password: string } | { branch: 'otp'; otp: string; email: string | undefined; phone: string | undefined; password: string };
+
+/** The fields of spec §2.2 as sent: only these, each a string (null counts as not sent). */
+const resetFieldsSent = z.strictObject({
+  token: z.string().nullish().describe('the link token of a reset email or an invitation (token branch)'),
+  otp: z.string().nullish().describe('the six-digit code (otp branch, with email or phone)'),
+  email: z.string().nullish().describe("the account's email (otp branch)"),
+  phone: z.string().nullish().describe("the account's verified phone, E.164 (otp branch)"),
+  password: z.unknown().optional().meta({ type: 'string', description: '8-32 characters with a lower-case and an upper-case letter, a digit and a symbol' }),
+});
+
+const tokenBranch = z.object({ token: presentedLinkToken, password: strongPassword });
+
+const otpBranch = z.object({
+  otp: sixDigitOtp,
+  email: emailAddress.optional(),
+  phone: e164Phone.optional(),
+  password: strongPassword,
+});
+
+/** An empty string is no value: it selects no branch. */
+function given(value: string | null | undefined): value is string {
+  return value !== undefined && value !== null && value !== '';
+}
+
+/** The branch's own fields, their issues reported as the body's; the other branch's fields are ignored. */
+function branchFields<Schema extends z.ZodType>(schema: Schema, fields: unknown, ctx: z.RefinementCtx): z.output<Schema> | typeof z.NEVER {
+  const result = schema.safeParse(fields);
+  if (result.success) return result.data;
+  for (const issue of result.error.issues) ctx.addIssue({ ...issue, input: undefined });
+  return z.NEVER;
+}
+
 /**
- * The reset body as a client sends it, from the field schemas of the two branches identity checks
- * in turn (spec §2.2, its parseResetPassword); the branch rules are in the route's description.
+ * The reset rules of spec §4.2 and contract §4, in this order:
+ * 1. the body's shape: an object of the declared fields only, each a string -> VALIDATION_FAILED;
+ * 2. the branch: `token` present -> token branch; else nothing of otp/email/phone ->
+ *    AUTH_PASSWORD_RESET_INPUT_REQUIRED; email or phone without otp -> AUTH_OTP_REQUIRED; otp
+ *    without email and phone -> AUTH_OTP_TARGET_REQUIRED (each its own code, refuseWithCode);
+ * 3. the fields of the chosen branch: otp six digits, email, E.164 phone, the new password
+ *    (required, 8-32 characters, strong) -> VALIDATION_FAILED. Fields of the other branch are ignored.
+ * Identity then refuses a breached or guessable password (field `password`) before it looks at the
+ * credential, so a malformed request never costs an attempt.
  */
-export const resetPasswordBody = z
-  .strictObject({
-    token: presentedLinkToken.optional(),
-    otp: sixDigitOtp.optional(),
-    email: emailAddress.optional(),
-    phone: e164Phone.optional(),
-    password: strongPassword,
+export const resetPasswordBody = resetFieldsSent
+  .transform((sent, ctx): ResetPasswordBody => {
+    if (given(sent.token)) {
+      const fields = branchFields(tokenBranch, { token: sent.token, password: sent.password }, ctx);
+      return fields === z.NEVER ? z.NEVER : { branch: 'token', token: fields.token, password: fields.password };
+    }
+    const hasOtp = given(sent.otp);
+    const hasEmail = given(sent.email);
+    const hasPhone = given(sent.phone);
+    if (!hasOtp && !hasEmail && !hasPhone) refuseWithCode(ctx, 'AUTH_PASSWORD_RESET_INPUT_REQUIRED');
+    else if (!hasOtp) refuseWithCode(ctx, 'AUTH_OTP_REQUIRED');
+    else if (!hasEmail && !hasPhone) refuseWithCode(ctx, 'AUTH_OTP_TARGET_REQUIRED');
+    else {
+      const fields = branchFields(otpBranch, { otp: sent.otp, password: sent.password, ...(hasEmail && { email: sent.email }), ...(hasPhone && { phone: sent.phone }) }, ctx);
+      return fields === z.NEVER ? z.NEVER : { branch: 'otp', otp: fields.otp, email: fields.email, phone: fields.phone, password: fields.password };
+    }
+    return z.NEVER;
   })
   .meta({ anyOf: [{ required: ['token'] }, { required: ['otp', 'email'] }, { required: ['otp', 'phone'] }] });
 

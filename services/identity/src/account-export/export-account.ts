@@ -5,7 +5,7 @@ import { AppError, rateLimited } from '@school/http';
 import { UnitOfWork } from '@school/service';
 import { userNotFound } from '../accounts/account-errors.js';
 import { profileOf } from '../accounts/profiles.js';
-import { type UserAccount, UsersRepository } from '../accounts/users.repository.js';
+import { type UserAccount, UserDirectoryRepository } from '../accounts/user-directory.repository.js';
 import type { SessionRecord } from '../sessions/sessions.repository.js';
 import { toOwnSessionView, toSessionView } from '../sessions/session-view.js';
 import { SessionsService } from '../sessions/sessions.service.js';
@@ -26,7 +26,7 @@ type Copy = Omit<AccountExportDto, 'sessions'> & { sessions: SessionRecord[] };
 @Injectable()
 export class ExportAccount {
   constructor(
-    private readonly users: UsersRepository,
+    private readonly directory: UserDirectoryRepository,
     private readonly sessions: SessionsService,
     private readonly exports: AccountExportsRepository,
     private readonly peers: AccountDataPeers,
@@ -35,7 +35,7 @@ export class ExportAccount {
 
   /** The caller's own copy: `current` marks the calling session. A token of a since-deleted account no longer authenticates. */
   async ofCaller(principal: Principal): Promise<OwnAccountExportDto> {
-    const account = await this.users.findLiveAccountByPublicId(principal.userId);
+    const account = await this.directory.findLiveAccountByPublicId(principal.userId);
     if (!account) throw new AppError('AUTH_UNAUTHENTICATED');
     const copy = await this.make(account);
     return { ...copy, sessions: copy.sessions.map((session) => toOwnSessionView(session, principal.sessionId)) };
@@ -43,7 +43,7 @@ export class ExportAccount {
 
   /** An administrator's copy of any live or soft-deleted account (404 USER_NOT_FOUND otherwise); sessions without `current`. */
   async ofUser(publicId: string): Promise<AccountExportDto> {
-    const account = await this.users.findAccountByPublicId(publicId);
+    const account = await this.directory.findAccountByPublicId(publicId);
     if (!account) throw userNotFound();
     const copy = await this.make(account);
     return { ...copy, sessions: copy.sessions.map(toSessionView) };

@@ -3,6 +3,7 @@ import { AppError } from '@school/http';
 import { isUniqueViolation, uuidv7 } from '@school/prisma';
 import type { Transaction, UnitOfWork } from '@school/service';
 import type { User } from '../generated/prisma/client.js';
+import type { AdminsRepository } from './admins.repository.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { ProviderAccountsRepository } from './provider-accounts.repository.js';
 import type { UsersRepository } from './users.repository.js';
@@ -22,6 +23,7 @@ export type EnsureAdminResult = { outcome: 'exists' } | { outcome: 'created'; us
 export class AccountCreator {
   constructor(
     private readonly users: UsersRepository,
+    private readonly admins: AdminsRepository,
     private readonly providerAccounts: ProviderAccountsRepository,
     private readonly hasher: PasswordHasher,
     private readonly unitOfWork: UnitOfWork,
@@ -46,11 +48,11 @@ export class AccountCreator {
    * start at once: they queue on an advisory lock and re-check under it.
    */
   async ensureAdmin(account: Omit<NewAccount, 'role'>): Promise<EnsureAdminResult> {
-    if (await this.users.existsLiveAdmin()) return { outcome: 'exists' };
+    if (await this.admins.existsLiveAdmin()) return { outcome: 'exists' };
     const passwordHash = await this.hasher.hash(account.password);
     return this.unitOfWork.run(async (tx): Promise<EnsureAdminResult> => {
-      await this.users.lockBootstrap(tx);
-      if (await this.users.existsLiveAdmin(tx)) return { outcome: 'exists' };
+      await this.admins.lockBootstrap(tx);
+      if (await this.admins.existsLiveAdmin(tx)) return { outcome: 'exists' };
       if (await this.users.findLiveByEmail(account.email, tx)) return { outcome: 'email-taken' };
       return { outcome: 'created', user: await this.insert({ ...account, role: 'admin' }, passwordHash, tx) };
     });

@@ -4,7 +4,7 @@ import { CurrentPrincipal } from '@school/auth/nest';
 import { ADMIN_AUTH_ROUTES as ROUTES, type BodyOf, type ResponseOf } from '@school/contracts';
 import { AppError, success } from '@school/http';
 import { Route, RouteBody } from '@school/service';
-import { type LoginAccount, UsersRepository } from '../accounts/users.repository.js';
+import { type LoginAccount, LoginAccountsRepository } from '../accounts/login-accounts.repository.js';
 import { TwoStepSignIn } from '../mfa/two-step-sign-in.service.js';
 import type { ClientInfo } from '../sessions/sessions.service.js';
 import { AUTH_MESSAGES } from './auth-messages.js';
@@ -15,7 +15,7 @@ import { LoginMfa } from './use-cases/login-mfa.js';
 @Controller()
 export class AdminMfaController {
   constructor(
-    private readonly users: UsersRepository,
+    private readonly accounts: LoginAccountsRepository,
     private readonly twoStep: TwoStepSignIn,
     private readonly loginMfa: LoginMfa,
   ) {}
@@ -58,7 +58,7 @@ export class AdminMfaController {
 
   /** The verified caller's live account; a token of a since-deleted user is no longer valid. */
   private async callerOf(principal: Principal): Promise<LoginAccount> {
-    const account = await this.users.findCallerAccount(principal.userId);
+    const account = await this.accounts.findCallerAccount(principal.userId);
     if (!account) throw new AppError('AUTH_UNAUTHENTICATED');
     return account;
   }

@@ -1,17 +1,15 @@
-import { Body } from '@nestjs/common';
 import type { BodyOf, PublicCredentialRouteSpecs, ResponseOf } from '@school/contracts';
 import { success } from '@school/http';
 import { Route, RouteBody } from '@school/service';
 import type { EmailVerificationService } from '../credentials/email-verification/email-verification.service.js';
 import type { PasswordResetService } from '../credentials/password-reset/password-reset.service.js';
-import { type ResetPasswordCommand, ResetPasswordPipe } from '../credentials/dto/reset-password.dto.js';
 import { CREDENTIAL_MESSAGES } from './credentials.messages.js';
 import type { ResetPassword } from './use-cases/reset-password.js';
 
 /**
  * The handlers of the public credential routes both surfaces serve identically (spec §4.1, §4.2,
  * §5): forgot, reset, email verification resend and confirm, for one surface's manifest. The reset
- * body is read by its own rules (ResetPasswordPipe: the branch first, then its fields).
+ * body's branch rules are the manifest's (resetPasswordBody: the branch first, then its fields).
  */
 export function publicCredentialHandlers(routes: PublicCredentialRouteSpecs) {
   abstract class PublicCredentialHandlers {
@@ -28,8 +26,8 @@ export function publicCredentialHandlers(routes: PublicCredentialRouteSpecs) {
     }
 
     @Route(routes.reset)
-    async reset(@Body(ResetPasswordPipe) command: ResetPasswordCommand): Promise<ResponseOf<typeof routes.reset>> {
-      await this.resetPassword.execute(command);
+    async reset(@RouteBody() body: BodyOf<typeof routes.reset>): Promise<ResponseOf<typeof routes.reset>> {
+      await this.resetPassword.execute(body);
       return success(CREDENTIAL_MESSAGES.reset, null);
     }
 

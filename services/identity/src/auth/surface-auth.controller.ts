@@ -1,11 +1,9 @@
-import { Body, Param } from '@nestjs/common';
+import { Param } from '@nestjs/common';
 import type { Principal } from '@school/auth';
 import { CurrentPrincipal } from '@school/auth/nest';
-import { type BodyOf, type ResponseOf, setPasswordBody, type SurfaceAuthRoutes } from '@school/contracts';
+import { type BodyOf, type ResponseOf, type SurfaceAuthRoutes } from '@school/contracts';
 import { success } from '@school/http';
-import { ZodPipe } from '@school/http/nest';
 import { Route, RouteBody } from '@school/service';
-import { newPassword } from '../passwords/password-policy.js';
 import type { ClientInfo } from '../sessions/sessions.service.js';
 import type { Surface } from '../sessions/surface.js';
 import { AUTH_MESSAGES } from './auth-messages.js';
@@ -15,9 +13,6 @@ import type { OwnSessionsService } from './own-sessions.service.js';
 import type { Login } from './use-cases/login.js';
 import type { RefreshTokens } from './use-cases/refresh-tokens.js';
 import type { SetPassword } from './use-cases/set-password.js';
-
-/** The set-password body of the manifest with the breached-password check, which only identity can make (its list). */
-const SET_PASSWORD_BODY = setPasswordBody.extend({ newPassword });
 
 /** The handlers both surfaces share (spec §4.1 and §4.2), for the routes of one surface's manifest; each surface's controller extends them. */
 export function surfaceAuthHandlers(routes: SurfaceAuthRoutes, surface: Surface) {
@@ -52,10 +47,7 @@ export function surfaceAuthHandlers(routes: SurfaceAuthRoutes, surface: Surface)
     }
 
     @Route(routes.setPassword)
-    async setPassword(
-      @CurrentPrincipal() principal: Principal,
-      @Body(new ZodPipe(SET_PASSWORD_BODY)) body: BodyOf<typeof routes.setPassword>,
-    ): Promise<ResponseOf<typeof routes.setPassword>> {
+    async setPassword(@CurrentPrincipal() principal: Principal, @RouteBody() body: BodyOf<typeof routes.setPassword>): Promise<ResponseOf<typeof routes.setPassword>> {
       await this.setPasswordUseCase.execute(principal, body);
       return success(AUTH_MESSAGES.passwordSet, null);
     }

@@ -2,13 +2,14 @@ import { parseArgs } from 'node:util';
 import { ROLES } from '@school/auth';
 import { AppError, emailAddress, singleLine } from '@school/http';
 import { applyMigrations, createPrismaClient } from '@school/prisma';
-import { DatabaseSchema, UnitOfWork } from '@school/service';
+import { UnitOfWork } from '@school/service';
 import { z } from 'zod';
 import { AccountCreator } from '../accounts/account-creator.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { newPassword } from '../passwords/password-policy.js';
 import { ProviderAccountsRepository } from '../accounts/provider-accounts.repository.js';
+import { AdminsRepository } from '../accounts/admins.repository.js';
 import { UsersRepository } from '../accounts/users.repository.js';
 
 export interface UserCreateTarget {
@@ -55,12 +56,7 @@ export async function userCreate(argv: string[], target: UserCreateTarget, outpu
   }
   const prisma = createPrismaClient(PrismaClient, { databaseUrl: target.databaseUrl, schema: target.schema, maxConnections: 2 });
   try {
-    const creator = new AccountCreator(
-      new UsersRepository(prisma, new DatabaseSchema(target.schema)),
-      new ProviderAccountsRepository(),
-      new PasswordHasher(),
-      new UnitOfWork(prisma),
-    );
+    const creator = new AccountCreator(new UsersRepository(prisma), new AdminsRepository(prisma), new ProviderAccountsRepository(), new PasswordHasher(), new UnitOfWork(prisma));
     const user = await creator.create({ email: input.email, role: input.role, password: input.password, name: input.name ?? input.email.split('@')[0]! });
     output.out(user.publicId);
     return 0;

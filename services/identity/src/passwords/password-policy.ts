@@ -1,4 +1,5 @@
 import { strongPassword } from '@school/contracts';
+import { validationFailed } from '@school/http';
 import { isBreachedPassword } from './breached-passwords.js';
 import { isStrongEnough } from './password-strength.js';
 
@@ -15,3 +16,13 @@ export const newPassword = strongPassword
   .refine((password) => !isBreachedPassword(password), BREACHED_PASSWORD_MESSAGE)
   // Only on a password nothing else refused: the estimator's work grows with the length, bounded by the rule's 32.
   .refine((password) => isStrongEnough(password), { message: GUESSABLE_PASSWORD_MESSAGE, when: (payload) => payload.issues.length === 0 });
+
+/**
+ * Refuses a new password the route's schema let through as strong but which is breached or
+ * guessable: 400 VALIDATION_FAILED naming `field`, as the schema would. Use cases call it before
+ * they look at any credential, so such a request never costs an attempt.
+ */
+export function refuseUnsafeNewPassword(password: string, field: string): void {
+  const result = newPassword.safeParse(password);
+  if (!result.success) throw validationFailed(result.error.issues.map((issue) => ({ field, message: issue.message })));
+}

@@ -12,7 +12,11 @@ import type { ProviderAccountsRepository } from '../../src/accounts/provider-acc
 import type { SessionRevokeReason } from '../../src/sessions/session-revoke-reason.js';
 import type { KnownDevicesRepository } from '../../src/sessions/known-devices.repository.js';
 import type { NewSession, PresentedToken, Rotation, SessionRecord, SessionsRepository } from '../../src/sessions/sessions.repository.js';
-import type { AccountMatch, LoginAccount, NewUser, UserAccount, UserChanges, UsersRepository } from '../../src/accounts/users.repository.js';
+import type { AccountMatch, AccountMatchesRepository } from '../../src/accounts/account-matches.repository.js';
+import type { AdminsRepository } from '../../src/accounts/admins.repository.js';
+import type { LoginAccount, LoginAccountsRepository } from '../../src/accounts/login-accounts.repository.js';
+import type { UserAccount, UserDirectoryRepository } from '../../src/accounts/user-directory.repository.js';
+import type { NewUser, UserChanges, UsersRepository } from '../../src/accounts/users.repository.js';
 
 /**
  * Identity's tables in memory, for unit specs of the services: each repository fake below keeps its
@@ -100,6 +104,27 @@ export class InMemoryDatabase {
 const live = (user: User) => user.deletedAt === null;
 
 export function fakeUsersRepository(db: InMemoryDatabase): UsersRepository {
+  return usersTable(db) as unknown as UsersRepository;
+}
+
+export function fakeLoginAccountsRepository(db: InMemoryDatabase): LoginAccountsRepository {
+  return usersTable(db) as unknown as LoginAccountsRepository;
+}
+
+export function fakeAdminsRepository(db: InMemoryDatabase): AdminsRepository {
+  return usersTable(db) as unknown as AdminsRepository;
+}
+
+export function fakeUserDirectoryRepository(db: InMemoryDatabase): UserDirectoryRepository {
+  return usersTable(db) as unknown as UserDirectoryRepository;
+}
+
+export function fakeAccountMatchesRepository(db: InMemoryDatabase): AccountMatchesRepository {
+  return usersTable(db) as unknown as AccountMatchesRepository;
+}
+
+/** The users table's readers and writer over one in-memory table (each fake above is this object, typed as its reader). */
+function usersTable(db: InMemoryDatabase) {
   // Rows come back as copies, as from a database: a later write does not change what was read.
   const find = (matches: (user: User) => boolean) => {
     const user = db.users.find((row) => live(row) && matches(row));
@@ -147,7 +172,7 @@ export function fakeUsersRepository(db: InMemoryDatabase): UsersRepository {
       return trusted;
     },
   };
-  return fake as unknown as UsersRepository;
+  return fake;
 }
 
 export function fakeProviderAccountsRepository(db: InMemoryDatabase): ProviderAccountsRepository {

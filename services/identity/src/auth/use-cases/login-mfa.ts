@@ -6,7 +6,7 @@ import { AuditRecorder } from '@school/messaging';
 import { type Transaction, UnitOfWork } from '@school/service';
 import { toProfile } from '../../accounts/profile.js';
 import { userActor, userTarget } from '../../accounts/user-audit.js';
-import { UsersRepository } from '../../accounts/users.repository.js';
+import { LoginAccountsRepository } from '../../accounts/login-accounts.repository.js';
 import { LoginBackoffService } from '../../login-backoff/login-backoff.service.js';
 import { TwoStepSignIn } from '../../mfa/two-step-sign-in.service.js';
 import { type ClientInfo, SessionsService, TWO_STEP_LOGIN } from '../../sessions/sessions.service.js';
@@ -28,7 +28,7 @@ class WrongCode extends Error {}
 @Injectable()
 export class LoginMfa {
   constructor(
-    private readonly users: UsersRepository,
+    private readonly accounts: LoginAccountsRepository,
     private readonly twoStep: TwoStepSignIn,
     private readonly sessions: SessionsService,
     private readonly unitOfWork: UnitOfWork,
@@ -39,7 +39,7 @@ export class LoginMfa {
 
   async execute(body: LoginMfaBody, client: ClientInfo): Promise<TokenResponse> {
     const challenge = await this.twoStep.liveChallenge(body.mfaToken, new Date());
-    const account = challenge && (await this.users.findLiveAccountById(challenge.userId));
+    const account = challenge && (await this.accounts.findLiveAccountById(challenge.userId));
     if (!challenge || !account || !surfaceAdmits(SURFACES.admin, account.user.role)) throw new AppError('AUTH_MFA_TOKEN_INVALID');
     const { user } = account;
     const device = { deviceId: challenge.deviceId ?? undefined, deviceType: challenge.deviceType ?? undefined, deviceName: challenge.deviceName ?? undefined };

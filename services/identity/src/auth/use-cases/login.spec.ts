@@ -6,6 +6,7 @@ import {
   fakePasswordHasher,
   fakeRevocations,
   fakeSessionsRepository,
+  fakeLoginAccountsRepository,
   fakeUsersRepository,
   InMemoryDatabase,
 } from '../../../test/fakes/in-memory.js';
@@ -35,7 +36,16 @@ describe('Login (spec §4.1, §4.2, contract §4)', () => {
     const sessions = new SessionsService(fakeSessionsRepository(db), signer, revocations, { REFRESH_REUSE_GRACE_SECONDS: 0 });
     const users = fakeUsersRepository(db);
     const newDeviceAlert = new NewDeviceAlert(fakeKnownDevicesRepository(db), users, db.outbox);
-    service = new Login(users, fakePasswordHasher(hashing), sessions, db.unitOfWork, newDeviceAlert, fakeLoginBackoff(), new AuditRecorder(db.outbox), twoStepOff);
+    service = new Login(
+      fakeLoginAccountsRepository(db),
+      fakePasswordHasher(hashing),
+      sessions,
+      db.unitOfWork,
+      newDeviceAlert,
+      fakeLoginBackoff(),
+      new AuditRecorder(db.outbox),
+      twoStepOff,
+    );
   });
 
   const login = (surface: 'admin' | 'mobile', email: string, password = PASSWORD) => service.execute(surface, { email, password }, client);

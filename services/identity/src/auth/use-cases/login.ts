@@ -4,7 +4,7 @@ import { AuditRecorder } from '@school/messaging';
 import { type Transaction, UnitOfWork } from '@school/service';
 import { toProfile } from '../../accounts/profile.js';
 import { userActor, userTarget } from '../../accounts/user-audit.js';
-import { type LoginAccount, UsersRepository } from '../../accounts/users.repository.js';
+import { type LoginAccount, LoginAccountsRepository } from '../../accounts/login-accounts.repository.js';
 import { LoginBackoffService } from '../../login-backoff/login-backoff.service.js';
 import { PasswordHasher } from '../../passwords/password-hasher.js';
 import { type ClientInfo, SessionsService } from '../../sessions/sessions.service.js';
@@ -28,7 +28,7 @@ import type { TokenResponse } from '../token-response.js';
 @Injectable()
 export class Login {
   constructor(
-    private readonly users: UsersRepository,
+    private readonly accounts: LoginAccountsRepository,
     private readonly hasher: PasswordHasher,
     private readonly sessions: SessionsService,
     private readonly unitOfWork: UnitOfWork,
@@ -43,7 +43,7 @@ export class Login {
     const checked = await this.backoff.attempt(
       body.email,
       async () => {
-        found = await this.users.findLoginAccount(body.email);
+        found = await this.accounts.findLoginAccount(body.email);
         const caller = client.ip ?? undefined;
         const passwordMatches = found?.passwordHash
           ? await this.hasher.verify(found.passwordHash, body.password, caller, client.abandoned)

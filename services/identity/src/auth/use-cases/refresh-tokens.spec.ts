@@ -1,5 +1,5 @@
 import type { Transaction } from '@school/service';
-import { fakeRevocations, fakeSessionsRepository, fakeUsersRepository, InMemoryDatabase } from '../../../test/fakes/in-memory.js';
+import { fakeRevocations, fakeSessionsRepository, fakeLoginAccountsRepository, InMemoryDatabase } from '../../../test/fakes/in-memory.js';
 import type { User } from '../../generated/prisma/client.js';
 import type { SigningKeyService } from '../../keys/signing-key.service.js';
 import { SessionsService } from '../../sessions/sessions.service.js';
@@ -16,7 +16,7 @@ describe('RefreshTokens (contract §4)', () => {
   beforeEach(() => {
     db = new InMemoryDatabase();
     sessions = new SessionsService(fakeSessionsRepository(db), signer, fakeRevocations(), { REFRESH_REUSE_GRACE_SECONDS: 0 });
-    service = new RefreshTokens(sessions, fakeUsersRepository(db));
+    service = new RefreshTokens(sessions, fakeLoginAccountsRepository(db));
   });
 
   const signedIn = async (user: User, surface: 'admin' | 'mobile') => (await sessions.start(user, surface, undefined, client, {} as Transaction)).refreshToken;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { profileOf } from '../../accounts/profiles.js';
-import { type LoginAccount, UsersRepository } from '../../accounts/users.repository.js';
+import { type LoginAccount, LoginAccountsRepository } from '../../accounts/login-accounts.repository.js';
 import { SessionsService, type SessionSubject } from '../../sessions/sessions.service.js';
 import { type Surface, surfaceAdmits } from '../../sessions/surface.js';
 import type { TokenResponse } from '../token-response.js';
@@ -14,7 +14,7 @@ import type { TokenResponse } from '../token-response.js';
 export class RefreshTokens {
   constructor(
     private readonly sessions: SessionsService,
-    private readonly users: UsersRepository,
+    private readonly accounts: LoginAccountsRepository,
   ) {}
 
   async execute(surface: Surface, refreshToken: string): Promise<TokenResponse> {
@@ -23,7 +23,7 @@ export class RefreshTokens {
   }
 
   private async holderOf(userId: number, surface: Surface): Promise<(SessionSubject & { account: LoginAccount }) | null> {
-    const account = await this.users.findLiveAccountById(userId);
+    const account = await this.accounts.findLiveAccountById(userId);
     if (!account || account.user.banned || !surfaceAdmits(surface, account.user.role)) return null;
     const { id, publicId, role } = account.user;
     return { id, publicId, role, account };

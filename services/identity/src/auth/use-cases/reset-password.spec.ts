@@ -9,11 +9,12 @@ import {
   fakeRevocations,
   fakeSessionsRepository,
   fakeUsersRepository,
+  fakeAccountMatchesRepository,
   InMemoryDatabase,
 } from '../../../test/fakes/in-memory.js';
 import type { CredentialsOptions } from '../../credentials/credentials.config.js';
 import { CredentialsService } from '../../credentials/credentials.service.js';
-import type { ResetPasswordCommand } from '../../credentials/dto/reset-password.dto.js';
+import type { ResetPasswordBody as ResetPasswordCommand } from '@school/contracts';
 import { PasswordResetService } from '../../credentials/password-reset/password-reset.service.js';
 import type { User } from '../../generated/prisma/client.js';
 import type { SigningKeyService } from '../../keys/signing-key.service.js';
@@ -56,7 +57,17 @@ describe('ResetPassword (spec §4.2 rules 4-7, contract §4)', () => {
     const sessions = new SessionsService(fakeSessionsRepository(db), {} as SigningKeyService, revocations, { REFRESH_REUSE_GRACE_SECONDS: 0 });
     const credentials = new CredentialsService(repository, users, clock, db.unitOfWork, OPTIONS);
     requests = new PasswordResetService(credentials, fakeMessageRequestsRepository(db), users, db.outbox, OPTIONS);
-    service = new ResetPassword(credentials, users, fakeProviderAccountsRepository(db), hasher, sessions, db.outbox, fakeLoginBackoff(), new AuditRecorder(db.outbox));
+    service = new ResetPassword(
+      credentials,
+      users,
+      fakeAccountMatchesRepository(db),
+      fakeProviderAccountsRepository(db),
+      hasher,
+      sessions,
+      db.outbox,
+      fakeLoginBackoff(),
+      new AuditRecorder(db.outbox),
+    );
   });
 
   /** A served forgot by email: the link token and the code of the message. */

@@ -5,9 +5,11 @@ import { EVENT_TYPES } from '@school/contracts';
 import { ProviderAccountsRepository } from '../../accounts/provider-accounts.repository.js';
 import { userActor, userTarget } from '../../accounts/user-audit.js';
 import { isAdminSurfaceAccount } from '../../sessions/surface.js';
+import { AccountMatchesRepository } from '../../accounts/account-matches.repository.js';
 import { UsersRepository } from '../../accounts/users.repository.js';
 import { CredentialsService, type PreparedRedemptionEffects, type Redeemed } from '../../credentials/credentials.service.js';
-import type { ResetPasswordCommand } from '../../credentials/dto/reset-password.dto.js';
+import type { ResetPasswordBody } from '@school/contracts';
+import { refuseUnsafeNewPassword } from '../../passwords/password-policy.js';
 import { LoginBackoffService } from '../../login-backoff/login-backoff.service.js';
 import { PasswordHasher } from '../../passwords/password-hasher.js';
 import { SESSION_REVOKE_REASONS } from '../../sessions/session-revoke-reason.js';
@@ -23,6 +25,7 @@ export class ResetPassword {
   constructor(
     private readonly credentials: CredentialsService,
     private readonly users: UsersRepository,
+    private readonly matches: AccountMatchesRepository,
     private readonly providerAccounts: ProviderAccountsRepository,
     private readonly hasher: PasswordHasher,
     private readonly sessions: SessionsService,
@@ -37,8 +40,11 @@ export class ResetPassword {
    * hashed once the credential is known good (wrong codes and tokens cost no argon2 work) and before
    * the redeeming transaction opens (argon2id holds neither the person's lock nor a pooled
    * connection); a full hashing queue (503) leaves the credential live and the password unchanged.
+   * A breached or guessable password is refused before any of this (400 naming password, after
+   * the body's branch and field rules of the manifest).
    */
-  async execute(command: ResetPasswordCommand): Promise<void> {
+  async execute(command: ResetPasswordBody): Promise<void> {
+    refuseUnsafeNewPassword(command.password, 'password');
     const complete: PreparedRedemptionEffects<string> = {
       prepare: () => this.hasher.hash(command.password),
       apply: (redeemed, passwordHash) => this.completeReset(redeemed, passwordHash, command.branch),
@@ -56,7 +62,7 @@ export class ResetPassword {
    * after the same work as a wrong one.
    */
   private async accountOf(email: string | undefined, phone: string | undefined): Promise<number | undefined> {
-    const account = email !== undefined ? await this.users.accountByEmail(email) : await this.users.accountByVerifiedPhone(phone!);
+    const account = email !== undefined ? await this.matches.accountByEmail(email) : await this.matches.accountByVerifiedPhone(phone!);
     if (account.matches !== 1 || account.id === null) return undefined;
     if (email !== undefined && phone !== undefined && (account.phone !== phone || !account.phoneVerified)) return undefined;
     return account.id;
@@ -69,7 +75,7 @@ export class ResetPassword {
    * proves the phone), every session revoked, and the password-changed email recorded. The email
    * is delivered asynchronously from the outbox, so a failed delivery can never undo the reset.
    */
-  private async completeReset({ tx, user, credential, now }: Redeemed, passwordHash: string, branch: ResetPasswordCommand['branch']): Promise<void> {
+  private async completeReset({ tx, user, credential, now }: Redeemed, passwordHash: string, branch: ResetPasswordBody['branch']): Promise<void> {
     await this.providerAccounts.setPasswordHash(tx, user.id, passwordHash);
     // Links are only ever emailed; a code went where the forgot request sent it (credential.target).
     const sentByEmail = branch === 'token' || credential.target === user.email;

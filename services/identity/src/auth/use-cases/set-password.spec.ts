@@ -6,7 +6,7 @@ import {
   fakeProviderAccountsRepository,
   fakeRevocations,
   fakeSessionsRepository,
-  fakeUsersRepository,
+  fakeLoginAccountsRepository,
   InMemoryDatabase,
 } from '../../../test/fakes/in-memory.js';
 import type { SigningKeyService } from '../../keys/signing-key.service.js';
@@ -25,7 +25,15 @@ describe('SetPassword (spec §4.2)', () => {
     db = new InMemoryDatabase();
     revocations = fakeRevocations();
     const sessions = new SessionsService(fakeSessionsRepository(db), signer, revocations, { REFRESH_REUSE_GRACE_SECONDS: 0 });
-    service = new SetPassword(fakeUsersRepository(db), fakeProviderAccountsRepository(db), fakePasswordHasher(), sessions, db.outbox, db.unitOfWork, new AuditRecorder(db.outbox));
+    service = new SetPassword(
+      fakeLoginAccountsRepository(db),
+      fakeProviderAccountsRepository(db),
+      fakePasswordHasher(),
+      sessions,
+      db.outbox,
+      db.unitOfWork,
+      new AuditRecorder(db.outbox),
+    );
   });
 
   function principalOf(publicId: string): Principal {

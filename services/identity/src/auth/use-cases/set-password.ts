@@ -7,21 +7,23 @@ import { UnitOfWork } from '@school/service';
 import { ProviderAccountsRepository } from '../../accounts/provider-accounts.repository.js';
 import { userTarget } from '../../accounts/user-audit.js';
 import { isAdminSurfaceAccount } from '../../sessions/surface.js';
-import { UsersRepository } from '../../accounts/users.repository.js';
+import { LoginAccountsRepository } from '../../accounts/login-accounts.repository.js';
 import { PasswordHasher } from '../../passwords/password-hasher.js';
+import { refuseUnsafeNewPassword } from '../../passwords/password-policy.js';
 import { SESSION_REVOKE_REASONS } from '../../sessions/session-revoke-reason.js';
 import { SessionsService } from '../../sessions/sessions.service.js';
 import type { SetPasswordBody } from '@school/contracts';
 
 /**
- * Spec §4.2 set password: currentPassword is required and checked when a password exists. A
+ * Spec §4.2 set password: a breached or guessable new password is refused first (400 naming
+ * newPassword, as the body's rules are); then currentPassword is required and checked when a password exists. A
  * change ends the caller's other sessions (this one stays) and tells the holder by email, in the
  * transaction that stores the new hash.
  */
 @Injectable()
 export class SetPassword {
   constructor(
-    private readonly users: UsersRepository,
+    private readonly accounts: LoginAccountsRepository,
     private readonly providerAccounts: ProviderAccountsRepository,
     private readonly hasher: PasswordHasher,
     private readonly sessions: SessionsService,
@@ -31,8 +33,9 @@ export class SetPassword {
   ) {}
 
   async execute(principal: Principal, body: SetPasswordBody): Promise<void> {
+    refuseUnsafeNewPassword(body.newPassword, 'newPassword');
     // The verified caller's live account; a token of a since-deleted user is no longer valid.
-    const account = await this.users.findCallerAccount(principal.userId);
+    const account = await this.accounts.findCallerAccount(principal.userId);
     if (!account) throw new AppError('AUTH_UNAUTHENTICATED');
     const { user, passwordHash } = account;
     if (passwordHash !== null) {

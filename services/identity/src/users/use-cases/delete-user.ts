@@ -5,6 +5,7 @@ import { AuditRecorder } from '@school/messaging';
 import { UnitOfWork } from '@school/service';
 import { userNotFound } from '../../accounts/account-errors.js';
 import { type AccountControl, isSelfAction } from '../../accounts/account-rules.js';
+import { AdminsRepository } from '../../accounts/admins.repository.js';
 import { userTarget } from '../../accounts/user-audit.js';
 import { UsersRepository } from '../../accounts/users.repository.js';
 import { CredentialsService } from '../../credentials/credentials.service.js';
@@ -21,6 +22,7 @@ import { refuseLeavingNoActiveAdmin } from '../../accounts/last-admin.js';
 export class DeleteUser {
   constructor(
     private readonly users: UsersRepository,
+    private readonly admins: AdminsRepository,
     private readonly sessions: SessionsService,
     private readonly credentials: CredentialsService,
     private readonly unitOfWork: UnitOfWork,
@@ -31,10 +33,10 @@ export class DeleteUser {
     const control: AccountControl = { deleted: true };
     if (isSelfAction(actor.userId, publicId, control)) throw new AppError('USER_SELF_ACTION');
     await this.unitOfWork.run(async (tx) => {
-      await this.users.lockActiveAdmins(tx);
+      await this.admins.lockActiveAdmins(tx);
       const user = await this.users.findLiveByPublicId(publicId, tx);
       if (!user) throw userNotFound();
-      await refuseLeavingNoActiveAdmin(this.users, user, control, tx);
+      await refuseLeavingNoActiveAdmin(this.admins, user, control, tx);
       await this.credentials.retireOnAccountClosed(tx, user.id);
       const deletedAt = await this.users.softDelete(user.id, tx);
       await this.audit.record(tx, { action: 'user.delete', target: userTarget(publicId), changes: { deletedAt: { from: null, to: deletedAt.toISOString() } } });

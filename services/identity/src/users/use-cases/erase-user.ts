@@ -8,7 +8,7 @@ import { userNotFound } from '../../accounts/account-errors.js';
 import { type AccountControl, isSelfAction } from '../../accounts/account-rules.js';
 import { refuseLeavingNoActiveAdmin } from '../../accounts/last-admin.js';
 import { userTarget } from '../../accounts/user-audit.js';
-import { UsersRepository } from '../../accounts/users.repository.js';
+import { AdminsRepository } from '../../accounts/admins.repository.js';
 import { CredentialsService } from '../../credentials/credentials.service.js';
 import { SessionsService } from '../../sessions/sessions.service.js';
 import { ErasureRepository } from '../erasure.repository.js';
@@ -29,7 +29,7 @@ const ERASURE: AccountControl = { deleted: true };
 @Injectable()
 export class EraseUser {
   constructor(
-    private readonly users: UsersRepository,
+    private readonly admins: AdminsRepository,
     private readonly erasure: ErasureRepository,
     private readonly sessions: SessionsService,
     private readonly credentials: CredentialsService,
@@ -41,10 +41,10 @@ export class EraseUser {
   async execute(actor: Principal, publicId: string): Promise<void> {
     if (isSelfAction(actor.userId, publicId, ERASURE)) throw new AppError('USER_SELF_ACTION');
     await this.unitOfWork.run(async (tx) => {
-      await this.users.lockActiveAdmins(tx);
+      await this.admins.lockActiveAdmins(tx);
       const found = await this.erasure.find(tx, publicId);
       if (!found) throw userNotFound();
-      if (found.deletedAt === null) await refuseLeavingNoActiveAdmin(this.users, found, ERASURE, tx);
+      if (found.deletedAt === null) await refuseLeavingNoActiveAdmin(this.admins, found, ERASURE, tx);
       await this.credentials.retireOnAccountClosed(tx, found.id);
       await this.sessions.revokeAllOnErasure(tx, found.id);
       const user = await this.erasure.lock(tx, found.id);

@@ -6,9 +6,11 @@ import { UnitOfWork } from '@school/service';
 import { answeringLostRaces, phoneTaken, userNotFound } from '../../accounts/account-errors.js';
 import { type AccountControl, isSelfAction, mayRemoveActiveAdmin } from '../../accounts/account-rules.js';
 import { AddressEvents } from '../../accounts/address-events.js';
+import { AdminsRepository } from '../../accounts/admins.repository.js';
 import { AddressGeography } from '../../accounts/address-geography.js';
 import { type Profile, toProfile } from '../../accounts/profile.js';
 import { AUDITED_USER_FIELDS, auditedUser, userTarget } from '../../accounts/user-audit.js';
+import { UserDirectoryRepository } from '../../accounts/user-directory.repository.js';
 import { type UserChanges, UsersRepository } from '../../accounts/users.repository.js';
 import { CredentialsService } from '../../credentials/credentials.service.js';
 import { SESSION_REVOKE_REASONS } from '../../sessions/session-revoke-reason.js';
@@ -30,6 +32,8 @@ import { refuseLeavingNoActiveAdmin } from '../../accounts/last-admin.js';
 export class UpdateUser {
   constructor(
     private readonly users: UsersRepository,
+    private readonly admins: AdminsRepository,
+    private readonly directory: UserDirectoryRepository,
     private readonly sessions: SessionsService,
     private readonly credentials: CredentialsService,
     private readonly unitOfWork: UnitOfWork,
@@ -45,11 +49,11 @@ export class UpdateUser {
     return this.geography.releasingOnRefusal(checked, () =>
       answeringLostRaces(() =>
         this.unitOfWork.run(async (tx) => {
-          if (mayRemoveActiveAdmin(control)) await this.users.lockActiveAdmins(tx);
-          const account = await this.users.findLiveAccountByPublicId(publicId, tx);
+          if (mayRemoveActiveAdmin(control)) await this.admins.lockActiveAdmins(tx);
+          const account = await this.directory.findLiveAccountByPublicId(publicId, tx);
           if (!account) throw userNotFound();
           const { user } = account;
-          await refuseLeavingNoActiveAdmin(this.users, user, control, tx);
+          await refuseLeavingNoActiveAdmin(this.admins, user, control, tx);
           const phoneChanges = body.phone !== undefined && body.phone !== user.phone;
           if (phoneChanges && typeof body.phone === 'string' && (await this.users.findLiveByPhone(body.phone, tx))) throw phoneTaken();
 

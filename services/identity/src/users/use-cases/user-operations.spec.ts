@@ -2,11 +2,20 @@ import type { Principal } from '@school/auth';
 import { AuditRecorder } from '@school/messaging';
 import { EVENT_TYPES } from '@school/contracts';
 import type { RpcClient } from '@school/messaging';
-import { fakeCredentialsRepository, fakeRevocations, fakeSessionsRepository, fakeUsersRepository, InMemoryDatabase } from '../../../test/fakes/in-memory.js';
+import {
+  fakeAdminsRepository,
+  fakeCredentialsRepository,
+  fakeLoginAccountsRepository,
+  fakeRevocations,
+  fakeSessionsRepository,
+  fakeUserDirectoryRepository,
+  fakeUsersRepository,
+  InMemoryDatabase,
+} from '../../../test/fakes/in-memory.js';
+import type { UsersRepository } from '../../accounts/users.repository.js';
 import { AddressEvents } from '../../accounts/address-events.js';
 import { AddressGeography } from '../../accounts/address-geography.js';
 import { Profiles } from '../../accounts/profiles.js';
-import type { UsersRepository } from '../../accounts/users.repository.js';
 import { CredentialsService } from '../../credentials/credentials.service.js';
 import { InvitationsService } from '../../credentials/invitations.service.js';
 import type { User } from '../../generated/prisma/client.js';
@@ -53,9 +62,19 @@ describe('CreateUser, UpdateUser, DeleteUser (contract §6)', () => {
       new AddressEvents(db.outbox),
       new AuditRecorder(db.outbox),
     );
-    const update = new UpdateUser(users, sessions, credentials, db.unitOfWork, noAddresses, new AddressEvents(db.outbox), new AuditRecorder(db.outbox));
-    const remove = new DeleteUser(users, sessions, credentials, db.unitOfWork, new AuditRecorder(db.outbox));
-    const profiles = new Profiles(users);
+    const update = new UpdateUser(
+      users,
+      fakeAdminsRepository(db),
+      fakeUserDirectoryRepository(db),
+      sessions,
+      credentials,
+      db.unitOfWork,
+      noAddresses,
+      new AddressEvents(db.outbox),
+      new AuditRecorder(db.outbox),
+    );
+    const remove = new DeleteUser(users, fakeAdminsRepository(db), sessions, credentials, db.unitOfWork, new AuditRecorder(db.outbox));
+    const profiles = new Profiles(fakeUserDirectoryRepository(db), fakeLoginAccountsRepository(db));
     return {
       create: (body) => create.execute(body),
       update: (actor, publicId, body) => update.execute(actor, publicId, body),
