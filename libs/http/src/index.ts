@@ -7,6 +7,7 @@ export * from './request-limits.js';
 export * from './request-id.js';
 export * from './request-abandoned.js';
 export * from './email-digest.js';
+export * from './dependency-failure.js';
 // The HTTP vocabulary declared in the contracts (error codes, text and list rules), for the services' code.
 export {
   ERROR_CATALOGUE,
