@@ -24,7 +24,8 @@
 // and each side's CPU ms per submission by process over its rounds (load and drain). Then both at a
 // fixed rate of half the ceiling's (bench/src/ceilings/fixed-rate.ts) for their p99 latency; then
 // waits up to 30 s and prints how many submissions the product stored have no mail (target 0) and
-// how many were mailed twice (target 0).
+// how many were mailed twice (target 0). BENCH_CPU_PROF=<dir> profiles feedback, the notifier and
+// the gateway (`--cpu-prof`) into that directory.
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import type { AddressInfo } from 'node:net';
@@ -50,6 +51,9 @@ const NOTIFIER_DIST = fileURLToPath(new URL('../../services/notifier/dist/', imp
 const SMTP_CONNECTIONS = 5;
 
 const { freePort } = await import('@school/testing');
+/** BENCH_CPU_PROF=<dir>: feedback, the notifier and the gateway run with `--cpu-prof` into that directory. */
+const profiling = process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` } : undefined;
+const profiled = profiling && { feedback: profiling, notifier: profiling, gateway: profiling };
 
 /** Each bench run tags its submissions; each load of it (side and round) adds its own label. */
 const runTag = `bench${randomBytes(4).toString('hex')}`;
@@ -145,13 +149,17 @@ async function drained(databaseUrl: string, side: Side, labels: string[]): Promi
 try {
   await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
   const smtpUrl = `smtp://127.0.0.1:${(sink.server.address() as AddressInfo).port}`;
-  system = await startProductionSystem('bench-feedback', {
-    TRUST_PROXY: '1',
-    BOOTSTRAP_ADMIN_PASSWORD: adminPassword,
-    JWT_PRIVATE_KEY: privateKeyPem,
-    SMTP_URL: smtpUrl,
-    EMAIL_CONCURRENCY: String(SMTP_CONNECTIONS),
-  });
+  system = await startProductionSystem(
+    'bench-feedback',
+    {
+      TRUST_PROXY: '1',
+      BOOTSTRAP_ADMIN_PASSWORD: adminPassword,
+      JWT_PRIVATE_KEY: privateKeyPem,
+      SMTP_URL: smtpUrl,
+      EMAIL_CONCURRENCY: String(SMTP_CONNECTIONS),
+    },
+    profiled,
+  );
   const databaseUrl = system.databaseUrl;
   const urls: Record<Side, string> = { product: system.gatewayUrl, ceiling: '' };
 

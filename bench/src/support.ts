@@ -4,7 +4,7 @@ import { type ChildProcess, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { PROCESS_NAMES, type ProcessName } from '@school/config';
-import { type GroupProcessOptions, ProcessGroup, type RunningSystem, startSystem } from '@school/system-harness';
+import { type GroupProcessOptions, ProcessGroup, type RunningSystem, startSystem, type SystemOptions } from '@school/system-harness';
 import { processDefaults } from '@school/system-harness/processes';
 import pg from 'pg';
 
@@ -26,11 +26,13 @@ export { type FreshDatabase, freshDatabase } from '@school/system-harness';
 /**
  * The whole system as every test and tool starts it (@school/system-harness: a database, Redis
  * database, broker names and folders of its own, free ports), run as production runs it, which is
- * what a benchmark measures. `env`: what production requires (secrets) and the bench's own settings.
+ * what a benchmark measures. `env`: what production requires (secrets) and the bench's own settings;
+ * `processEnv`: variables of one process only (e.g. NODE_OPTIONS with `--cpu-prof`).
  */
-export async function startProductionSystem(label: string, env: Record<string, string>): Promise<RunningSystem> {
+export async function startProductionSystem(label: string, env: Record<string, string>, processEnv?: SystemOptions['processEnv']): Promise<RunningSystem> {
   const system = await startSystem({
     label,
+    ...(processEnv && { processEnv }),
     env: {
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
