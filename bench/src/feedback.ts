@@ -28,14 +28,13 @@
 // the gateway (`--cpu-prof`) into that directory.
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunningSystem } from '@school/system-harness';
 import amqplib from 'amqplib';
 import autocannon, { type AutocannonOptions, type AutocannonRequest } from 'autocannon';
-import { SMTPServer } from 'smtp-server';
 import { atFixedRate, reportLatency } from './ceilings/fixed-rate.js';
+import { type SmtpSink, startSmtpSink } from './ceilings/smtp-sink.js';
 import { CEILING_SCHEMA, copyTables, FEEDBACK_TABLES, startWriteCeiling } from './ceilings/write-ceiling.js';
 import { cpuPerRequest, cpuTimes, reportResult, sql, startProcess, startProductionSystem, stopAll, type CpuTimes } from './support.js';
 
@@ -102,29 +101,18 @@ const mails = new Map<string, Mails>();
 const mailsOf = (label: string): Mails => mails.get(label) ?? { numbers: new Set(), count: 0, last: 0 };
 const subjectPattern = new RegExp(`^Subject: .*${runTag}-(\\w+) (\\d+)`, 'im');
 
-const sink = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  logger: false,
-  onData(stream, _session, callback) {
-    let head = '';
-    stream.on('data', (chunk: Buffer) => {
-      if (head.length < 4096) head += chunk.toString('latin1');
-    });
-    stream.on('end', () => {
-      const match = /^To: .*support@example\.com/im.test(head) ? subjectPattern.exec(head) : null;
-      if (match) {
-        const [, label = '', number = ''] = match;
-        const entry = mailsOf(label);
-        entry.numbers.add(number);
-        entry.count += 1;
-        entry.last = performance.now();
-        mails.set(label, entry);
-      }
-      callback();
-    });
-  },
-});
+/** A mail to the support inbox about a submission of this run counts for its load's label. */
+function received(head: string): void {
+  const match = /^To: .*support@example\.com/im.test(head) ? subjectPattern.exec(head) : null;
+  if (!match) return;
+  const [, label = '', number = ''] = match;
+  const entry = mailsOf(label);
+  entry.numbers.add(number);
+  entry.count += 1;
+  entry.last = performance.now();
+  mails.set(label, entry);
+}
+let sink: SmtpSink | undefined;
 
 /** How many submissions of `label` the side stored: autocannon stops counting at its end, a request in flight may still be stored. */
 async function stored(databaseUrl: string, side: Side, label: string): Promise<number> {
@@ -147,8 +135,8 @@ async function drained(databaseUrl: string, side: Side, labels: string[]): Promi
 }
 
 try {
-  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-  const smtpUrl = `smtp://127.0.0.1:${(sink.server.address() as AddressInfo).port}`;
+  sink = await startSmtpSink(received);
+  const smtpUrl = sink.url;
   system = await startProductionSystem(
     'bench-feedback',
     {
@@ -291,5 +279,5 @@ try {
 } finally {
   await stopAll();
   await system?.shutdown();
-  await new Promise<void>((resolve) => sink.close(() => resolve()));
+  await sink?.close();
 }

@@ -58,9 +58,10 @@ async function relay(): Promise<void> {
     relaying = false;
   }
 }
-listener.on('notification', () => void relay().catch((error: Error) => console.error('relay:', error.message)));
+let stopping = false;
+listener.on('notification', () => void relay().catch((error: Error) => stopping || console.error('relay:', error.message)));
 await listener.query(`LISTEN "outbox:${schema}"`);
-void relay();
+void relay().catch((error: Error) => console.error('relay:', error.message));
 
 const transport = nodemailer.createTransport({ pool: true, url: process.env['SMTP_URL'], maxConnections: Number(process.env['SMTP_CONNECTIONS'] ?? 5) });
 const consumer = await connection.createChannel();
@@ -69,16 +70,21 @@ await consumer.consume(queue, (message) => {
   if (!message) return;
   const payload = JSON.parse(message.content.toString());
   const { subject, html, text } = feedbackSubmittedEmail(payload);
+  // After SIGTERM closed the channel, a mail still in flight is neither acked nor requeued: the run is over.
+  const settle = (done: () => void) => {
+    if (!stopping) done();
+  };
   transport.sendMail({ from, to: supportEmail, subject, html, text, messageId: `<${message.properties.messageId}@example.com>` }).then(
-    () => consumer.ack(message),
+    () => settle(() => consumer.ack(message)),
     (error: Error) => {
       console.error('send:', error.message);
-      consumer.nack(message, false, true);
+      settle(() => consumer.nack(message, false, true));
     },
   );
 });
 
 process.once('SIGTERM', () => {
+  stopping = true;
   void (async () => {
     await consumer.close();
     await publisher.deleteQueue(queue).catch(() => undefined);
