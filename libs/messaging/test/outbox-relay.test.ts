@@ -248,6 +248,39 @@ describe('outbox and relay (real Postgres and RabbitMQ)', () => {
     await waitFor(async () => (await db.rows())[0]?.sent_at, { what: 'sent_at after the retry' });
   });
 
+  it('retries a failed row at its due time although drains that failed nothing ran meanwhile (long before the poll)', async () => {
+    const failing = new Set<string>();
+    // A poll far beyond every (scaled) wait of this test: only the due timer can bring the retry.
+    const { connection } = startRelay({
+      pollIntervalMs: 3_600_000,
+      retry: { initialMs: 1_000, maxMs: 1_000 },
+      wrap: (publisher) => ({
+        publish: async (event) => {
+          if (failing.delete(event.id)) throw new Error('simulated nack');
+          await publisher.publish(event);
+        },
+      }),
+    });
+    await connection.waitForConnect();
+    // Marked failing before its transaction commits, so before the NOTIFY wakes the relay.
+    const first = await db.transaction(async (tx) => {
+      const id = await outbox.record(tx, EVENT_TYPES.passwordChanged, passwordChanged(1));
+      failing.add(id);
+      return id;
+    });
+    await waitFor(async () => (await db.rows()).find((row) => row.attempts === 1), { what: 'the failed attempt' });
+    // Woken by its NOTIFY, this drain publishes the second row and fails nothing.
+    const second = await db.transaction((tx) => outbox.record(tx, EVENT_TYPES.passwordChanged, passwordChanged(2)));
+    const seen = new Set<string>();
+    await waitFor(
+      async () => {
+        for (const message of await broker.drain(tap)) seen.add(message.properties.messageId as string);
+        return seen.has(first) && seen.has(second);
+      },
+      { what: 'the failed row retried at its due time, not at the poll' },
+    );
+  });
+
   it('holds no transaction, no connection and no row lock while it waits for the confirms', async () => {
     const observed: Array<{ openTransactions: number; relayConnectionsBusy: number; rowLockFree: boolean }> = [];
     const { connection } = startRelay({
