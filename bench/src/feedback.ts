@@ -21,7 +21,8 @@
 // runs under the other's load. Prints, against the ceiling (target >= 0.4 each):
 //   accepted submissions/s  2xx answers over the round's duration;
 //   mails delivered/s       the round's distinct mails over the time from the round's start to its last mail;
-// and each side's CPU ms per submission by process over its rounds (load and drain). Then both at a
+// and each side's CPU ms per submission by process and database transactions per submission over
+// its rounds (load and drain). Then both at a
 // fixed rate of half the ceiling's (bench/src/ceilings/fixed-rate.ts) for their p99 latency; then
 // waits up to 30 s and prints how many submissions the product stored have no mail (target 0) and
 // how many were mailed twice (target 0). BENCH_CPU_PROF=<dir> profiles feedback, the notifier and
@@ -120,6 +121,12 @@ async function stored(databaseUrl: string, side: Side, label: string): Promise<n
   return count;
 }
 
+/** Transactions committed in the bench database so far (Postgres flushes these counts about once a second). */
+async function commits(databaseUrl: string): Promise<number> {
+  const [{ count }] = await sql(databaseUrl, 'SELECT xact_commit::bigint::text AS count FROM pg_stat_database WHERE datname = current_database()');
+  return Number(count);
+}
+
 /** Waits until every stored submission of `labels` has its mail, or `DELIVERY_WINDOW_MS` passed. */
 async function drained(databaseUrl: string, side: Side, labels: string[]): Promise<{ stored: number; mailed: number; sent: number }> {
   const since = Date.now();
@@ -196,10 +203,13 @@ try {
   const mailed: Record<Side, number[]> = { product: [], ceiling: [] };
   const cpu: Record<Side, { before?: CpuTimes; after?: CpuTimes; submissions: number }[]> = { product: [], ceiling: [] };
   const undelivered: Record<Side, number> = { product: 0, ceiling: 0 };
+  const transactions: Record<Side, number> = { product: 0, ceiling: 0 };
+  const submitted: Record<Side, number> = { product: 0, ceiling: 0 };
   for (let round = 0; round < rounds; round += 1) {
     for (const side of ['product', 'ceiling'] as const) {
       const label = `${side[0]}${round}`;
       const before = cpuTimes();
+      const commitsBefore = await commits(databaseUrl);
       const start = performance.now();
       const result = await autocannon(load(side, label));
       if (side === 'ceiling' && result.non2xx + result.errors > 0) throw new Error(`the write ceiling: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
@@ -207,6 +217,8 @@ try {
       accepted[side].push(result['2xx'] / (result.duration || seconds));
       const delivery = await drained(databaseUrl, side, [label]);
       cpu[side].push({ before, after: cpuTimes(), submissions: delivery.stored });
+      transactions[side] += (await commits(databaseUrl)) - commitsBefore;
+      submitted[side] += delivery.stored;
       undelivered[side] += delivery.stored - delivery.mailed;
       mailed[side].push(delivery.mailed / ((mailsOf(label).last - start) / 1000 || 1));
     }
@@ -236,6 +248,8 @@ try {
   console.log(`ratio ${mailRatio.toFixed(2)} (target >= ${TARGET}: ${mailRatio >= TARGET ? 'met' : 'NOT met'})`);
   console.log(`product ${cpuNote('product')}`);
   console.log(`ceiling ${cpuNote('ceiling')}`);
+  const perSubmission = (side: Side) => (transactions[side] / (submitted[side] || 1)).toFixed(2);
+  console.log(`database transactions per submission (every process, this bench's own polls included): product ${perSubmission('product')}, ceiling ${perSubmission('ceiling')}`);
   console.log(`load average ${load1}; not mailed within ${DELIVERY_WINDOW_MS / 1000} s of a round: product ${undelivered.product}, ceiling ${undelivered.ceiling}\n`);
   const ceilingName = 'the pipeline ceiling (bare Fastify + pg writing both rows in one transaction, bare pg relay with confirms, bare amqplib consumer mailing with nodemailer)';
   const note = `${rounds} alternating rounds of ${seconds} s, ${connections} connections, each drained of its mail before the next, load average ${load1}`;
