@@ -76,10 +76,11 @@ await consumer.consume(queue, (message) => {
   };
   transport.sendMail({ from, to: supportEmail, subject, html, text, messageId: `<${message.properties.messageId}@example.com>` }).then(
     () => settle(() => consumer.ack(message)),
-    (error: Error) => {
-      console.error('send:', error.message);
-      settle(() => consumer.nack(message, false, true));
-    },
+    (error: Error) =>
+      settle(() => {
+        console.error('send:', error.message);
+        consumer.nack(message, false, true);
+      }),
   );
 });
 
