@@ -132,6 +132,8 @@ const municipality = province.extend({
 export type ProvinceDto = z.input<typeof province>;
 export type DistrictDto = z.input<typeof district>;
 export type MunicipalityDto = z.input<typeof municipality>;
+/** A row of any level: a province's fields, and those of the levels below where the row has them. */
+export type GeographyRowDto = ProvinceDto & Partial<DistrictDto & MunicipalityDto>;
 
 const TAG = 'geography';
 
