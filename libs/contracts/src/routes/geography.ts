@@ -46,13 +46,8 @@ export const createProvinceBody = z.strictObject({
 });
 export type CreateProvinceBody = z.output<typeof createProvinceBody>;
 
-/** Spec §2.8 UpdateProvinceDto. */
-export const updateProvinceBody = z.strictObject({
-  name: geographyName.optional(),
-  nameNp: geographyNameNp.nullable().optional(),
-  code: geographyCode.nullable().optional(),
-  isActive: z.boolean().optional(),
-});
+/** Spec §2.8 UpdateProvinceDto: every field of create, optional. */
+export const updateProvinceBody = createProvinceBody.partial();
 export type UpdateProvinceBody = z.output<typeof updateProvinceBody>;
 
 /** Spec §2.8 ListProvincesQueryDto. */
@@ -68,13 +63,8 @@ export const createDistrictBody = z.strictObject({
 });
 export type CreateDistrictBody = z.output<typeof createDistrictBody>;
 
-/** Spec §2.8 UpdateDistrictDto. */
-export const updateDistrictBody = z.strictObject({
-  provinceId: geographyId.optional(),
-  name: geographyName.optional(),
-  nameNp: geographyNameNp.nullable().optional(),
-  isActive: z.boolean().optional(),
-});
+/** Spec §2.8 UpdateDistrictDto: every field of create, optional. */
+export const updateDistrictBody = createDistrictBody.partial();
 export type UpdateDistrictBody = z.output<typeof updateDistrictBody>;
 
 /** Spec §2.8 ListDistrictsQueryDto. */
@@ -92,15 +82,8 @@ export const createMunicipalityBody = z.strictObject({
 });
 export type CreateMunicipalityBody = z.output<typeof createMunicipalityBody>;
 
-/** Spec §2.8 UpdateMunicipalityDto. */
-export const updateMunicipalityBody = z.strictObject({
-  districtId: geographyId.optional(),
-  name: geographyName.optional(),
-  type: municipalityType.optional(),
-  nameNp: geographyNameNp.nullable().optional(),
-  wardCount: wardCount.nullable().optional(),
-  isActive: z.boolean().optional(),
-});
+/** Spec §2.8 UpdateMunicipalityDto: every field of create, optional. */
+export const updateMunicipalityBody = createMunicipalityBody.partial();
 export type UpdateMunicipalityBody = z.output<typeof updateMunicipalityBody>;
 
 // The sort of a geography list is fixed (spec §2.8): no `order` parameter.
