@@ -17,6 +17,9 @@ const serviceDir = join(import.meta.dirname, '..', '..');
 
 export type { HttpAnswer } from '@school/testing';
 
+/** The names of a list answer's rows, in its order. */
+export const namesIn = (answer: HttpAnswer) => (answer.body.data as { name: string }[]).map((row) => row.name);
+
 export interface ReferenceDataInstance {
   baseUrl: string;
   app: NestFastifyApplication;
