@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { AmqpEventTransport } from '../nest/amqp-event.transport.js';
 import { startEventTransport } from '../nest/start-event-transport.js';
@@ -20,6 +21,6 @@ export async function listenConsuming(app: INestApplication, timeoutMs: number, 
   await startEventTransport(app);
   await untilConsuming(app, timeoutMs);
   await app.listen(port, '127.0.0.1');
-  const address = app.getHttpServer().address();
+  const address = (app.getHttpServer() as Server).address();
   return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`;
 }
