@@ -148,3 +148,15 @@ export function reportResult({ figure, product, ceiling, unit, target, note }: F
   console.log(`RESULT ${JSON.stringify(result)}`);
   return result;
 }
+
+/** Runs a bench's `main`, reports its failure as `bench/<name>: <message>` with exit code 1, and always runs `stop`. */
+export async function runBench(name: string, main: () => Promise<void>, stop: () => Promise<void>): Promise<void> {
+  try {
+    await main();
+  } catch (error) {
+    console.error(`bench/${name}: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  } finally {
+    await stop();
+  }
+}

@@ -1,10 +1,9 @@
 import { context, propagation, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { AmqpConnection, EventPublisher, Outbox, OutboxRelay, silentLogger, type ConfirmedPublisher, type OutboxRelayOptions } from '@school/messaging';
 import { EVENT_TYPES, type EventPayload } from '@school/contracts';
 import { TcpProxy, TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { scaled } from '@school/testing';
+import { enableTraceContext } from './support/trace-context.js';
 import { OutboxDb, TEST_DATABASE_URL } from './support/outbox-db.js';
 import { delay, waitFor } from './support/wait.js';
 
@@ -26,8 +25,7 @@ describe('outbox and relay (real Postgres and RabbitMQ)', () => {
   const cleanups: Array<() => Promise<void>> = [];
 
   beforeAll(() => {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    enableTraceContext();
   });
 
   afterAll(() => {
