@@ -41,18 +41,24 @@ export class UserDirectoryRepository {
     return row && toAccount(row);
   }
 
-  /** Live users matching `search` (name or email, case-insensitive substring, `%` and `_` literal), by id. */
+  /**
+   * Live users matching `search` (name or email, case-insensitive substring, `%` and `_` literal), by id.
+   * A search is `ILIKE '%x%'`, which the trigram indexes answer (docs/decisions/0019): it costs what
+   * it matches, not the table. Without one, `count` is the live accounts the triggers keep.
+   */
   async list(query: UserListQuery): Promise<{ accounts: UserAccount[]; count: number }> {
     const where: Prisma.UserWhereInput = { deletedAt: null };
     if (query.search) {
       const pattern = escapeLike(query.search);
       where.OR = [{ name: { contains: pattern, mode: 'insensitive' } }, { email: { contains: pattern, mode: 'insensitive' } }];
     }
-    const [rows, count] = await this.prisma.$transaction([
-      this.prisma.user.findMany({ where, include: WITH_PASSWORD, orderBy: { id: query.order }, skip: query.skip, take: query.take }),
-      this.prisma.user.count({ where }),
-    ]);
-    return { accounts: rows.map(toAccount), count };
+    const page = this.prisma.user.findMany({ where, include: WITH_PASSWORD, orderBy: { id: query.order }, skip: query.skip, take: query.take });
+    if (query.search) {
+      const [rows, count] = await this.prisma.$transaction([page, this.prisma.user.count({ where })]);
+      return { accounts: rows.map(toAccount), count };
+    }
+    const [rows, tally] = await this.prisma.$transaction([page, this.prisma.liveUserCount.findUniqueOrThrow({ where: { id: true } })]);
+    return { accounts: rows.map(toAccount), count: tally.live };
   }
 }
 
