@@ -40,6 +40,7 @@ export async function startProductionSystem(label: string, env: Record<string, s
       OTP_SECRET: randomBytes(32).toString('hex'),
       SIGNED_URL_SECRET: randomBytes(32).toString('hex'),
       FORWARDING_SECRET: randomBytes(32).toString('hex'),
+      MFA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       ...env,
     },
   });

@@ -50,8 +50,12 @@ describe('the users directory as it grows (medium)', () => {
   beforeAll(async () => {
     db = await migratedTestSchema(serviceDir, 'identity_directory_medium');
     users = `${quoteIdent(db.schema)}.users`;
-    prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: db.databaseUrl, max: 4 }, { schema: db.schema }), log: [{ emit: 'event', level: 'query' }] });
-    prisma.$on('query', (event) => statements.push({ query: event.query, params: JSON.parse(event.params) as unknown[] }));
+    const logged = new PrismaClient({
+      adapter: new PrismaPg({ connectionString: db.databaseUrl, max: 4 }, { schema: db.schema }),
+      log: [{ emit: 'event', level: 'query' }],
+    });
+    logged.$on('query', (event) => statements.push({ query: event.query, params: JSON.parse(event.params) as unknown[] }));
+    prisma = logged;
     directory = new UserDirectoryRepository(prisma);
     // Names and emails of random letters and digits, as people's look to a trigram; none holds 'zq7' but the three below.
     await withConnection(db.databaseUrl, async (client) => {
