@@ -41,11 +41,12 @@ function usersRowsRead(node: PlanNode): number {
  * literal) is users.test.ts.
  */
 describe('the users directory as it grows (medium)', () => {
+  /** What the repository sent, as Prisma logged it. */
+  const statements: Statement[] = [];
   let db: MigratedTestSchema;
   let prisma: PrismaClient;
   let directory: UserDirectoryRepository;
   let users: string;
-  const statements: Statement[] = [];
 
   beforeAll(async () => {
     db = await migratedTestSchema(serviceDir, 'identity_directory_medium');
