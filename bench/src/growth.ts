@@ -6,10 +6,10 @@
 // first: 1,000 accounts, 1,000 feedback submissions and 1,000 audit entries; then 100,000 accounts,
 // 1,000,000 submissions and 1,000,000 audit entries (BENCH_GROWTH_SCALE scales the large size; the
 // quick run takes a tenth). Rows are written with generate_series SQL straight into the services'
-// schemas, then VACUUM ANALYZE, the state autovacuum keeps a table in. Once every read has run
-// BENCH_REQUESTS times unmeasured (V8 compiles the paths before either size is timed), at each size
-// the bootstrap admin reads, one request at a time through the gateway (BENCH_REQUESTS each,
-// default 200, after a tenth more unmeasured):
+// schemas, then VACUUM ANALYZE (the state autovacuum keeps a table in) and CHECKPOINT. At each size,
+// once every read has run BENCH_REQUESTS times unmeasured (V8 has compiled the paths and the new
+// rows are in the cache, as in a system that has been serving them), the bootstrap admin reads, one
+// request at a time through the gateway (BENCH_REQUESTS each, default 200, after a tenth more unmeasured):
 //   GET /api/users                     the first page and its count;
 //   GET /api/users?page=50             a page that exists at both sizes, the same OFFSET in each;
 //   GET /api/users?search=zq7          a rare substring (random 8-letter names and emails match it ~40 times in 100,000);
@@ -18,14 +18,16 @@
 //                                      (actor, action=<resource>.*, targetType+targetId, to) and the next page by cursor;
 //   GET /api/users/:publicId/export    a person's copy of their data, which lists their feedback among all
 //                                      submissions (contract §11; 5 per account an hour, so a few accounts each).
-// Printed per read: p50 and p99 at both sizes; reported: the large size's p50 and p99 against the
-// small one's (target <= 2, issue 36). The last page of the users list (its OFFSET grows with the
+// Printed per read: p50 and p99 at both sizes, and the CPU time per request of every process of the
+// system and of its database's own backends (by pid, from /proc: what the read costs, which the
+// machine's other load inflates far less than latency); reported: the large size's p50, p99 and CPU
+// per request against the small one's (target <= 2, issue 36). The last page of the users list (its OFFSET grows with the
 // table; the contract's `page` allows no keyset) is printed and reported without a target.
 import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import type { RunningSystem } from '@school/system-harness';
 import pg from 'pg';
-import { reportResult, startProductionSystem, stopAll } from './support.js';
+import { type CpuTimes, cpuPerRequest, cpuTimes, reportResult, startProductionSystem, stopAll } from './support.js';
 
 const requests = Number(process.env.BENCH_REQUESTS ?? 200);
 const warmup = Math.max(5, Math.round(requests / 10));
@@ -51,6 +53,10 @@ interface Size {
 interface Latency {
   p50: number;
   p99: number;
+  /** CPU ms per request, every process of the system and its database's backends together. */
+  cpu: number | undefined;
+  /** The same by process. */
+  detail: string;
 }
 
 const percentile = (sorted: number[], fraction: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]!;
@@ -125,6 +131,8 @@ async function seed(size: Size, exported: string[]): Promise<void> {
   await seedFeedback(size.rows, exported);
   await seedAudit(size.rows);
   for (const table of ['identity.users', 'identity.audit_entries', 'feedback.feedback_submissions']) await db!.query(`VACUUM ANALYZE ${table}`);
+  // The seed's dirty pages written now, not by the checkpointer while the reads are timed.
+  await db!.query('CHECKPOINT');
   console.log(
     `seeded ${size.accounts} accounts, ${size.rows} submissions and ${size.rows} audit entries in ${((Date.now() - started) / 1000).toFixed(0)} s (load average ${load()})`,
   );
@@ -136,18 +144,42 @@ async function signIn(gateway: string): Promise<Record<string, string>> {
   return { authorization: `Bearer ${login.data.accessToken as string}` };
 }
 
-/** `count` paths (the same path again, or one per request), one at a time; latency as the client sees it, after `warm` unmeasured ones. */
+/** The backends of the system's database, by pid: what Postgres spends on the reads, apart from other databases on the server. */
+async function databaseBackends(): Promise<Record<number, string>> {
+  const { rows } = await db!.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+  return Object.fromEntries(rows.map(({ pid }) => [pid, 'postgres']));
+}
+
+/** CPU ms per request of the system's processes and its database's backends, between two readings. */
+function cpuPerRequestOf(before: CpuTimes | undefined, after: CpuTimes | undefined, requests: number): number | undefined {
+  if (!before || !after) return undefined;
+  const spent = Object.entries(after).reduce((sum, [name, ms]) => (name === 'bench' ? sum : sum + ms - (before[name] ?? 0)), 0);
+  return spent / requests;
+}
+
+/**
+ * `count` paths (the same path again, or one per request), one at a time, after `warm` unmeasured
+ * ones: the latency as the client sees it, and the CPU the system and its database spent per request
+ * (which the machine's other load does not inflate as it does latency).
+ */
 async function measure(gateway: string, headers: Record<string, string>, paths: (index: number) => string, count: number, warm: number): Promise<Latency> {
   const times: number[] = [];
+  let before: CpuTimes | undefined;
+  let backends: Record<number, string> = {};
   for (let index = 0; index < warm + count; index += 1) {
+    if (index === warm) {
+      backends = await databaseBackends();
+      before = cpuTimes([], backends);
+    }
     const started = performance.now();
     const response = await fetch(`${gateway}${paths(index)}`, { headers });
     await response.arrayBuffer();
     if (response.status !== 200) throw new Error(`${paths(index)}: ${response.status}`);
     if (index >= warm) times.push(performance.now() - started);
   }
+  const after = cpuTimes([], { ...backends, ...(await databaseBackends()) });
   times.sort((a, b) => a - b);
-  return { p50: percentile(times, 0.5), p99: percentile(times, 0.99) };
+  return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), cpu: cpuPerRequestOf(before, after, count), detail: cpuPerRequest(before, after, count) };
 }
 
 const LAST_PAGE = 'users: last page';
@@ -184,7 +216,7 @@ async function measureAll(gateway: string, exportAccounts?: string[]): Promise<M
   if (!exportAccounts) return results;
   const exportPath = (index: number) => `/api/users/${exportAccounts[Math.floor(index / EXPORTS_PER_ACCOUNT)]!}/export`;
   results.set(EXPORT, await measure(gateway, headers, exportPath, EXPORTS - 5, 5));
-  for (const [name, { p50, p99 }] of results) console.log(`  ${name.padEnd(46)} p50 ${p50.toFixed(1).padStart(7)} ms  p99 ${p99.toFixed(1).padStart(7)} ms`);
+  for (const [name, { p50, p99, detail }] of results) console.log(`  ${name.padEnd(46)} p50 ${p50.toFixed(1).padStart(7)} ms  p99 ${p99.toFixed(1).padStart(7)} ms  ${detail}`);
   return results;
 }
 
@@ -208,21 +240,21 @@ try {
   await measureAll(gateway);
   const small = await measureAll(gateway, exported.slice(0, exportedPerSize));
   await seed(LARGE, exported);
+  await measureAll(gateway);
   const large = await measureAll(gateway, exported.slice(exportedPerSize));
 
   const sizes = `${SMALL.accounts} accounts / ${SMALL.rows} rows vs ${LARGE.accounts} / ${LARGE.rows}`;
   for (const [name, big] of large) {
     const little = small.get(name)!;
     const unbounded = name === LAST_PAGE;
+    const note = `${sizes}; ${requests} sequential requests through the gateway; load average ${load()}${unbounded ? '; OFFSET grows with the table (page numbers allow no keyset)' : ''}`;
+    const target = unbounded ? {} : { target: { op: '<=' as const, value: TARGET } };
     for (const quantile of ['p50', 'p99'] as const) {
-      reportResult({
-        figure: `${quantile} as data grows: ${name}`,
-        product: big[quantile],
-        ceiling: little[quantile],
-        unit: 'ms',
-        ...(!unbounded && { target: { op: '<=', value: TARGET } }),
-        note: `${sizes}; ${requests} sequential requests through the gateway; load average ${load()}${unbounded ? '; OFFSET grows with the table (page numbers allow no keyset)' : ''}`,
-      });
+      reportResult({ figure: `${quantile} as data grows: ${name}`, product: big[quantile], ceiling: little[quantile], unit: 'ms', ...target, note });
+    }
+    if (big.cpu !== undefined && little.cpu !== undefined) {
+      const where = `the system's processes and its database's backends; at ${LARGE.accounts}: ${big.detail}`;
+      reportResult({ figure: `CPU per request as data grows: ${name}`, product: big.cpu, ceiling: little.cpu, unit: 'ms', ...target, note: `${note}; ${where}` });
     }
   }
 } finally {
