@@ -144,17 +144,32 @@ async function signIn(gateway: string): Promise<Record<string, string>> {
   return { authorization: `Bearer ${login.data.accessToken as string}` };
 }
 
-/** The backends of the system's database, by pid: what Postgres spends on the reads, apart from other databases on the server. */
+/** The backends of the system's database, each named by its pid: what Postgres spends on the reads, apart from other databases on the server. */
 async function databaseBackends(): Promise<Record<number, string>> {
   const { rows } = await db!.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
-  return Object.fromEntries(rows.map(({ pid }) => [pid, 'postgres']));
+  return Object.fromEntries(rows.map(({ pid }) => [pid, `${BACKEND}${pid}`]));
+}
+const BACKEND = 'postgres:';
+
+/**
+ * What each process spent between two readings, the database's backends summed as `postgres`; a
+ * backend gone meanwhile (a pool closing an idle connection) is left out rather than counted negative.
+ */
+function spentBetween(before: CpuTimes, after: CpuTimes): CpuTimes {
+  const spent: CpuTimes = {};
+  for (const [name, ms] of Object.entries(after)) {
+    const key = name.startsWith(BACKEND) ? 'postgres' : name;
+    spent[key] = (spent[key] ?? 0) + ms - (before[name] ?? 0);
+  }
+  return spent;
 }
 
-/** CPU ms per request of the system's processes and its database's backends, between two readings. */
-function cpuPerRequestOf(before: CpuTimes | undefined, after: CpuTimes | undefined, requests: number): number | undefined {
-  if (!before || !after) return undefined;
-  const spent = Object.entries(after).reduce((sum, [name, ms]) => (name === 'bench' ? sum : sum + ms - (before[name] ?? 0)), 0);
-  return spent / requests;
+/** CPU ms per request of the system's processes and its database's backends (the bench's own left out), and the same by process. */
+function cpuPerRequestOf(before: CpuTimes | undefined, after: CpuTimes | undefined, requests: number): Pick<Latency, 'cpu' | 'detail'> {
+  if (!before || !after) return { cpu: undefined, detail: '' };
+  const spent = spentBetween(before, after);
+  const total = Object.entries(spent).reduce((sum, [name, ms]) => (name === 'bench' ? sum : sum + ms), 0);
+  return { cpu: total / requests, detail: cpuPerRequest({}, spent, requests) };
 }
 
 /**
@@ -179,7 +194,7 @@ async function measure(gateway: string, headers: Record<string, string>, paths: 
   }
   const after = cpuTimes([], { ...backends, ...(await databaseBackends()) });
   times.sort((a, b) => a - b);
-  return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), cpu: cpuPerRequestOf(before, after, count), detail: cpuPerRequest(before, after, count) };
+  return { p50: percentile(times, 0.5), p99: percentile(times, 0.99), ...cpuPerRequestOf(before, after, count) };
 }
 
 const LAST_PAGE = 'users: last page';
