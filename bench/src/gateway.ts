@@ -82,6 +82,7 @@ try {
     [config.servicePortVariable('identity')]: String(ports.identity),
     // Production refuses development defaults for secrets.
     OTP_SECRET: randomBytes(32).toString('hex'),
+    MFA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     FORWARDING_SECRET: randomBytes(32).toString('hex'),
     BOOTSTRAP_ADMIN_PASSWORD: adminPassword,
     JWT_PRIVATE_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
