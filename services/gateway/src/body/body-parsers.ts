@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, validationFailed } from '@school/http';
+import { withHooks } from '../http/hook-list.js';
 import { JSON_BODY_LIMIT, uploadStreamLimit } from './body-limits.js';
 import { registerRefusedUploadDrain } from './refused-upload-drain.js';
 import { uploadTooLarge, type SpooledBody, type UploadSpool } from './upload-spool.js';
@@ -58,10 +59,13 @@ export function registerBodyParsers(app: FastifyInstance, options: BodyParserOpt
     request.spooledBody = await options.uploadSpool.receive(payload, { maxBytes: limit, idleTimeoutMs: options.uploadIdleTimeoutMs });
     return undefined;
   });
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.config.route?.body.kind !== 'upload') return;
-    // 'close' follows every answer, sent or cut off.
+  // Upload routes only, so other requests pay nothing for it. 'close' follows every answer, sent or cut off.
+  const discardSpooledBody = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     reply.raw.once('close', () => request.spooledBody?.discard());
+    done();
+  };
+  app.addHook('onRoute', (route) => {
+    if (route.config?.route?.body.kind === 'upload') route.onRequest = withHooks(route.onRequest, discardSpooledBody);
   });
 
   app.addContentTypeParser('*', (_request, _payload, done) => done(unsupportedContentType(), undefined));

@@ -5,6 +5,7 @@ import type { ServiceName } from '@school/config';
 import { THROTTLE_POLICIES } from '@school/contracts';
 import { authenticateHook } from '../auth/authenticate.hook.js';
 import { bodyDeadlineHook } from '../body/body-deadline.js';
+import { withHooks } from '../http/hook-list.js';
 import { createUpstreamAgent, proxyOptions, type UpstreamOptions } from './upstream.js';
 import { needsBody } from '../throttle/policies.js';
 import { signedUrlKeyCount, throttleHook } from '../throttle/throttle.hook.js';
@@ -64,8 +65,9 @@ export async function registerTableRoutes(app: FastifyInstance, deps: RouteDepen
     }
     if (route.body.kind === 'upload') onRequest.push(uploadSlot);
     if (route.stream) onRequest.push(deps.admitStream);
-    options.onRequest = onRequest;
-    options.preValidation = preValidation;
+    // After what earlier onRoute hooks added (the spooled body's cleanup on upload routes).
+    options.onRequest = withHooks(options.onRequest, ...onRequest);
+    options.preValidation = withHooks(options.preValidation, ...preValidation);
     if (route.body.kind === 'json') options.preParsing = [bodyDeadline];
   });
 
