@@ -14,14 +14,16 @@
 // throughput for p99 latency (lessons 10; the gateway's p99 over nginx's is reported), and the CPU
 // time per request of every process is printed.
 //
-// BENCH_CPU_PROF=<dir> starts the gateway with `--cpu-prof` into that directory (for a flame graph).
+// BENCH_CPU_PROF=<dir> starts the gateway with `--cpu-prof` into that directory (for a flame graph) and
+// prints, from that profile, what each of the gateway's hooks costs per request (bench/src/profile/hook-costs.ts).
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type AutocannonOptions, type AutocannonResult } from 'autocannon';
 import { atFixedRate, type RateRun, reportLatency } from './ceilings/fixed-rate.js';
+import { printHookCosts } from './profile/hook-costs.js';
 import { type Nginx, startNginx } from './nginx.js';
 import { cpuPerRequest, cpuTimes, type FreshDatabase, freshDatabase, reportResult, startProcess, stopAll, waitFor } from './support.js';
 
@@ -50,11 +52,14 @@ interface Target {
   url: string;
   rates: number[];
   latency?: RateRun;
+  /** Every request sent to it, warm-up included (the profile's denominator). */
+  requests: number;
 }
 
 async function measure(target: Target): Promise<number> {
   const before = cpuTimes(['postgres', 'redis-server', 'nginx']);
   const result = await load(target.url);
+  target.requests += result.requests.total;
   const after = cpuTimes(['postgres', 'redis-server', 'nginx']);
   const failures = result.non2xx + result.errors;
   // A few socket errors on a machine under load are noise; more would make the rate meaningless.
@@ -65,6 +70,7 @@ async function measure(target: Target): Promise<number> {
   return result.requests.average;
 }
 
+let gatewayRequests = 0;
 const logs = mkdtempSync(join(tmpdir(), 'bench-gateway-logs-'));
 let database: FreshDatabase | undefined;
 let nginx: Nginx | undefined;
@@ -102,10 +108,10 @@ try {
   await waitFor(`http://127.0.0.1:${ports.nginx}${PATH}`);
 
   const targets: [Target, Target, Target, Target] = [
-    { name: 'nginx -> identity', url: `http://127.0.0.1:${ports.nginx}${PATH}`, rates: [] },
-    { name: 'gateway -> identity', url: `${gateway}${PATH}`, rates: [] },
-    { name: 'bare proxy -> identity', url: `http://127.0.0.1:${ports.bareProxy}${PATH}`, rates: [] },
-    { name: 'identity alone', url: `${identity}${PATH}`, rates: [] },
+    { name: 'nginx -> identity', url: `http://127.0.0.1:${ports.nginx}${PATH}`, rates: [], requests: 0 },
+    { name: 'gateway -> identity', url: `${gateway}${PATH}`, rates: [], requests: 0 },
+    { name: 'bare proxy -> identity', url: `http://127.0.0.1:${ports.bareProxy}${PATH}`, rates: [], requests: 0 },
+    { name: 'identity alone', url: `${identity}${PATH}`, rates: [], requests: 0 },
   ];
   console.log(
     `bench/gateway: GET ${PATH}; ${rounds} alternating rounds of ${seconds} s at ${connections} connections; ` +
@@ -113,7 +119,7 @@ try {
         .map((value) => value.toFixed(2))
         .join(' ')}\n`,
   );
-  for (const target of targets) await load(target.url, { duration: 2 }); // warm-up
+  for (const target of targets) target.requests += (await load(target.url, { duration: 2 })).requests.total; // warm-up
   for (let round = 1; round <= rounds; round += 1) {
     console.log(`round ${round} of ${rounds}`);
     for (const target of targets) target.rates.push(await measure(target));
@@ -124,6 +130,7 @@ try {
   for (const target of targets) {
     const latency = await atFixedRate({ url: target.url, connections, duration: seconds }, rate);
     target.latency = latency;
+    target.requests += latency.result.requests.total;
     console.log(`${target.name.padEnd(22)} p50 ${latency.p50} ms  p99 ${latency.p99} ms  achieved ${latency.achieved.toFixed(0)} req/s`);
   }
   console.log(
@@ -152,9 +159,17 @@ try {
     ceilingName: 'nginx proxying the same route',
     note: `identity alone: p99 ${alone.latency?.p99} ms`,
   });
+  gatewayRequests = viaGateway.requests;
 } finally {
   await nginx?.stop();
   await stopAll();
   await database?.drop();
   rmSync(logs, { recursive: true, force: true });
 }
+// The gateway writes its profile as it exits; the newest one is this run's.
+const profiles = cpuProfileDir
+  ? readdirSync(cpuProfileDir)
+      .filter((name) => name.endsWith('.cpuprofile'))
+      .sort()
+  : [];
+if (cpuProfileDir && gatewayRequests > 0 && profiles.length > 0) printHookCosts(join(cpuProfileDir, profiles.at(-1)!), gatewayRequests);
