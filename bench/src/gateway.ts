@@ -9,8 +9,8 @@
 // alternate nginx / gateway / a bare Fastify + @fastify/http-proxy (bench/src/ceilings/bare-proxy.ts:
 // the gateway's proxy plugin with nothing else) / identity alone (BENCH_ROUNDS, default 3, of BENCH_SECONDS, default 8,
 // at BENCH_CONNECTIONS, default 50) so a drift of the machine weighs on every side alike; the ratio
-// of the means is reported (target >= 0.8), and the gateway's against the bare proxy's (what the
-// gateway's own work costs; no target). Then each runs at a fixed rate of half nginx's
+// of the means is reported (target >= 0.7, issue 36), and the gateway's against the bare proxy's (what the
+// gateway's own work costs; target >= 0.95). Then each runs at a fixed rate of half nginx's
 // throughput for p99 latency (lessons 10; the gateway's p99 over nginx's is reported), and the CPU
 // time per request of every process is printed.
 //
@@ -70,8 +70,9 @@ async function measure(target: Target): Promise<number> {
   return result.requests.average;
 }
 
-let gatewayRequests = 0;
 const logs = mkdtempSync(join(tmpdir(), 'bench-gateway-logs-'));
+/** Requests sent to the gateway, for its profile; set once the run is through. */
+let gatewayRequests: number | undefined;
 let database: FreshDatabase | undefined;
 let nginx: Nginx | undefined;
 try {
@@ -141,7 +142,7 @@ try {
     product: mean(viaGateway.rates),
     ceiling: mean(viaNginx.rates),
     unit: 'req/s',
-    target: { op: '>=', value: 0.8 },
+    target: { op: '>=', value: 0.7 },
     note: `${rounds} alternating rounds of ${seconds} s, ${connections} connections, LOG_LEVEL=${logLevel}, load average ${(loadavg()[0] ?? 0).toFixed(2)}`,
   });
   reportResult({
@@ -149,8 +150,10 @@ try {
     product: mean(viaGateway.rates),
     ceiling: mean(viaBareProxy.rates),
     unit: 'req/s',
+    target: { op: '>=', value: 0.95 },
     note: `what the gateway's auth, throttles, logging, tracing and metrics cost beyond Node's proxying; ${rounds} alternating rounds of ${seconds} s`,
   });
+  gatewayRequests = viaGateway.requests;
   reportLatency({
     route: `proxied GET ${PATH}`,
     rate,
@@ -159,7 +162,6 @@ try {
     ceilingName: 'nginx proxying the same route',
     note: `identity alone: p99 ${alone.latency?.p99} ms`,
   });
-  gatewayRequests = viaGateway.requests;
 } finally {
   await nginx?.stop();
   await stopAll();
@@ -172,4 +174,4 @@ const profiles = cpuProfileDir
       .filter((name) => name.endsWith('.cpuprofile'))
       .sort()
   : [];
-if (cpuProfileDir && gatewayRequests > 0 && profiles.length > 0) printHookCosts(join(cpuProfileDir, profiles.at(-1)!), gatewayRequests);
+if (cpuProfileDir && gatewayRequests && profiles.length > 0) printHookCosts(join(cpuProfileDir, profiles.at(-1)!), gatewayRequests);

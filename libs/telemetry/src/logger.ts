@@ -52,6 +52,7 @@ export function createLogger({ service, level = process.env.LOG_LEVEL ?? 'info' 
 
 /** Children are made from their parent by prototype, so every descendant inherits this `child`. */
 function redactingChildren(logger: Logger): Logger {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with each descendant as `this`
   const child = logger.child;
   const redactingChild = function (this: Logger, bindings: Record<string, unknown>, options?: Parameters<Logger['child']>[1]) {
     return child.call(this, redactSecrets(bindings), options);

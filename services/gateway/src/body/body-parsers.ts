@@ -1,7 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, validationFailed } from '@school/http';
-import { withHooks } from '../http/hook-list.js';
 import { JSON_BODY_LIMIT, uploadStreamLimit } from './body-limits.js';
 import { registerRefusedUploadDrain } from './refused-upload-drain.js';
 import { uploadTooLarge, type SpooledBody, type UploadSpool } from './upload-spool.js';
@@ -59,15 +58,6 @@ export function registerBodyParsers(app: FastifyInstance, options: BodyParserOpt
     request.spooledBody = await options.uploadSpool.receive(payload, { maxBytes: limit, idleTimeoutMs: options.uploadIdleTimeoutMs });
     return undefined;
   });
-  // Upload routes only, so other requests pay nothing for it. 'close' follows every answer, sent or cut off.
-  const discardSpooledBody = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    reply.raw.once('close', () => request.spooledBody?.discard());
-    done();
-  };
-  app.addHook('onRoute', (route) => {
-    if (route.config?.route?.body.kind === 'upload') route.onRequest = withHooks(route.onRequest, discardSpooledBody);
-  });
-
   app.addContentTypeParser('*', (_request, _payload, done) => done(unsupportedContentType(), undefined));
   registerRefusedUploadDrain(app, options);
 }
@@ -79,4 +69,9 @@ function declaredLength(request: FastifyRequest): number {
 
 function unsupportedContentType(): AppError {
   return validationFailed([{ field: 'body', message: 'Unsupported content type' }]);
+}
+
+/** An onRequest hook of upload routes (only: other requests pay nothing for it): the spooled body goes once the answer is sent or cut off. */
+export async function discardSpooledBodyOnClose(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  reply.raw.once('close', () => request.spooledBody?.discard());
 }

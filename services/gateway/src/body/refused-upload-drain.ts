@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { discardBody } from '../http/lingering-close.js';
-import { withHooks } from '../http/hook-list.js';
 import { uploadStreamLimit } from './body-limits.js';
 
 /** How long an upload refused before its body was read (401, 403, 429...) may take to send the rest of it. */
@@ -28,11 +27,16 @@ export function registerRefusedUploadDrain(app: FastifyInstance, options: { admi
       }
       return payload;
     };
-    route.onSend = withHooks(route.onSend, drain);
+    route.onSend = [...toArray(route.onSend), drain];
   });
 }
 
 function declaredLength(raw: IncomingMessage): number {
   const header = raw.headers['content-length'];
   return header === undefined ? 0 : Number(header);
+}
+
+function toArray<T>(value: T | T[] | undefined): T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
 }

@@ -5,7 +5,7 @@ import type { ServiceName } from '@school/config';
 import { THROTTLE_POLICIES } from '@school/contracts';
 import { authenticateHook } from '../auth/authenticate.hook.js';
 import { bodyDeadlineHook } from '../body/body-deadline.js';
-import { withHooks } from '../http/hook-list.js';
+import { discardSpooledBodyOnClose } from '../body/body-parsers.js';
 import { createUpstreamAgent, proxyOptions, type UpstreamOptions } from './upstream.js';
 import { needsBody } from '../throttle/policies.js';
 import { signedUrlKeyCount, throttleHook } from '../throttle/throttle.hook.js';
@@ -54,7 +54,8 @@ export async function registerTableRoutes(app: FastifyInstance, deps: RouteDepen
   app.addHook('onRoute', (options) => {
     const route = options.config?.route;
     if (!route) return;
-    const onRequest: RequestHook[] = route.auth === 'jwt' ? [authenticate] : [];
+    const onRequest: RequestHook[] = route.body.kind === 'upload' ? [discardSpooledBodyOnClose] : [];
+    if (route.auth === 'jwt') onRequest.push(authenticate);
     const preValidation: RequestHook[] = [];
     for (const policy of route.throttles ?? []) {
       const hook = throttleHook(deps.throttle, policy);
@@ -65,9 +66,8 @@ export async function registerTableRoutes(app: FastifyInstance, deps: RouteDepen
     }
     if (route.body.kind === 'upload') onRequest.push(uploadSlot);
     if (route.stream) onRequest.push(deps.admitStream);
-    // After what earlier onRoute hooks added (the spooled body's cleanup on upload routes).
-    options.onRequest = withHooks(options.onRequest, ...onRequest);
-    options.preValidation = withHooks(options.preValidation, ...preValidation);
+    options.onRequest = onRequest;
+    options.preValidation = preValidation;
     if (route.body.kind === 'json') options.preParsing = [bodyDeadline];
   });
 
