@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { bearer, json, startTestGateway, type TestGateway } from './support/gateway.js';
+import { bearer, deleteKeys, json, REDIS_URL, startTestGateway, type TestGateway } from './support/gateway.js';
 import { expectRateLimited } from './support/rate-limited.js';
 
 function post(gateway: TestGateway, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
@@ -101,6 +101,22 @@ describe('gateway throttling in Redis', () => {
       expect((await feedback(replica)()).status).toBe(429);
     } finally {
       await replica.close();
+    }
+  });
+
+  it('lifts a throttle as soon as its keys leave Redis (an operator unblocking a client, a flush)', async () => {
+    const keyPrefix = `test:gateway:lift-${unique()}:`;
+    const replica = await startTestGateway({ fakes: gateway.fakes, issuer: gateway.issuer, deps: { throttleKeyPrefix: keyPrefix } });
+    try {
+      const device = { 'x-device-id': `device-${unique()}` };
+      const feedback = () => post(replica, '/api/mobile/feedback/public', { message: 'm' }, device);
+      expect(await statuses(times(5, () => feedback))).toEqual(times(5, () => 200));
+      await expectRateLimited(await feedback(), 3600);
+      await deleteKeys(REDIS_URL, keyPrefix);
+      expect((await feedback()).status).toBe(200);
+    } finally {
+      await replica.close();
+      await deleteKeys(REDIS_URL, keyPrefix);
     }
   });
 });

@@ -60,7 +60,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   };
 }
 
-async function deleteKeys(redisUrl: string, prefix: string): Promise<void> {
+export async function deleteKeys(redisUrl: string, prefix: string): Promise<void> {
   const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
   try {
     await redis.connect();
