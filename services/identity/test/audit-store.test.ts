@@ -10,7 +10,7 @@ import { AuditEntriesRepository } from '../src/audit/audit-entries.repository.js
 import { AuditRetention } from '../src/audit/audit-retention.js';
 import { AUDIT_EVENTS } from '../src/audit/audit.module.js';
 import type { User } from '../src/generated/prisma/client.js';
-import { accessTokenFor, createAccount, type IdentityUnderTest, startIdentity } from './kit/index.js';
+import { accessTokenFor, createAccount, identitySuite } from './kit/index.js';
 
 type RecordedEntry = EventPayload<'audit.entry_recorded'>;
 
@@ -31,14 +31,13 @@ const DAY_MS = 86_400_000;
  * them; the retention job removes old ones, two instances at once.
  */
 describe('audit store: real RabbitMQ and Postgres, read through GET /api/audit-events', () => {
-  let identity: IdentityUnderTest;
+  // One message at a time, in order: a message stored means every one published before it was handled.
+  const identity = identitySuite({ AMQP_PREFETCH: '1' }, 120_000);
   let broker: TestBroker;
   let admin: User;
   let adminToken: string;
 
   beforeAll(async () => {
-    // One message at a time, in order: a message stored means every one published before it was handled.
-    identity = await startIdentity({ AMQP_PREFETCH: '1' });
     broker = await TestBroker.connect(identity.brokerPrefix);
     broker.consumer(AUDIT_EVENTS.consumer, AUDIT_EVENTS.bindings);
     await waitFor(async () => (await identity.request('GET', '/health/ready')).status === 200, { what: 'identity ready (subscribed)' });
@@ -48,7 +47,6 @@ describe('audit store: real RabbitMQ and Postgres, read through GET /api/audit-e
 
   afterAll(async () => {
     await broker?.close();
-    await identity?.close();
   });
 
   function entry(overrides: Partial<RecordedEntry> = {}): RecordedEntry {

@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { JwtVerifier } from '@school/auth';
 import { parseConfig } from '@school/config';
 import { identityEnv } from '../src/config.js';
 import { PasswordHasher } from '../src/passwords/password-hasher.js';
-import { AUTH_PREFIX, createAccount, type IdentityUnderTest, login, me, PASSWORD, sessionIdOf, startIdentity, type TokenPairData, uniqueEmail } from './kit/index.js';
+import { AUTH_PREFIX, createAccount, identitySuite, login, me, PASSWORD, sessionIdOf, type TokenPairData, uniqueEmail } from './kit/index.js';
 
 const INVALID_CREDENTIALS = { message: 'Invalid email or password', data: null, errorCode: 'AUTH_INVALID_CREDENTIALS' };
 
 describe('login (both surfaces)', () => {
-  let identity: IdentityUnderTest;
-
-  beforeAll(async () => {
-    identity = await startIdentity();
-  });
-
-  afterAll(async () => {
-    await identity?.close();
-  });
+  const identity = identitySuite();
 
   it('logs an admin in on the admin surface with the token pair and profile of contract §4', async () => {
     const admin = await createAccount(identity, { role: 'admin' });

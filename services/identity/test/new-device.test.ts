@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/contracts';
-import { AUTH_PREFIX, createAccount, eventsOf, inLanes, type IdentityUnderTest, login, PASSWORD, startIdentity } from './kit/index.js';
+import { AUTH_PREFIX, createAccount, eventsOf, identitySuite, inLanes, login, PASSWORD } from './kit/index.js';
 
 /** Contract §10 on real Postgres: the new-device decision in the login transaction. */
 describe('new-device email decision', () => {
-  let identity: IdentityUnderTest;
-
-  beforeAll(async () => {
-    identity = await startIdentity();
-  });
-
-  afterAll(async () => {
-    await identity?.close();
-  });
+  const identity = identitySuite();
 
   const alerts = (publicId: string) => eventsOf(identity, EVENT_TYPES.newDeviceSignedIn, publicId);
 

@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { RetentionService } from '../src/retention/retention.service.js';
 import { SessionsService } from '../src/sessions/sessions.service.js';
-import { createAccount, type IdentityUnderTest, refresh, sessionIdOf, signIn, startIdentity, type TokenPairData } from './kit/index.js';
+import { createAccount, identitySuite, refresh, sessionIdOf, signIn, type TokenPairData } from './kit/index.js';
 
 const DAY_MS = 24 * 3_600_000;
 
 describe('retention: ended sessions, outlived refresh tokens and spent credentials are deleted', () => {
-  let identity: IdentityUnderTest;
-
-  beforeAll(async () => {
-    identity = await startIdentity({ RETENTION_DAYS: '30' });
-  });
-
-  afterAll(async () => {
-    await identity?.close();
-  });
+  const identity = identitySuite({ RETENTION_DAYS: '30' });
 
   const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS);
   const sessionExists = (pair: TokenPairData) => identity.prisma.session.count({ where: { id: sessionIdOf(pair.accessToken) } }).then((count) => count === 1);

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { AUTH_PREFIX, createAccount, type IdentityUnderTest, inLanes, me, PASSWORD, refresh, startIdentity, type TokenPairData } from './kit/index.js';
+import { describe, expect, it } from '@jest/globals';
+import { AUTH_PREFIX, createAccount, identitySuite, inLanes, me, PASSWORD, refresh, type TokenPairData } from './kit/index.js';
 
 const CAP = 50;
 const REFRESH_INVALID = { message: 'Refresh token is invalid or expired', data: null, errorCode: 'AUTH_REFRESH_TOKEN_INVALID' };
@@ -10,15 +10,7 @@ const REFRESH_INVALID = { message: 'Refresh token is invalid or expired', data: 
  * test/medium/sessions.medium.test.ts.
  */
 describe('live sessions per account', () => {
-  let identity: IdentityUnderTest;
-
-  beforeAll(async () => {
-    identity = await startIdentity();
-  });
-
-  afterAll(async () => {
-    await identity?.close();
-  });
+  const identity = identitySuite();
 
   let clients = 0;
   /** A login from an address of its own (the per-ip throttles are not under test). */
