@@ -6,6 +6,7 @@ import type { User } from '../src/generated/prisma/client.js';
 import { AccountMatchesRepository } from '../src/accounts/account-matches.repository.js';
 import { UsersRepository } from '../src/accounts/users.repository.js';
 import {
+  AUTH_PREFIX,
   countEventsOf,
   createAccount,
   eventsOf,
@@ -13,6 +14,7 @@ import {
   identitySuite,
   invite,
   lastEventOf,
+  MINUTE,
   NEW_PASSWORD,
   PASSWORD,
   recordedEvents,
@@ -22,9 +24,7 @@ import {
   uniquePhone,
 } from './kit/index.js';
 
-const ADMIN = '/api/auth';
-const MOBILE = '/api/mobile/auth';
-const MINUTE = 60_000;
+const { admin: ADMIN, mobile: MOBILE } = AUTH_PREFIX;
 
 /** Contract §4: forgot and reset by a verified phone only, the hourly message cap, and answers that take as long for anyone. */
 describe('public credential routes: phones, the message cap, no account probing', () => {

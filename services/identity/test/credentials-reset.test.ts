@@ -7,12 +7,15 @@ import { CREDENTIALS_OPTIONS, type CredentialsOptions } from '../src/credentials
 import type { User } from '../src/generated/prisma/client.js';
 import { PasswordHasher } from '../src/passwords/password-hasher.js';
 import {
+  AUTH_PREFIX,
   createAccount,
+  DAY,
   eventsOf,
   identitySuite,
   invite,
   lastEventOf,
   logIn,
+  MINUTE,
   NEW_PASSWORD,
   PASSWORD,
   recordedEvents,
@@ -25,10 +28,7 @@ import {
 } from './kit/index.js';
 import { scaled } from '@school/testing';
 
-const ADMIN = '/api/auth';
-const MOBILE = '/api/mobile/auth';
-const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
+const { admin: ADMIN, mobile: MOBILE } = AUTH_PREFIX;
 
 describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)', () => {
   const identity = identitySuite();

@@ -2,11 +2,14 @@ import { describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/contracts';
 import type { User } from '../src/generated/prisma/client.js';
 import {
+  AUTH_PREFIX,
   createAccount,
   eventsOf,
+  HOUR,
   type HttpAnswer,
   identitySuite,
   lastEventOf,
+  MINUTE,
   serveMessageRequests,
   signedInAccessToken,
   suiteClock,
@@ -15,10 +18,7 @@ import {
   uniquePhone,
 } from './kit/index.js';
 
-const ADMIN = '/api/auth';
-const MOBILE = '/api/mobile/auth';
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
+const { admin: ADMIN, mobile: MOBILE } = AUTH_PREFIX;
 
 describe('email and phone verification', () => {
   const identity = identitySuite();

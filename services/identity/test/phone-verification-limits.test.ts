@@ -1,13 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { createAccount, identitySuite, signedInAccessToken, suiteClock, uniquePhone } from './kit/index.js';
+import { createAccount, identitySuite, MINUTE, signedInAccessToken, suiteClock, uniquePhone } from './kit/index.js';
 
 interface Answer {
   status: number;
   retryAfter: number | null;
   errorCode: string | null;
 }
-
-const MINUTE = 60_000;
 
 /** Contract §9: at most 1 request per 60 s and 10 per day per account, and 5 per hour per number. */
 describe('phone verification request limits (contract §9)', () => {

@@ -2,3 +2,4 @@ export * from './tcp-proxy.js';
 export * from './test-broker.js';
 export * from './audit-entries.js';
 export * from './until-consuming.js';
+export * from './outbox-without-relay.js';

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { ModuleMetadata } from '@nestjs/common';
-import { INBOX_MIGRATIONS, Outbox, OUTBOX_MIGRATIONS } from '@school/messaging';
+import { INBOX_MIGRATIONS, OUTBOX_MIGRATIONS } from '@school/messaging';
+import { OutboxWithoutRelayModule } from '@school/messaging/testing';
 import { DatabaseSchema } from '@school/service';
 import { useCaseContext } from '@school/service/testing';
 import { migratedTestSchema } from '@school/testing';
@@ -26,7 +27,7 @@ export interface FeedbackMedium {
 
 /**
  * `providers`: the context's use cases and repositories (as its Nest module lists them, without
- * the controller); the schema's `Outbox` is provided unless `providers` gives one of its own.
+ * the controller); the schema's `Outbox` and `AuditRecorder` are provided unless `providers` gives its own.
  */
 export async function feedbackMedium(prefix: string, providers: NonNullable<ModuleMetadata['providers']>): Promise<FeedbackMedium> {
   const db = await migratedTestSchema(serviceDir, prefix, [OUTBOX_MIGRATIONS, INBOX_MIGRATIONS]);
@@ -35,7 +36,8 @@ export async function feedbackMedium(prefix: string, providers: NonNullable<Modu
       Prisma: PrismaClient,
       databaseUrl: db.databaseUrl,
       schema: db.schema,
-      providers: [{ provide: Outbox, useFactory: (schema: DatabaseSchema) => new Outbox(schema.name), inject: [DatabaseSchema] }, ...providers],
+      imports: [OutboxWithoutRelayModule.forRoot()],
+      providers,
     });
     const prisma = context.get(PrismaClient);
     const schema = Prisma.raw(context.get(DatabaseSchema).sql);

@@ -60,6 +60,11 @@ export function tokenOf(link: string): string {
   return token;
 }
 
+/** Spans of the clocks tests move (suiteClock, retention, audit). */
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
+
 /** The credentials' clock of a suite: `ahead(ms)` sets it `ms` ahead of real time, until the next `ahead` or the test's end. */
 export function suiteClock(identity: IdentityUnderTest): { ahead(ms: number): void } {
   let restore: (() => void) | undefined;

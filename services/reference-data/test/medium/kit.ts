@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { ModuleMetadata } from '@nestjs/common';
 import { parseConfig } from '@school/config';
-import { AuditRecorder, INBOX_MIGRATIONS, Outbox, OUTBOX_MIGRATIONS } from '@school/messaging';
-import { DatabaseSchema } from '@school/service';
+import { INBOX_MIGRATIONS, OUTBOX_MIGRATIONS } from '@school/messaging';
+import { OutboxWithoutRelayModule } from '@school/messaging/testing';
 import { useCaseContext } from '@school/service/testing';
 import { migratedTestSchema } from '@school/testing';
 import { referenceDataEnv } from '../../src/config.js';
@@ -39,12 +39,8 @@ export async function referenceDataMedium(prefix: string, providers: NonNullable
       databaseUrl: db.databaseUrl,
       schema: db.schema,
       config,
-      imports: [ListCacheModule],
-      providers: [
-        { provide: Outbox, useFactory: (schema: DatabaseSchema) => new Outbox(schema.name), inject: [DatabaseSchema] },
-        { provide: AuditRecorder, useFactory: (outbox: Outbox) => new AuditRecorder(outbox), inject: [Outbox] },
-        ...providers,
-      ],
+      imports: [OutboxWithoutRelayModule.forRoot(), ListCacheModule],
+      providers,
     });
     const prisma = context.get(PrismaClient);
     return {
