@@ -6,8 +6,7 @@ import { parseConfig } from '@school/config';
 import { INBOX_MIGRATIONS, OUTBOX_MIGRATIONS, OUTBOX_TABLE } from '@school/messaging';
 import { OutboxWithoutRelayModule } from '@school/messaging/testing';
 import { DatabaseSchema } from '@school/service';
-import { useCaseContext } from '@school/service/testing';
-import { migratedTestSchema } from '@school/testing';
+import { mediumWorld, type MediumWorld } from '@school/service/testing';
 import { type IdentityConfig, identityEnv } from '../../src/config.js';
 import { Prisma, PrismaClient } from '../../src/generated/prisma/client.js';
 import { KEYS_OPTIONS, keysModuleOptions } from '../../src/keys/keys.options.js';
@@ -18,13 +17,9 @@ import { REVOCATION_TTL_SECONDS } from '../../src/sessions/token-lifetimes.js';
 const serviceDir = join(import.meta.dirname, '..', '..');
 
 /** One medium suite's world: a context's use cases over a migrated schema of its own (docs/testing.md). */
-export interface IdentityMedium {
-  /** The context's client, for arranging rows and reading what the use cases wrote. */
-  prisma: PrismaClient;
-  get<T>(type: abstract new (...args: never[]) => T): T;
+export interface IdentityMedium extends MediumWorld<PrismaClient> {
   /** The payloads of the events of `type` the use cases recorded in the outbox, oldest first. */
   recorded(type: string): Promise<Record<string, unknown>[]>;
-  close(): Promise<void>;
 }
 
 /** Identity's configuration as a test starts it, with `env` over the defaults. */
@@ -45,32 +40,21 @@ export async function identityMedium(
   config: object = {},
   imports: ModuleMetadata['imports'] = [],
 ): Promise<IdentityMedium> {
-  const db = await migratedTestSchema(serviceDir, prefix, [OUTBOX_MIGRATIONS, INBOX_MIGRATIONS]);
-  try {
-    const context = await useCaseContext({
-      Prisma: PrismaClient,
-      databaseUrl: db.databaseUrl,
-      schema: db.schema,
-      config,
-      imports: [OutboxWithoutRelayModule.forRoot(), ...imports],
-      providers,
-    });
-    const prisma = context.get(PrismaClient);
-    const outbox = Prisma.raw(`${context.get(DatabaseSchema).sql}.${OUTBOX_TABLE}`);
-    return {
-      prisma,
-      get: (type) => context.get(type),
-      recorded: async (type) =>
-        (await prisma.$queryRaw<{ payload: Record<string, unknown> }[]>`SELECT payload FROM ${outbox} WHERE type = ${type} ORDER BY id`).map((row) => row.payload),
-      async close() {
-        await context.close();
-        await db.drop();
-      },
-    };
-  } catch (error) {
-    await db.drop();
-    throw error;
-  }
+  const world = await mediumWorld({
+    serviceDir,
+    sharedMigrations: [OUTBOX_MIGRATIONS, INBOX_MIGRATIONS],
+    prefix,
+    Prisma: PrismaClient,
+    config,
+    imports: [OutboxWithoutRelayModule.forRoot(), ...imports],
+    providers,
+  });
+  const outbox = Prisma.raw(`${world.get(DatabaseSchema).sql}.${OUTBOX_TABLE}`);
+  return {
+    ...world,
+    recorded: async (type) =>
+      (await world.prisma.$queryRaw<{ payload: Record<string, unknown> }[]>`SELECT payload FROM ${outbox} WHERE type = ${type} ORDER BY id`).map((row) => row.payload),
+  };
 }
 
 @Module({})
