@@ -47,10 +47,12 @@ describe('feedback: the use case over its repository and outbox (medium)', () =>
     world = await feedbackMedium('feedback_medium', [
       FeedbackRepository,
       FeedbackService,
-      { provide: Outbox, useFactory: (schema: DatabaseSchema) => new FailingOutbox(schema.name), inject: [DatabaseSchema] },
+      { provide: FailingOutbox, useFactory: (schema: DatabaseSchema) => new FailingOutbox(schema.name), inject: [DatabaseSchema] },
+      // Over the kit's global outbox, for the use case's module.
+      { provide: Outbox, useExisting: FailingOutbox },
     ]);
     feedback = world.get(FeedbackService);
-    outbox = world.get(Outbox) as FailingOutbox;
+    outbox = world.get(FailingOutbox);
   });
 
   afterAll(() => world?.close());
