@@ -11,41 +11,38 @@ export interface MediumWorld<Client> {
   close(): Promise<void>;
 }
 
-export interface MediumWorldOptions<Client> extends Pick<UseCaseContextOptions, 'imports'> {
+export interface MediumWorldOptions extends Pick<UseCaseContextOptions, 'imports'> {
   /** The service's folder, whose `prisma/migrations` are replayed, after which `sharedMigrations` (the outbox's, the inbox's). */
   serviceDir: string;
   sharedMigrations?: readonly URL[];
   /** The schema's name starts with it, so a leftover names its suite. */
   prefix: string;
-  Prisma: abstract new (...args: never[]) => Client;
+  /** The service's generated Prisma client class; `Client` names its instances. */
+  Prisma: UseCaseContextOptions['Prisma'];
   /** What `APP_CONFIG` holds, or how to make it from the schema's database URL. */
   config?: object | ((databaseUrl: string) => object);
   providers: NonNullable<ModuleMetadata['providers']>;
 }
 
 /** The service's migrations replayed into a new schema and `useCaseContext` over it; the schema is dropped if the context cannot start. */
-export async function mediumWorld<Client>(options: MediumWorldOptions<Client>): Promise<MediumWorld<Client>> {
+export async function mediumWorld<Client>(options: MediumWorldOptions): Promise<MediumWorld<Client>> {
   const db = await migratedTestSchema(options.serviceDir, options.prefix, options.sharedMigrations);
-  try {
-    const config = typeof options.config === 'function' ? options.config(db.databaseUrl) : options.config;
-    const context = await useCaseContext({
-      Prisma: options.Prisma as UseCaseContextOptions['Prisma'],
+  const starting = async () =>
+    useCaseContext({
+      Prisma: options.Prisma,
       databaseUrl: db.databaseUrl,
       schema: db.schema,
-      config,
+      config: typeof options.config === 'function' ? options.config(db.databaseUrl) : options.config,
       imports: options.imports,
       providers: options.providers,
     });
-    return {
-      prisma: context.get(options.Prisma),
-      get: (type) => context.get(type),
-      async close() {
-        await context.close();
-        await db.drop();
-      },
-    };
-  } catch (error) {
+  const context = await starting().catch(async (error: unknown) => {
     await db.drop();
     throw error;
-  }
+  });
+  return {
+    prisma: context.get(options.Prisma) as Client,
+    get: (type) => context.get(type),
+    close: () => context.close().then(() => db.drop()),
+  };
 }

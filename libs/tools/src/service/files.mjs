@@ -163,7 +163,7 @@ const serviceDir = join(import.meta.dirname, '..', '..');
  * app provides it (an outbox: \`OutboxWithoutRelayModule\` of @school/messaging/testing in \`imports\`).
  */
 export function ${camel}Medium(prefix: string, providers: NonNullable<ModuleMetadata['providers']>): Promise<MediumWorld<PrismaClient>> {
-  return mediumWorld({ serviceDir, prefix, Prisma: PrismaClient, providers });
+  return mediumWorld<PrismaClient>({ serviceDir, prefix, Prisma: PrismaClient, providers });
 }
 `;
 

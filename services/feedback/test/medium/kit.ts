@@ -25,7 +25,7 @@ export interface FeedbackMedium extends MediumWorld<PrismaClient> {
  * the controller); the schema's `Outbox` and `AuditRecorder` are provided unless `providers` gives its own.
  */
 export async function feedbackMedium(prefix: string, providers: NonNullable<ModuleMetadata['providers']>): Promise<FeedbackMedium> {
-  const world = await mediumWorld({
+  const world = await mediumWorld<PrismaClient>({
     serviceDir,
     sharedMigrations: [OUTBOX_MIGRATIONS, INBOX_MIGRATIONS],
     prefix,

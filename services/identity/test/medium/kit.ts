@@ -40,7 +40,7 @@ export async function identityMedium(
   config: object = {},
   imports: ModuleMetadata['imports'] = [],
 ): Promise<IdentityMedium> {
-  const world = await mediumWorld({
+  const world = await mediumWorld<PrismaClient>({
     serviceDir,
     sharedMigrations: [OUTBOX_MIGRATIONS, INBOX_MIGRATIONS],
     prefix,

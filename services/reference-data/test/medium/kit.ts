@@ -20,7 +20,7 @@ export type ReferenceDataMedium = MediumWorld<PrismaClient>;
  * schema, and the list caches on Redis under a key prefix of the suite's own.
  */
 export function referenceDataMedium(prefix: string, providers: NonNullable<ModuleMetadata['providers']>): Promise<ReferenceDataMedium> {
-  return mediumWorld({
+  return mediumWorld<PrismaClient>({
     serviceDir,
     sharedMigrations: [INBOX_MIGRATIONS, OUTBOX_MIGRATIONS],
     prefix,
