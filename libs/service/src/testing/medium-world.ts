@@ -41,7 +41,7 @@ export async function mediumWorld<Client>(options: MediumWorldOptions): Promise<
     throw error;
   });
   return {
-    prisma: context.get(options.Prisma) as Client,
+    prisma: context.get<Client>(options.Prisma),
     get: (type) => context.get(type),
     close: () => context.close().then(() => db.drop()),
   };

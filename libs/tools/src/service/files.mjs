@@ -149,7 +149,7 @@ describe('${name} migrations', () => {
 });
 `;
 
-const mediumKit = ({ name, camel }) => `import { join } from 'node:path';
+const mediumKit = ({ camel }) => `import { join } from 'node:path';
 import type { ModuleMetadata } from '@nestjs/common';
 import { mediumWorld, type MediumWorld } from '@school/service/testing';
 import { PrismaClient } from '../../src/generated/prisma/client.js';
