@@ -6,6 +6,8 @@ import { useCaseContext, type UseCaseContextOptions } from './use-case-context.j
 export interface MediumWorld<Client> {
   /** The service's client on that schema, for arranging rows and reading what the use cases wrote. */
   prisma: Client;
+  /** The suite's schema: the client's, though not the connection's search path. */
+  schema: string;
   get<T>(type: abstract new (...args: never[]) => T): T;
   /** Closes the context, then drops the schema. */
   close(): Promise<void>;
@@ -42,6 +44,7 @@ export async function mediumWorld<Client>(options: MediumWorldOptions): Promise<
   });
   return {
     prisma: context.get<Client>(options.Prisma),
+    schema: db.schema,
     get: (type) => context.get(type),
     close: () => context.close().then(() => db.drop()),
   };
