@@ -4,7 +4,7 @@ import { type ChildProcess, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { PROCESS_NAMES, type ProcessName } from '@school/config';
-import { type GroupProcessOptions, ProcessGroup, type RunningSystem, startSystem } from '@school/system-harness';
+import { type GroupProcessOptions, ProcessGroup, type RunningSystem, startSystem, type SystemOptions } from '@school/system-harness';
 import { processDefaults } from '@school/system-harness/processes';
 import pg from 'pg';
 
@@ -26,11 +26,13 @@ export { type FreshDatabase, freshDatabase } from '@school/system-harness';
 /**
  * The whole system as every test and tool starts it (@school/system-harness: a database, Redis
  * database, broker names and folders of its own, free ports), run as production runs it, which is
- * what a benchmark measures. `env`: what production requires (secrets) and the bench's own settings.
+ * what a benchmark measures. `env`: what production requires (secrets) and the bench's own settings;
+ * `processEnv`: variables of one process only (e.g. NODE_OPTIONS with `--cpu-prof`).
  */
-export async function startProductionSystem(label: string, env: Record<string, string>): Promise<RunningSystem> {
+export async function startProductionSystem(label: string, env: Record<string, string>, processEnv?: SystemOptions['processEnv']): Promise<RunningSystem> {
   const system = await startSystem({
     label,
+    ...(processEnv && { processEnv }),
     env: {
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
@@ -40,6 +42,7 @@ export async function startProductionSystem(label: string, env: Record<string, s
       OTP_SECRET: randomBytes(32).toString('hex'),
       SIGNED_URL_SECRET: randomBytes(32).toString('hex'),
       FORWARDING_SECRET: randomBytes(32).toString('hex'),
+      MFA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       ...env,
     },
   });
@@ -144,4 +147,16 @@ export function reportResult({ figure, product, ceiling, unit, target, note }: F
   const result = { figure, product, ceiling, unit, ratio, target, met, note };
   console.log(`RESULT ${JSON.stringify(result)}`);
   return result;
+}
+
+/** Runs a bench's `main`, reports its failure as `bench/<name>: <message>` with exit code 1, and always runs `stop`. */
+export async function runBench(name: string, main: () => Promise<void>, stop: () => Promise<void>): Promise<void> {
+  try {
+    await main();
+  } catch (error) {
+    console.error(`bench/${name}: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  } finally {
+    await stop();
+  }
 }

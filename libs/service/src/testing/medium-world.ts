@@ -1,10 +1,15 @@
-import type { ModuleMetadata } from '@nestjs/common';
-import { migratedTestSchema } from '@school/testing';
 import { useCaseContext, type UseCaseContextOptions } from './use-case-context.js';
 
-/** One medium suite's world (docs/testing.md): a context's use cases over a migrated schema of the suite's own. */
+/** A migrated test schema of the suite's own (`migratedTestSchema` of `@school/testing`). */
+export interface OwnTestSchema {
+  databaseUrl: string;
+  schema: string;
+  drop(): Promise<void>;
+}
+
+/** One medium suite's world: a context's use cases over a migrated schema of its own (docs/testing.md). */
 export interface MediumWorld<Client> {
-  /** The service's client on that schema, for arranging rows and reading what the use cases wrote. */
+  /** The context's client, for arranging rows and reading what the use cases wrote. */
   prisma: Client;
   /** The suite's schema: the client's, though not the connection's search path. */
   schema: string;
@@ -13,39 +18,16 @@ export interface MediumWorld<Client> {
   close(): Promise<void>;
 }
 
-export interface MediumWorldOptions extends Pick<UseCaseContextOptions, 'imports'> {
-  /** The service's folder, whose `prisma/migrations` are replayed, after which `sharedMigrations` (the outbox's, the inbox's). */
-  serviceDir: string;
-  sharedMigrations?: readonly URL[];
-  /** The schema's name starts with it, so a leftover names its suite. */
-  prefix: string;
-  /** The service's generated Prisma client class; `Client` names its instances. */
-  Prisma: UseCaseContextOptions['Prisma'];
-  /** What `APP_CONFIG` holds, or how to make it from the schema's database URL. */
-  config?: object | ((databaseUrl: string) => object);
-  providers: NonNullable<ModuleMetadata['providers']>;
-}
+export type MediumWorldOptions<Client> = Omit<UseCaseContextOptions, 'databaseUrl' | 'schema' | 'Prisma'> & {
+  Prisma: UseCaseContextOptions['Prisma'] & (abstract new (...args: never[]) => Client);
+};
 
-/** The service's migrations replayed into a new schema and `useCaseContext` over it; the schema is dropped if the context cannot start. */
-export async function mediumWorld<Client>(options: MediumWorldOptions): Promise<MediumWorld<Client>> {
-  const db = await migratedTestSchema(options.serviceDir, options.prefix, options.sharedMigrations);
-  const starting = async () =>
-    useCaseContext({
-      Prisma: options.Prisma,
-      databaseUrl: db.databaseUrl,
-      schema: db.schema,
-      config: typeof options.config === 'function' ? options.config(db.databaseUrl) : options.config,
-      imports: options.imports,
-      providers: options.providers,
-    });
-  const context = await starting().catch(async (error: unknown) => {
+/** useCaseContext over `db`, which it owns: dropped when the context cannot start, and on close. */
+export async function mediumWorld<Client>(db: OwnTestSchema, options: MediumWorldOptions<Client>): Promise<MediumWorld<Client>> {
+  const context = await useCaseContext({ ...options, databaseUrl: db.databaseUrl, schema: db.schema }).catch(async (error: unknown) => {
     await db.drop();
     throw error;
   });
-  return {
-    prisma: context.get<Client>(options.Prisma),
-    schema: db.schema,
-    get: (type) => context.get(type),
-    close: () => context.close().then(() => db.drop()),
-  };
+  const close = () => context.close().then(() => db.drop());
+  return { prisma: context.get(options.Prisma), schema: db.schema, get: (type) => context.get(type), close };
 }

@@ -152,6 +152,7 @@ describe('${name} migrations', () => {
 const mediumKit = ({ camel }) => `import { join } from 'node:path';
 import type { ModuleMetadata } from '@nestjs/common';
 import { mediumWorld, type MediumWorld } from '@school/service/testing';
+import { migratedTestSchema } from '@school/testing';
 import { PrismaClient } from '../../src/generated/prisma/client.js';
 
 const serviceDir = join(import.meta.dirname, '..', '..');
@@ -160,10 +161,10 @@ const serviceDir = join(import.meta.dirname, '..', '..');
  * One medium suite's world (docs/testing.md, "The medium layer"): a context's use cases and
  * repositories (\`providers\`, as its Nest module lists them, without the controller) over a schema of
  * the suite's own, the service's migrations replayed into it. Add here what the use cases need as the
- * app provides it (an outbox: \`OutboxWithoutRelayModule\` of @school/messaging/testing in \`imports\`).
+ * app provides it (the schema's outbox, as identity's and feedback's kits give it).
  */
-export function ${camel}Medium(prefix: string, providers: NonNullable<ModuleMetadata['providers']>): Promise<MediumWorld<PrismaClient>> {
-  return mediumWorld<PrismaClient>({ serviceDir, prefix, Prisma: PrismaClient, providers });
+export async function ${camel}Medium(prefix: string, providers: NonNullable<ModuleMetadata['providers']>): Promise<MediumWorld<PrismaClient>> {
+  return mediumWorld(await migratedTestSchema(serviceDir, prefix), { Prisma: PrismaClient, providers });
 }
 `;
 

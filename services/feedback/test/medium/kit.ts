@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import type { ModuleMetadata } from '@nestjs/common';
-import { INBOX_MIGRATIONS, OUTBOX_MIGRATIONS } from '@school/messaging';
-import { OutboxWithoutRelayModule } from '@school/messaging/testing';
+import { INBOX_MIGRATIONS, Outbox, OUTBOX_MIGRATIONS } from '@school/messaging';
 import { DatabaseSchema } from '@school/service';
-import { mediumWorld, type MediumWorld } from '@school/service/testing';
+import { type MediumWorld, mediumWorld } from '@school/service/testing';
+import { migratedTestSchema } from '@school/testing';
 import { Prisma, PrismaClient } from '../../src/generated/prisma/client.js';
 
 const serviceDir = join(import.meta.dirname, '..', '..');
@@ -13,7 +13,7 @@ export interface OutboxRow {
   payload: Record<string, unknown>;
 }
 
-/** One medium suite's world: a context's use cases over a migrated schema of its own (docs/testing.md). */
+/** One medium suite's world, with the outbox the use cases write to. */
 export interface FeedbackMedium extends MediumWorld<PrismaClient> {
   outboxRows(): Promise<OutboxRow[]>;
   /** Empties the submissions and the outbox. */
@@ -22,24 +22,20 @@ export interface FeedbackMedium extends MediumWorld<PrismaClient> {
 
 /**
  * `providers`: the context's use cases and repositories (as its Nest module lists them, without
- * the controller); the schema's `Outbox` and `AuditRecorder` are provided unless `providers` gives its own.
+ * the controller); the schema's `Outbox` is provided unless `providers` gives one of its own.
  */
 export async function feedbackMedium(prefix: string, providers: NonNullable<ModuleMetadata['providers']>): Promise<FeedbackMedium> {
-  const world = await mediumWorld<PrismaClient>({
-    serviceDir,
-    sharedMigrations: [OUTBOX_MIGRATIONS, INBOX_MIGRATIONS],
-    prefix,
+  const db = await migratedTestSchema(serviceDir, prefix, [OUTBOX_MIGRATIONS, INBOX_MIGRATIONS]);
+  const world = await mediumWorld(db, {
     Prisma: PrismaClient,
-    imports: [OutboxWithoutRelayModule.forRoot()],
-    providers,
+    providers: [{ provide: Outbox, useFactory: (schema: DatabaseSchema) => new Outbox(schema.name), inject: [DatabaseSchema] }, ...providers],
   });
-  const { prisma } = world;
   const schema = Prisma.raw(world.get(DatabaseSchema).sql);
   return {
     ...world,
-    outboxRows: () => prisma.$queryRaw<OutboxRow[]>`SELECT type, payload FROM ${schema}.outbox_events ORDER BY created_at, id`,
+    outboxRows: () => world.prisma.$queryRaw<OutboxRow[]>`SELECT type, payload FROM ${schema}.outbox_events ORDER BY created_at, id`,
     async clear() {
-      await prisma.$executeRaw`TRUNCATE ${schema}.feedback_submissions, ${schema}.outbox_events`;
+      await world.prisma.$executeRaw`TRUNCATE ${schema}.feedback_submissions, ${schema}.outbox_events`;
     },
   };
 }

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { type DynamicModule, type ModuleMetadata, Module } from '@nestjs/common';
 import { closeRedis, createAuthRedis, SessionRevocations } from '@school/auth';
 import { parseConfig } from '@school/config';
-import { INBOX_MIGRATIONS, OUTBOX_MIGRATIONS, OUTBOX_TABLE } from '@school/messaging';
-import { OutboxWithoutRelayModule } from '@school/messaging/testing';
+import { AuditRecorder, INBOX_MIGRATIONS, Outbox, OUTBOX_MIGRATIONS, OUTBOX_TABLE } from '@school/messaging';
 import { DatabaseSchema } from '@school/service';
-import { mediumWorld, type MediumWorld } from '@school/service/testing';
+import { type MediumWorld, mediumWorld } from '@school/service/testing';
+import { migratedTestSchema } from '@school/testing';
 import { type IdentityConfig, identityEnv } from '../../src/config.js';
 import { Prisma, PrismaClient } from '../../src/generated/prisma/client.js';
 import { KEYS_OPTIONS, keysModuleOptions } from '../../src/keys/keys.options.js';
@@ -27,28 +27,35 @@ export function mediumConfig(env: Record<string, string> = {}): IdentityConfig {
   return parseConfig(identityEnv, { ...process.env, NODE_ENV: 'test', ...env });
 }
 
+@Module({})
+class MediumOutboxModule {}
+
+/** The schema's outbox and audit recorder, global as the app's OutboxModule and AuditModule give them, with no relay: rows stay for the test to read. */
+const mediumOutbox: DynamicModule = {
+  module: MediumOutboxModule,
+  global: true,
+  providers: [
+    { provide: Outbox, useFactory: (schema: DatabaseSchema) => new Outbox(schema.name), inject: [DatabaseSchema] },
+    { provide: AuditRecorder, useFactory: (outbox: Outbox) => new AuditRecorder(outbox), inject: [Outbox] },
+  ],
+  exports: [Outbox, AuditRecorder],
+};
+
 /**
  * `providers`: the context's use cases and repositories (as its Nest module lists them, without a
- * controller), or `imports`, its modules; `config`: what `APP_CONFIG` holds for them. The schema's
- * `Outbox` and `AuditRecorder` are provided, with no relay. Unlike the socket suites' apps, which
- * share identity's fixed schema name and so copy a database each, a medium suite's client and
- * repositories take the schema from the context, so its own schema in the shared database will do.
+ * controller), or `imports`, its modules; `config`: what `APP_CONFIG` holds for them. Unlike the
+ * socket suites' apps, which share identity's fixed schema name and so copy a database each, a
+ * medium suite's client and repositories take the schema from the context, so its own schema in
+ * the shared database will do.
  */
 export async function identityMedium(
   prefix: string,
   providers: NonNullable<ModuleMetadata['providers']>,
   config: object = {},
-  imports: ModuleMetadata['imports'] = [],
+  imports: NonNullable<ModuleMetadata['imports']> = [],
 ): Promise<IdentityMedium> {
-  const world = await mediumWorld<PrismaClient>({
-    serviceDir,
-    sharedMigrations: [OUTBOX_MIGRATIONS, INBOX_MIGRATIONS],
-    prefix,
-    Prisma: PrismaClient,
-    config,
-    imports: [OutboxWithoutRelayModule.forRoot(), ...imports],
-    providers,
-  });
+  const db = await migratedTestSchema(serviceDir, prefix, [OUTBOX_MIGRATIONS, INBOX_MIGRATIONS]);
+  const world = await mediumWorld(db, { Prisma: PrismaClient, config, imports: [mediumOutbox, ...imports], providers });
   const outbox = Prisma.raw(`${world.get(DatabaseSchema).sql}.${OUTBOX_TABLE}`);
   return {
     ...world,
