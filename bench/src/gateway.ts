@@ -9,19 +9,21 @@
 // alternate nginx / gateway / a bare Fastify + @fastify/http-proxy (bench/src/ceilings/bare-proxy.ts:
 // the gateway's proxy plugin with nothing else) / identity alone (BENCH_ROUNDS, default 3, of BENCH_SECONDS, default 8,
 // at BENCH_CONNECTIONS, default 50) so a drift of the machine weighs on every side alike; the ratio
-// of the means is reported (target >= 0.8), and the gateway's against the bare proxy's (what the
-// gateway's own work costs; no target). Then each runs at a fixed rate of half nginx's
+// of the means is reported (target >= 0.7, issue 36), and the gateway's against the bare proxy's (what the
+// gateway's own work costs; target >= 0.95). Then each runs at a fixed rate of half nginx's
 // throughput for p99 latency (lessons 10; the gateway's p99 over nginx's is reported), and the CPU
 // time per request of every process is printed.
 //
-// BENCH_CPU_PROF=<dir> starts the gateway with `--cpu-prof` into that directory (for a flame graph).
+// BENCH_CPU_PROF=<dir> starts the gateway with `--cpu-prof` into that directory (for a flame graph) and
+// prints, from that profile, what each of the gateway's hooks costs per request (bench/src/profile/hook-costs.ts).
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type AutocannonOptions, type AutocannonResult } from 'autocannon';
 import { atFixedRate, type RateRun, reportLatency } from './ceilings/fixed-rate.js';
+import { printHookCosts } from './profile/hook-costs.js';
 import { type Nginx, startNginx } from './nginx.js';
 import { cpuPerRequest, cpuTimes, type FreshDatabase, freshDatabase, reportResult, startProcess, stopAll, waitFor } from './support.js';
 
@@ -50,11 +52,14 @@ interface Target {
   url: string;
   rates: number[];
   latency?: RateRun;
+  /** Every request sent to it, warm-up included (the profile's denominator). */
+  requests: number;
 }
 
 async function measure(target: Target): Promise<number> {
   const before = cpuTimes(['postgres', 'redis-server', 'nginx']);
   const result = await load(target.url);
+  target.requests += result.requests.total;
   const after = cpuTimes(['postgres', 'redis-server', 'nginx']);
   const failures = result.non2xx + result.errors;
   // A few socket errors on a machine under load are noise; more would make the rate meaningless.
@@ -66,6 +71,8 @@ async function measure(target: Target): Promise<number> {
 }
 
 const logs = mkdtempSync(join(tmpdir(), 'bench-gateway-logs-'));
+/** Requests sent to the gateway, for its profile; set once the run is through. */
+let gatewayRequests: number | undefined;
 let database: FreshDatabase | undefined;
 let nginx: Nginx | undefined;
 try {
@@ -82,6 +89,7 @@ try {
     [config.servicePortVariable('identity')]: String(ports.identity),
     // Production refuses development defaults for secrets.
     OTP_SECRET: randomBytes(32).toString('hex'),
+    MFA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     FORWARDING_SECRET: randomBytes(32).toString('hex'),
     BOOTSTRAP_ADMIN_PASSWORD: adminPassword,
     JWT_PRIVATE_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
@@ -101,10 +109,10 @@ try {
   await waitFor(`http://127.0.0.1:${ports.nginx}${PATH}`);
 
   const targets: [Target, Target, Target, Target] = [
-    { name: 'nginx -> identity', url: `http://127.0.0.1:${ports.nginx}${PATH}`, rates: [] },
-    { name: 'gateway -> identity', url: `${gateway}${PATH}`, rates: [] },
-    { name: 'bare proxy -> identity', url: `http://127.0.0.1:${ports.bareProxy}${PATH}`, rates: [] },
-    { name: 'identity alone', url: `${identity}${PATH}`, rates: [] },
+    { name: 'nginx -> identity', url: `http://127.0.0.1:${ports.nginx}${PATH}`, rates: [], requests: 0 },
+    { name: 'gateway -> identity', url: `${gateway}${PATH}`, rates: [], requests: 0 },
+    { name: 'bare proxy -> identity', url: `http://127.0.0.1:${ports.bareProxy}${PATH}`, rates: [], requests: 0 },
+    { name: 'identity alone', url: `${identity}${PATH}`, rates: [], requests: 0 },
   ];
   console.log(
     `bench/gateway: GET ${PATH}; ${rounds} alternating rounds of ${seconds} s at ${connections} connections; ` +
@@ -112,7 +120,7 @@ try {
         .map((value) => value.toFixed(2))
         .join(' ')}\n`,
   );
-  for (const target of targets) await load(target.url, { duration: 2 }); // warm-up
+  for (const target of targets) target.requests += (await load(target.url, { duration: 2 })).requests.total; // warm-up
   for (let round = 1; round <= rounds; round += 1) {
     console.log(`round ${round} of ${rounds}`);
     for (const target of targets) target.rates.push(await measure(target));
@@ -123,6 +131,7 @@ try {
   for (const target of targets) {
     const latency = await atFixedRate({ url: target.url, connections, duration: seconds }, rate);
     target.latency = latency;
+    target.requests += latency.result.requests.total;
     console.log(`${target.name.padEnd(22)} p50 ${latency.p50} ms  p99 ${latency.p99} ms  achieved ${latency.achieved.toFixed(0)} req/s`);
   }
   console.log(
@@ -133,7 +142,7 @@ try {
     product: mean(viaGateway.rates),
     ceiling: mean(viaNginx.rates),
     unit: 'req/s',
-    target: { op: '>=', value: 0.8 },
+    target: { op: '>=', value: 0.7 },
     note: `${rounds} alternating rounds of ${seconds} s, ${connections} connections, LOG_LEVEL=${logLevel}, load average ${(loadavg()[0] ?? 0).toFixed(2)}`,
   });
   reportResult({
@@ -141,8 +150,10 @@ try {
     product: mean(viaGateway.rates),
     ceiling: mean(viaBareProxy.rates),
     unit: 'req/s',
+    target: { op: '>=', value: 0.95 },
     note: `what the gateway's auth, throttles, logging, tracing and metrics cost beyond Node's proxying; ${rounds} alternating rounds of ${seconds} s`,
   });
+  gatewayRequests = viaGateway.requests;
   reportLatency({
     route: `proxied GET ${PATH}`,
     rate,
@@ -157,3 +168,10 @@ try {
   await database?.drop();
   rmSync(logs, { recursive: true, force: true });
 }
+// The gateway writes its profile as it exits; the newest one is this run's.
+const profiles = cpuProfileDir
+  ? readdirSync(cpuProfileDir)
+      .filter((name) => name.endsWith('.cpuprofile'))
+      .sort()
+  : [];
+if (cpuProfileDir && gatewayRequests && profiles.length > 0) printHookCosts(join(cpuProfileDir, profiles.at(-1)!), gatewayRequests);

@@ -72,16 +72,18 @@ const clockTicks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }
 
 /**
  * CPU time (ms) so far of this process, the children and every process whose command is one of
- * `commands`, by name (Linux /proc; undefined elsewhere). Two readings around a load say where its cost goes.
+ * `commands`, by name, and of the processes `extra` names by pid (a database's own backends, say)
+ * (Linux /proc; undefined elsewhere). Two readings around a load say where its cost goes.
  */
 export type CpuTimes = Record<string, number>;
 
-export function cpuTimes(commands = ['postgres', 'redis-server']): CpuTimes | undefined {
+export function cpuTimes(commands = ['postgres', 'redis-server'], extra: Record<number, string> = {}): CpuTimes | undefined {
   if (!existsSync('/proc/self/stat')) return undefined;
   const names = new Map<number | undefined, string>([
     [process.pid, 'bench'],
     ...processes.processes.map(({ name, child }): [number | undefined, string] => [child.pid, name]),
     ...systems.flatMap((system) => Object.entries(system.pids()).map(([name, pid]): [number | undefined, string] => [pid, name])),
+    ...Object.entries(extra).map(([pid, name]): [number, string] => [Number(pid), name]),
   ]);
   const times: CpuTimes = {};
   for (const entry of readdirSync('/proc')) {

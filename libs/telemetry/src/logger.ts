@@ -1,5 +1,6 @@
 import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { redactSecrets } from './redact-secrets.js';
 
 export type { Logger } from 'pino';
 
@@ -36,17 +37,26 @@ export function createLogger({ service, level = process.env.LOG_LEVEL ?? 'info' 
     level,
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
+    // Redaction by redactSecrets, not pino's `redact`: the same fields at a fraction of the cost. pino
+    // formats a child's bindings without formatters, so `child` redacts them (redactingChildren).
+    formatters: { level: (label) => ({ level: label }), log: redactSecrets, bindings: redactSecrets },
     mixin() {
       const span = trace.getActiveSpan();
       const context = span?.spanContext();
       if (!context || !isSpanContextValid(context)) return {};
       return { traceId: context.traceId, spanId: context.spanId };
     },
-    redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.newPassword', '*.currentPassword', '*.refreshToken', '*.otp', '*.token'],
-      censor: '[redacted]',
-    },
   };
-  return pino(options, destination ?? batchedStdout());
+  return redactingChildren(pino(options, destination ?? batchedStdout()));
+}
+
+/** Children are made from their parent by prototype, so every descendant inherits this `child`. */
+function redactingChildren(logger: Logger): Logger {
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with each descendant as `this`
+  const child = logger.child;
+  const redactingChild = function (this: Logger, bindings: Record<string, unknown>, options?: Parameters<Logger['child']>[1]) {
+    return child.call(this, redactSecrets(bindings), options);
+  };
+  logger.child = redactingChild as Logger['child'];
+  return logger;
 }

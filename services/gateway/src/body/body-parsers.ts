@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, validationFailed } from '@school/http';
 import { JSON_BODY_LIMIT, uploadStreamLimit } from './body-limits.js';
 import { registerRefusedUploadDrain } from './refused-upload-drain.js';
@@ -58,12 +58,6 @@ export function registerBodyParsers(app: FastifyInstance, options: BodyParserOpt
     request.spooledBody = await options.uploadSpool.receive(payload, { maxBytes: limit, idleTimeoutMs: options.uploadIdleTimeoutMs });
     return undefined;
   });
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.config.route?.body.kind !== 'upload') return;
-    // 'close' follows every answer, sent or cut off.
-    reply.raw.once('close', () => request.spooledBody?.discard());
-  });
-
   app.addContentTypeParser('*', (_request, _payload, done) => done(unsupportedContentType(), undefined));
   registerRefusedUploadDrain(app, options);
 }
@@ -75,4 +69,9 @@ function declaredLength(request: FastifyRequest): number {
 
 function unsupportedContentType(): AppError {
   return validationFailed([{ field: 'body', message: 'Unsupported content type' }]);
+}
+
+/** An onRequest hook of upload routes (only: other requests pay nothing for it): the spooled body goes once the answer is sent or cut off. */
+export async function discardSpooledBodyOnClose(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  reply.raw.once('close', () => request.spooledBody?.discard());
 }

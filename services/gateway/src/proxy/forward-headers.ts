@@ -1,9 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { propagation } from '@opentelemetry/api';
 import type { FastifyRequest } from 'fastify';
-import { FORWARDED_FOR_SIGNATURE_HEADER, signForwardedFor } from '@school/auth';
+import { FORWARDED_FOR_SIGNATURE_HEADER } from '@school/auth';
 import { REQUEST_ID_HEADER } from '@school/http';
 import { firstListEntry } from '../request/client-ip.js';
+import { ForwardedForSignatures } from './forwarded-signatures.js';
 import { injectTraceContext } from '../tracing/request-span.js';
 
 /**
@@ -38,6 +39,8 @@ export interface ForwardingOptions {
   forwardingSecret: { current(): string | undefined };
 }
 
+const signatures = new ForwardedForSignatures();
+
 /** The request headers an upstream service sees. Authorization passes through untouched. */
 export function upstreamRequestHeaders(request: FastifyRequest, incoming: IncomingHttpHeaders, options: ForwardingOptions): IncomingHttpHeaders {
   const headers: IncomingHttpHeaders = {};
@@ -56,7 +59,7 @@ export function upstreamRequestHeaders(request: FastifyRequest, incoming: Incomi
   const forwardedFor = request.client.forwardedFor;
   headers['x-forwarded-for'] = forwardedFor;
   const secret = options.forwardingSecret.current();
-  if (secret !== undefined) headers[FORWARDED_FOR_SIGNATURE_HEADER] = signForwardedFor(secret, forwardedFor);
+  if (secret !== undefined) headers[FORWARDED_FOR_SIGNATURE_HEADER] = signatures.sign(secret, forwardedFor);
   const trustProxy = options.trustedProxies > 0;
   headers['x-forwarded-proto'] = (trustProxy && firstListEntry(request.headers['x-forwarded-proto'])) || request.protocol;
   const host = (trustProxy && firstListEntry(request.headers['x-forwarded-host'])) || request.headers.host;
@@ -78,9 +81,12 @@ export function clientResponseHeaders(upstream: IncomingHttpHeaders): IncomingHt
   return headers;
 }
 
+/** What nearly every request and response says: nothing beyond HOP_BY_HOP to strip. */
+const USUAL_CONNECTION = /^\s*(keep-alive|close)\s*$/i;
+
 /** The header names a `Connection` header lists beyond HOP_BY_HOP; undefined when none (the usual `keep-alive`). */
 function listedInConnection(connection: unknown): Set<string> | undefined {
-  if (typeof connection !== 'string') return undefined;
+  if (typeof connection !== 'string' || USUAL_CONNECTION.test(connection)) return undefined;
   const names = connection
     .split(',')
     .map((name) => name.trim().toLowerCase())

@@ -5,6 +5,7 @@ import type { ServiceName } from '@school/config';
 import { THROTTLE_POLICIES } from '@school/contracts';
 import { authenticateHook } from '../auth/authenticate.hook.js';
 import { bodyDeadlineHook } from '../body/body-deadline.js';
+import { discardSpooledBodyOnClose } from '../body/body-parsers.js';
 import { createUpstreamAgent, proxyOptions, type UpstreamOptions } from './upstream.js';
 import { needsBody } from '../throttle/policies.js';
 import { signedUrlKeyCount, throttleHook } from '../throttle/throttle.hook.js';
@@ -53,7 +54,8 @@ export async function registerTableRoutes(app: FastifyInstance, deps: RouteDepen
   app.addHook('onRoute', (options) => {
     const route = options.config?.route;
     if (!route) return;
-    const onRequest: RequestHook[] = route.auth === 'jwt' ? [authenticate] : [];
+    const onRequest: RequestHook[] = route.body.kind === 'upload' ? [discardSpooledBodyOnClose] : [];
+    if (route.auth === 'jwt') onRequest.push(authenticate);
     const preValidation: RequestHook[] = [];
     for (const policy of route.throttles ?? []) {
       const hook = throttleHook(deps.throttle, policy);

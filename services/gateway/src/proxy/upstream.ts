@@ -1,5 +1,5 @@
 import type { FastifyHttpProxyOptions } from '@fastify/http-proxy';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Agent } from 'undici';
 import { AppError, validationFailed } from '@school/http';
 import type { GatewayRoute } from '../routes/route-table.js';
@@ -51,7 +51,6 @@ export function proxyOptions(route: GatewayRoute, baseUrl: string, agent: Agent,
     config: { route },
     undici: agent,
     // Before http-proxy's own destination check, so a refused path gets the envelope.
-    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- http-proxy types the callback form only; fastify.route, which gets the hook, awaits it
     preHandler: refuseDotSegments,
     // Fastify already logs every request with its id; one more line per hop adds nothing.
     disableRequestLogging: true,
@@ -81,27 +80,29 @@ export function proxyOptions(route: GatewayRoute, baseUrl: string, agent: Agent,
   };
 }
 
-const SEGMENT_SUSPECT = /[.%\\]/;
+/** Something to decode (a percent sign), a backslash, or a literal `.` or `..` segment. */
+const SEGMENT_SUSPECT = /[%\\]|\/\.\.?(?:\/|$)/;
 
 /**
  * The upstream URL is resolved by the WHATWG parser, which would fold `..` (also `%2e%2e` and
  * backslashes) and let a path leave the route it matched. Such paths are refused (http-proxy's own
- * check answers without the envelope and lets single-dot segments through).
+ * check answers without the envelope and lets single-dot segments through). A callback hook, not an
+ * async one: it runs on every proxied request and nearly always has nothing to do.
  */
-export async function refuseDotSegments(request: FastifyRequest): Promise<void> {
+export function refuseDotSegments(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
   const query = request.url.indexOf('?');
   const path = query === -1 ? request.url : request.url.slice(0, query);
-  // Nothing to decode or fold (the usual case): no dot, percent sign or backslash.
-  if (!SEGMENT_SUSPECT.test(path)) return;
+  if (!SEGMENT_SUSPECT.test(path)) return done();
   let decoded: string;
   try {
     decoded = decodeURIComponent(path);
   } catch {
-    throw validationFailed([{ field: 'path', message: 'Malformed percent-encoding' }]);
+    return done(validationFailed([{ field: 'path', message: 'Malformed percent-encoding' }]));
   }
   if (decoded.split(/[/\\]/).some((segment) => segment === '.' || segment === '..')) {
-    throw validationFailed([{ field: 'path', message: 'Path must not contain . or .. segments' }]);
+    return done(validationFailed([{ field: 'path', message: 'Path must not contain . or .. segments' }]));
   }
+  done();
 }
 
 function causeOfType<T>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { withDeadline } from '@school/async';
-import { THROTTLE_POLICIES, THROTTLE_POLICY_NAMES, type ThrottlePolicyName } from '@school/contracts';
+import { THROTTLE_POLICIES, THROTTLE_POLICY_NAMES, type ThrottlePolicy, type ThrottlePolicyName } from '@school/contracts';
 import { Counter, type Registry } from '@school/metrics';
 import type { Logger } from '@school/telemetry';
+import { FullWindows } from './full-windows.js';
 import { MemoryWindows } from './memory-windows.js';
 import { RedisWindows } from './redis-windows.js';
 import { SINGLE_HIT, type HitWeight, type WindowCount } from './window-count.js';
@@ -29,11 +30,13 @@ export interface ThrottleOptions {
 /**
  * Counts hits per policy and caller in Redis, so every gateway replica sees the same counts. While
  * Redis is unreachable it counts in this process's memory with the same limits: requests are never
- * let through unthrottled. The outage is logged once when it starts and once when it ends.
+ * let through unthrottled. The outage is logged once when it starts and once when it ends. A window
+ * Redis has shown full refuses the rest of its hits here, without asking again (FullWindows).
  */
 export class Throttle {
   private readonly redis: RedisWindows;
   private readonly memory = new MemoryWindows();
+  private readonly full = new FullWindows();
   private readonly keyPrefix: string;
   private readonly logger: Logger;
   private redisHealthy = true;
@@ -54,20 +57,22 @@ export class Throttle {
     const policy = THROTTLE_POLICIES[policyName];
     const key = `${this.keyPrefix}${policyName}:${createHash('sha256').update(subject).digest('base64url')}`;
     const weight = batch === undefined ? SINGLE_HIT : { cost: batch, wholeLimit: policy.limit };
-    const { count, resetInMs } = await this.count(key, policy.windowMs, weight);
+    const { count, resetInMs } = this.full.refusal(key) ?? (await this.count(key, policy, weight));
     const allowed = count <= policy.limit;
     if (!allowed) this.rejections?.[policyName].inc();
     return { allowed, retryAfterSeconds: Math.max(1, Math.ceil(resetInMs / 1000)) };
   }
 
-  private async count(key: string, windowMs: number, weight: HitWeight): Promise<WindowCount> {
+  private async count(key: string, policy: ThrottlePolicy, weight: HitWeight): Promise<WindowCount> {
     if (this.redis.available) {
       try {
-        const counted = await withDeadline(this.redis.hit(key, windowMs, weight), REDIS_TIMEOUT_MS, 'Redis');
+        const askedAt = Date.now();
+        const counted = await withDeadline(this.redis.hit(key, policy.windowMs, weight), REDIS_TIMEOUT_MS, 'Redis');
         if (!this.redisHealthy) {
           this.redisHealthy = true;
           this.logger.info('Redis is back: throttling is shared across gateway replicas again');
         }
+        this.full.learn(key, policy.limit, weight, counted, askedAt);
         return counted;
       } catch (error) {
         this.fallBack(error);
@@ -75,7 +80,7 @@ export class Throttle {
     } else {
       this.fallBack(new Error('Redis connection is not ready'));
     }
-    return this.memory.hit(key, windowMs, weight);
+    return this.memory.hit(key, policy.windowMs, weight);
   }
 
   private fallBack(error: unknown): void {
