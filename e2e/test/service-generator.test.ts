@@ -65,7 +65,10 @@ describe('npx nx g @school/tools:service <name>', () => {
 
     const read = (path: string) => readFile(join(copy, path), 'utf8');
     expect(await read('services/billing/src/main.ts')).toContain("name: 'billing'");
-    expect(JSON.parse(await read('services/billing/package.json'))).toMatchObject({ scripts: { lint: 'eslint .' }, nx: { tags: ['type:service'] } });
+    expect(JSON.parse(await read('services/billing/package.json'))).toMatchObject({
+      scripts: { lint: 'eslint .', 'test:medium': expect.stringContaining('JEST_LANE=medium') },
+      nx: { tags: ['type:service'] },
+    });
     expect(await read('libs/config/src/topology.ts')).toContain("billing: { port: 3006, schema: 'billing' },");
     expect(await read('docker-compose.yml')).toMatch(
       / {2}billing:\n {4}<<: \*app\n {4}build: \{ <<: \*build, args: \{ SERVICE: billing \} \}\n[\s\S]*BILLING_URL: http:\/\/billing:3006\n[\s\S]* {6}billing: \{ condition: service_healthy \}/,
@@ -84,6 +87,8 @@ describe('npx nx g @school/tools:service <name>', () => {
     });
 
     nx(copy, ['run', '@school/billing:build', '--outputStyle=static']);
+    // Its medium layer (docs/testing.md): the kit and the example the generator wrote pass as written.
+    nx(copy, ['run', '@school/billing:test:medium', '--outputStyle=static']);
 
     database = `generator_${randomBytes(4).toString('hex')}`;
     await withAdmin((client) => client.query(`CREATE DATABASE ${database}`));

@@ -103,6 +103,8 @@ if (unitOnly) {
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedTests: string[] = [];
+const laneTimes: Array<{ name: string; seconds: number }> = [];
+const suiteTimes: Array<{ name: string; seconds: number }> = [];
 let lanes = 0;
 for (const entry of existsSync(resultsDir) ? readdirSync(resultsDir, { recursive: true }) : []) {
   if (!String(entry).endsWith('.json')) continue;
@@ -110,8 +112,20 @@ for (const entry of existsSync(resultsDir) ? readdirSync(resultsDir, { recursive
   for (const key of ['passed', 'failed', 'skipped'] as const) totals[key] += lane[key];
   const project = dirname(String(entry));
   for (const { file, test, error } of lane.failures) failedTests.push(`  ${project} ${file} › ${test}\n      ${error}`);
+  const laneName = `${project} ${String(entry).slice(project.length + 1, -'.json'.length)}`;
+  // A lane replayed from Nx's cache may predate the timings.
+  if (lane.seconds !== undefined) laneTimes.push({ name: laneName, seconds: lane.seconds });
+  for (const { file, seconds } of lane.suites ?? []) suiteTimes.push({ name: `${project} ${file}`, seconds });
   lanes += 1;
 }
+// Where the time went: the longest lanes bound the run, and the longest suites bound their lanes.
+const slowest = (times: typeof laneTimes, count: number) =>
+  times
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, count)
+    .map(({ name, seconds }) => `${name} ${duration(seconds * 1000)}`)
+    .join(', ');
+if (laneTimes.length > 0) console.log(`\nslowest lanes: ${slowest(laneTimes, 6)}\nslowest suites: ${slowest(suiteTimes, 10)}`);
 if (status !== 0 && totals.failed === 0) totals.failed = 1; // a lint, typecheck or build failure fails the run too
 console.log(`\n${lanes} project lanes tested in ${duration(Date.now() - started)} (${timings.join(', ')}; time scale ${scale})`);
 if (failedSteps.length > 0) console.log(`failed: ${failedSteps.join(', ')}`);

@@ -39,8 +39,11 @@ export default class ResultsReporter {
   }
 }
 
-/** The counts of a jest run and, for each failed test or suite that did not run, its file, name and first lines of error. */
-export function summarize(results, rootDir) {
+/**
+ * The counts of a jest run and, for each failed test or suite that did not run, its file, name and first lines of error;
+ * the lane's wall time until `now` and each suite's.
+ */
+export function summarize(results, rootDir, now = Date.now()) {
   const failures = [];
   for (const suite of results.testResults) {
     const file = relative(rootDir, suite.testFilePath);
@@ -54,8 +57,20 @@ export function summarize(results, rootDir) {
     failed: results.numFailedTests + results.numRuntimeErrorTestSuites,
     skipped: results.numPendingTests + results.numTodoTests,
     failures,
+    seconds: seconds(now - results.startTime),
+    suites: suiteTimes(results.testResults, rootDir),
   };
 }
+
+/** Each suite's wall time (loading its modules, its hooks and tests), slowest first: where a lane's time goes. */
+function suiteTimes(testResults, rootDir) {
+  return testResults
+    .filter(({ perfStats }) => perfStats?.start > 0 && perfStats.end >= perfStats.start)
+    .map(({ testFilePath, perfStats }) => ({ file: relative(rootDir, testFilePath), seconds: seconds(perfStats.end - perfStats.start) }))
+    .sort((a, b) => b.seconds - a.seconds);
+}
+
+const seconds = (ms) => Math.round(ms / 100) / 10;
 
 /** What an assertion says before its stack: the matcher, then what was expected and received. */
 function firstLines(message = '') {

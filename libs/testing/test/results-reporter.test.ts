@@ -11,7 +11,7 @@ const ROOT = '/repo/services/identity';
 const red = (text: string) => `\u001b[31m${text}\u001b[39m`;
 
 function run(testResults: RunResults['testResults'], counts: Partial<RunResults> = {}): RunResults {
-  return { numPassedTests: 0, numFailedTests: 0, numRuntimeErrorTestSuites: 0, numPendingTests: 0, numTodoTests: 0, testResults, ...counts };
+  return { numPassedTests: 0, numFailedTests: 0, numRuntimeErrorTestSuites: 0, numPendingTests: 0, numTodoTests: 0, startTime: Date.now(), testResults, ...counts };
 }
 
 describe("the lane summary npm test's closing lines are made of", () => {
@@ -43,6 +43,8 @@ describe("the lane summary npm test's closing lines are made of", () => {
       failed: 1,
       skipped: 2,
       failures: [{ file: 'test/rpc.test.ts', test: 'rpc reconnects within 2 s', error: 'Error: expect(received).toBeLessThan(expected) / Expected: < 2500 / Received:   2731' }],
+      seconds: expect.any(Number),
+      suites: [],
     });
   });
 
@@ -71,7 +73,24 @@ describe("the lane summary npm test's closing lines are made of", () => {
       failed: 0,
       skipped: 0,
       failures: [],
+      seconds: expect.any(Number),
+      suites: [],
     });
+  });
+
+  it('times the lane and each suite that ran, slowest first, so a run shows its critical path', () => {
+    const at = Date.parse('2026-01-01T00:00:00Z');
+    const suite = (name: string, start: number, end: number) => ({ testFilePath: `${ROOT}/test/${name}`, perfStats: { start, end }, testResults: [] });
+    const summary = summarize(
+      run([suite('quick.test.ts', at, at + 1_240), suite('slow.test.ts', at, at + 61_960), suite('never-ran.test.ts', 0, 0)], { startTime: at }),
+      ROOT,
+      at + 90_040,
+    );
+    expect(summary.suites).toEqual([
+      { file: 'test/slow.test.ts', seconds: 62 },
+      { file: 'test/quick.test.ts', seconds: 1.2 },
+    ]);
+    expect(summary.seconds).toBe(90);
   });
 });
 

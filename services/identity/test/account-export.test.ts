@@ -4,7 +4,7 @@ import { FEEDBACK_SENT_BY_ACCOUNT, FILES_OF_ACCOUNT, type RpcAnswer, type RpcCon
 import { AmqpConnection, RpcServer, silentLogger } from '@school/messaging';
 import { TEST_AMQP_URL } from '@school/messaging/testing';
 import { scaled } from '@school/testing';
-import { accessTokenFor, createAccount, type IdentityUnderTest, sessionIdOf, signIn, startIdentity } from './kit/index.js';
+import { accessTokenFor, createAccount, identitySuite, sessionIdOf, signIn } from './kit/index.js';
 
 /**
  * Contract §11 export in identity alone: feedback and media are stand-ins answering over RabbitMQ
@@ -33,13 +33,12 @@ const filesOf = (ownerId: string): RpcAnswer<typeof FILES_OF_ACCOUNT> => ({
 });
 
 describe('account export (contract §11) in identity', () => {
-  let identity: IdentityUnderTest;
+  const identity = identitySuite();
   let adminToken: string;
   let connection: AmqpConnection;
   const peers = new Map<string, RpcServer>();
 
   beforeAll(async () => {
-    identity = await startIdentity();
     adminToken = (await signIn(identity, await createAccount(identity, { role: 'admin' }))).accessToken;
     connection = new AmqpConnection({ url: TEST_AMQP_URL, name: 'export-peers-stand-in', logger: silentLogger, reconnect: { initialMs: 100, maxMs: 400 } });
   });
@@ -47,7 +46,6 @@ describe('account export (contract §11) in identity', () => {
   afterAll(async () => {
     for (const server of peers.values()) await server.stop();
     await connection?.close();
-    await identity?.close();
   });
 
   async function serve<Contract extends RpcContract>(contract: Contract, answer: (request: RpcRequest<Contract>) => unknown): Promise<void> {

@@ -1,24 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { SERVICES } from '@school/config';
 import { EVENT_TYPES } from '@school/contracts';
 import { type AuditAction } from '@school/contracts';
 import { SECRET_CHANGED } from '@school/messaging';
 import { auditEntriesIn, type RecordedAuditEntry, secretsIn } from '@school/messaging/testing';
 import type { User } from '../src/generated/prisma/client.js';
-import {
-  AUTH_PREFIX,
-  createAccount,
-  type IdentityUnderTest,
-  lastEventOf,
-  login,
-  NEW_PASSWORD,
-  PASSWORD,
-  serveMessageRequests,
-  signIn,
-  startIdentity,
-  uniqueEmail,
-} from './kit/index.js';
+import { AUTH_PREFIX, createAccount, identitySuite, lastEventOf, login, NEW_PASSWORD, PASSWORD, serveMessageRequests, signIn, uniqueEmail } from './kit/index.js';
 
 const CLIENT_IP = '203.0.113.7';
 const USER_AGENT = 'audit-test/1.0 (contract §13)';
@@ -30,21 +18,16 @@ interface Answer {
 }
 
 describe('audit entries of identity (contract §13): one per admin change and admin-surface sign-in event, in its transaction', () => {
-  let identity: IdentityUnderTest;
+  const identity = identitySuite();
   let admin: User;
   let adminToken: string;
   const secrets: string[] = [PASSWORD, NEW_PASSWORD];
 
   beforeAll(async () => {
-    identity = await startIdentity();
     admin = await createAccount(identity, { role: 'admin' });
     const tokens = await signIn(identity, admin);
     adminToken = tokens.accessToken;
     secrets.push(tokens.accessToken, tokens.refreshToken);
-  });
-
-  afterAll(async () => {
-    await identity?.close();
   });
 
   /** A request as the gateway forwards it: the client's address signed, its user agent, the request id the gateway chose. */

@@ -10,7 +10,7 @@ import { AuditEntriesRepository } from '../src/audit/audit-entries.repository.js
 import { AuditRetention } from '../src/audit/audit-retention.js';
 import { AUDIT_EVENTS } from '../src/audit/audit.module.js';
 import type { User } from '../src/generated/prisma/client.js';
-import { accessTokenFor, createAccount, type IdentityUnderTest, startIdentity } from './kit/index.js';
+import { accessTokenFor, createAccount, DAY, identitySuite } from './kit/index.js';
 
 type RecordedEntry = EventPayload<'audit.entry_recorded'>;
 
@@ -22,8 +22,6 @@ interface AuditPageBody {
   errors?: { field: string; message: string }[];
 }
 
-const DAY_MS = 86_400_000;
-
 /**
  * Contract §13, the store: `audit.entry_recorded` events published to the broker as a service's
  * relay would (message id = entry id) are stored once with the actor's email from the accounts, and
@@ -31,14 +29,13 @@ const DAY_MS = 86_400_000;
  * them; the retention job removes old ones, two instances at once.
  */
 describe('audit store: real RabbitMQ and Postgres, read through GET /api/audit-events', () => {
-  let identity: IdentityUnderTest;
+  // One message at a time, in order: a message stored means every one published before it was handled.
+  const identity = identitySuite({ AMQP_PREFETCH: '1' }, 120_000);
   let broker: TestBroker;
   let admin: User;
   let adminToken: string;
 
   beforeAll(async () => {
-    // One message at a time, in order: a message stored means every one published before it was handled.
-    identity = await startIdentity({ AMQP_PREFETCH: '1' });
     broker = await TestBroker.connect(identity.brokerPrefix);
     broker.consumer(AUDIT_EVENTS.consumer, AUDIT_EVENTS.bindings);
     await waitFor(async () => (await identity.request('GET', '/health/ready')).status === 200, { what: 'identity ready (subscribed)' });
@@ -48,7 +45,6 @@ describe('audit store: real RabbitMQ and Postgres, read through GET /api/audit-e
 
   afterAll(async () => {
     await broker?.close();
-    await identity?.close();
   });
 
   function entry(overrides: Partial<RecordedEntry> = {}): RecordedEntry {
@@ -406,11 +402,11 @@ describe('audit store: real RabbitMQ and Postgres, read through GET /api/audit-e
     for (let i = 0; i < 40; i += 1) {
       const id = uuidv7();
       old.push(id);
-      await broker.publish(EVENT_TYPES.auditEntryRecorded, JSON.stringify(entry({ actor: by, occurredAt: new Date(Date.now() - (366 + i) * DAY_MS).toISOString() })), {
+      await broker.publish(EVENT_TYPES.auditEntryRecorded, JSON.stringify(entry({ actor: by, occurredAt: new Date(Date.now() - (366 + i) * DAY).toISOString() })), {
         messageId: id,
       });
     }
-    const kept = await recorded(entry({ actor: by, occurredAt: new Date(Date.now() - 364 * DAY_MS).toISOString() }));
+    const kept = await recorded(entry({ actor: by, occurredAt: new Date(Date.now() - 364 * DAY).toISOString() }));
     await waitFor(async () => (await identity.prisma.auditEntry.count({ where: { actorPublicId: actor } })) === 41, { what: '41 entries stored' });
 
     // Two instances of the job, each with its own connection pool, as two replicas would run it.

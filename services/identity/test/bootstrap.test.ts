@@ -12,20 +12,12 @@ import { PasswordHasher } from '../src/passwords/password-hasher.js';
 import { ProviderAccountsRepository } from '../src/accounts/provider-accounts.repository.js';
 import { AdminsRepository } from '../src/accounts/admins.repository.js';
 import { UsersRepository } from '../src/accounts/users.repository.js';
-import { type IdentityUnderTest, login, startIdentity, uniqueEmail } from './kit/index.js';
+import { identitySuite, login, uniqueEmail } from './kit/index.js';
 
 const serviceDir = join(import.meta.dirname, '..');
 
 describe('bootstrap admin at identity start-up', () => {
-  let identity: IdentityUnderTest;
-
-  beforeAll(async () => {
-    identity = await startIdentity({ BOOTSTRAP_ADMIN_EMAIL: 'Root@School.example', BOOTSTRAP_ADMIN_PASSWORD: 'B00tstrap!pw' });
-  });
-
-  afterAll(async () => {
-    await identity?.close();
-  });
+  const identity = identitySuite({ BOOTSTRAP_ADMIN_EMAIL: 'Root@School.example', BOOTSTRAP_ADMIN_PASSWORD: 'B00tstrap!pw' });
 
   it('creates one admin from BOOTSTRAP_ADMIN_EMAIL / BOOTSTRAP_ADMIN_PASSWORD, who can log in', async () => {
     const admins = await identity.prisma.user.findMany({ where: { role: 'admin' } });

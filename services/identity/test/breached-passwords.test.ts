@@ -1,18 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/contracts';
-import {
-  AUTH_PREFIX,
-  createAccount,
-  type IdentityUnderTest,
-  invite,
-  lastEventOf,
-  login,
-  PASSWORD,
-  serveMessageRequests,
-  signedInAccessToken,
-  startIdentity,
-  tokenOf,
-} from './kit/index.js';
+import { AUTH_PREFIX, createAccount, identitySuite, invite, lastEventOf, login, PASSWORD, serveMessageRequests, signedInAccessToken, tokenOf } from './kit/index.js';
 
 const BREACHED = 'is too common: it appears in lists of breached passwords';
 const GUESSABLE = 'is too easy to guess: avoid common words, names, years and patterns, even with digits or symbols added';
@@ -22,15 +10,7 @@ const GUESSABLE = 'is too easy to guess: avoid common words, names, years and pa
  * estimator scores below 3, is refused like a weak one, on every route that sets a password.
  */
 describe('breached and guessable passwords (contract §9)', () => {
-  let identity: IdentityUnderTest;
-
-  beforeAll(async () => {
-    identity = await startIdentity();
-  });
-
-  afterAll(async () => {
-    await identity?.close();
-  });
+  const identity = identitySuite();
 
   function expectRefused(answer: { status: number; body: { errorCode: string | null; errors?: { field: string; message: string }[] } }, field: string, message = BREACHED): void {
     expect(answer.status).toBe(400);

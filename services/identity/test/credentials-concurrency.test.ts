@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/contracts';
 import { UnitOfWork } from '@school/service';
 import { EmailVerificationService } from '../src/credentials/email-verification/email-verification.service.js';
 import { PasswordResetService } from '../src/credentials/password-reset/password-reset.service.js';
 import type { User } from '../src/generated/prisma/client.js';
-import { countEventsOf, createAccount, type IdentityUnderTest, invite, lastEventOf, NEW_PASSWORD, PASSWORD, serveMessageRequests, startIdentity, tokenOf } from './kit/index.js';
+import { countEventsOf, createAccount, identitySuite, invite, lastEventOf, NEW_PASSWORD, PASSWORD, serveMessageRequests, tokenOf } from './kit/index.js';
 
 const RESET = '/api/auth/password/reset';
 
 describe('credential redemption under concurrency', () => {
-  let identity: IdentityUnderTest;
-
-  beforeAll(async () => {
-    identity = await startIdentity();
-  });
-
-  afterAll(async () => {
-    await identity?.close();
-  });
+  const identity = identitySuite();
 
   const post = (path: string, body: unknown) => identity.request('POST', path, body);
   const credentialsOf = (user: User) => identity.prisma.verificationCredential.findMany({ where: { userId: user.id }, orderBy: { id: 'asc' } });

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { EVENT_TYPES } from '@school/contracts';
 import { UnitOfWork } from '@school/service';
 import { CredentialsRepository } from '../src/credentials/credentials.repository.js';
@@ -6,44 +6,33 @@ import type { User } from '../src/generated/prisma/client.js';
 import { AccountMatchesRepository } from '../src/accounts/account-matches.repository.js';
 import { UsersRepository } from '../src/accounts/users.repository.js';
 import {
-  advanceClock,
+  AUTH_PREFIX,
   countEventsOf,
   createAccount,
   eventsOf,
   type HttpAnswer,
-  type IdentityUnderTest,
+  identitySuite,
   invite,
   lastEventOf,
+  MINUTE,
   NEW_PASSWORD,
   PASSWORD,
   recordedEvents,
   serveMessageRequests,
-  startIdentity,
+  suiteClock,
   uniqueEmail,
   uniquePhone,
 } from './kit/index.js';
 
-const ADMIN = '/api/auth';
-const MOBILE = '/api/mobile/auth';
-const MINUTE = 60_000;
+const { admin: ADMIN, mobile: MOBILE } = AUTH_PREFIX;
 
 /** Contract §4: forgot and reset by a verified phone only, the hourly message cap, and answers that take as long for anyone. */
 describe('public credential routes: phones, the message cap, no account probing', () => {
-  let identity: IdentityUnderTest;
-  let restoreClock: (() => void) | undefined;
-
-  beforeAll(async () => {
-    // The worker serves requests when a test says so (serveMessageRequests), never in between.
-    identity = await startIdentity({ MESSAGE_REQUESTS_INTERVAL_MS: '60000' });
-  });
-
-  afterAll(async () => {
-    await identity?.close();
-  });
+  // The worker serves requests when a test says so (serveMessageRequests), never in between.
+  const identity = identitySuite({ MESSAGE_REQUESTS_INTERVAL_MS: '60000' });
+  const clock = suiteClock(identity);
 
   afterEach(() => {
-    restoreClock?.();
-    restoreClock = undefined;
     jest.restoreAllMocks();
   });
 
@@ -117,7 +106,7 @@ describe('public credential routes: phones, the message cap, no account probing'
       expect(await credentialsOf(user)).toHaveLength(6); // the invitation and the five messages
 
       // The hour is a sliding window from each message: an hour after them, one more may go.
-      restoreClock = advanceClock(identity, 60 * MINUTE + MINUTE);
+      clock.ahead(60 * MINUTE + MINUTE);
       await post(`${ADMIN}/password/forgot`, { email: user.email });
       await serveMessageRequests(identity);
       expect(await messagesTo(user)).toBe(6);

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { EVENT_TYPES } from '@school/contracts';
 import { UnitOfWork } from '@school/service';
 import { OtpHasher } from '../src/credentials/credential-secrets.js';
@@ -7,46 +7,32 @@ import { CREDENTIALS_OPTIONS, type CredentialsOptions } from '../src/credentials
 import type { User } from '../src/generated/prisma/client.js';
 import { PasswordHasher } from '../src/passwords/password-hasher.js';
 import {
-  advanceClock,
+  AUTH_PREFIX,
   createAccount,
+  DAY,
   eventsOf,
-  type IdentityUnderTest,
+  identitySuite,
   invite,
   lastEventOf,
   logIn,
+  MINUTE,
   NEW_PASSWORD,
   PASSWORD,
   recordedEvents,
   serveMessageRequests,
   signedInAccessToken,
-  startIdentity,
+  suiteClock,
   tokenOf,
   uniqueEmail,
   uniquePhone,
 } from './kit/index.js';
 import { scaled } from '@school/testing';
 
-const ADMIN = '/api/auth';
-const MOBILE = '/api/mobile/auth';
-const MINUTE = 60_000;
-const DAY = 24 * 60 * MINUTE;
+const { admin: ADMIN, mobile: MOBILE } = AUTH_PREFIX;
 
 describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)', () => {
-  let identity: IdentityUnderTest;
-  let restoreClock: (() => void) | undefined;
-
-  beforeAll(async () => {
-    identity = await startIdentity();
-  });
-
-  afterAll(async () => {
-    await identity?.close();
-  });
-
-  afterEach(() => {
-    restoreClock?.();
-    restoreClock = undefined;
-  });
+  const identity = identitySuite();
+  const clock = suiteClock(identity);
 
   const post = (path: string, body?: unknown, token?: string) => identity.request('POST', path, body, token);
 
@@ -289,11 +275,10 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
     it('refuses a reset older than the OTP lifetime (15 minutes)', async () => {
       const user = await createAccount(identity);
       const { token, otp } = await forgotByEmail(user);
-      restoreClock = advanceClock(identity, 15 * MINUTE + 1_000);
+      clock.ahead(15 * MINUTE + 1_000);
       expectInvalidCode(await post(`${ADMIN}/password/reset`, { token, password: NEW_PASSWORD }));
       expectInvalidCode(await post(`${ADMIN}/password/reset`, { email: user.email, otp, password: NEW_PASSWORD }));
-      restoreClock();
-      restoreClock = advanceClock(identity, 14 * MINUTE);
+      clock.ahead(14 * MINUTE);
       expect((await post(`${ADMIN}/password/reset`, { token, password: NEW_PASSWORD })).status).toBe(200);
     });
 
@@ -479,7 +464,7 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
       expect(credential).toMatchObject({ purpose: 'account_invite', otpHash: null, target: user.email });
       expect(Math.abs(credential!.expiresAt.getTime() - credential!.createdAt.getTime() - 7 * DAY)).toBeLessThan(5_000);
 
-      restoreClock = advanceClock(identity, 6 * DAY);
+      clock.ahead(6 * DAY);
       expect((await post(`${MOBILE}/password/reset`, { token, password: PASSWORD })).status).toBe(200);
       expect(await passwordIs(user, PASSWORD)).toBe(true);
       const after = await identity.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
@@ -490,7 +475,7 @@ describe('password forgot and reset (spec §3.1, §4.2 rules 1-7, contract §4)'
     it('expires after 7 days', async () => {
       const user = await createAccount(identity, { password: null });
       const token = await invitationTokenOf(user);
-      restoreClock = advanceClock(identity, 7 * DAY + MINUTE);
+      clock.ahead(7 * DAY + MINUTE);
       expectInvalidCode(await post(`${ADMIN}/password/reset`, { token, password: PASSWORD }));
     });
 

@@ -1,42 +1,28 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/contracts';
 import type { User } from '../src/generated/prisma/client.js';
 import {
-  advanceClock,
+  AUTH_PREFIX,
   createAccount,
   eventsOf,
+  HOUR,
   type HttpAnswer,
-  type IdentityUnderTest,
+  identitySuite,
   lastEventOf,
+  MINUTE,
   serveMessageRequests,
   signedInAccessToken,
-  startIdentity,
+  suiteClock,
   tokenOf,
   uniqueEmail,
   uniquePhone,
 } from './kit/index.js';
 
-const ADMIN = '/api/auth';
-const MOBILE = '/api/mobile/auth';
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
+const { admin: ADMIN, mobile: MOBILE } = AUTH_PREFIX;
 
 describe('email and phone verification', () => {
-  let identity: IdentityUnderTest;
-  let restoreClock: (() => void) | undefined;
-
-  beforeAll(async () => {
-    identity = await startIdentity();
-  });
-
-  afterAll(async () => {
-    await identity?.close();
-  });
-
-  afterEach(() => {
-    restoreClock?.();
-    restoreClock = undefined;
-  });
+  const identity = identitySuite();
+  const clock = suiteClock(identity);
 
   const post = (path: string, body?: unknown, token?: string) => identity.request('POST', path, body, token);
   const userOf = (user: User) => identity.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
@@ -91,7 +77,7 @@ describe('email and phone verification', () => {
     it('a link expires after 24 hours', async () => {
       const user = await createAccount(identity);
       const token = await resend(user);
-      restoreClock = advanceClock(identity, 24 * HOUR + MINUTE);
+      clock.ahead(24 * HOUR + MINUTE);
       expectInvalidCode(await post(`${ADMIN}/email/verify/confirm`, { token }));
       expect((await userOf(user)).emailVerifiedAt).toBeNull();
     });
@@ -191,7 +177,7 @@ describe('email and phone verification', () => {
       const { user, accessToken } = await signedIn('admin');
       const phone = uniquePhone();
       const otp = await requestCode(accessToken, user, phone);
-      restoreClock = advanceClock(identity, 15 * MINUTE + 1_000);
+      clock.ahead(15 * MINUTE + 1_000);
       expectInvalidCode(await post(`${ADMIN}/phone/verify/confirm`, { phone, otp }, accessToken));
     });
 
@@ -201,7 +187,7 @@ describe('email and phone verification', () => {
       const phone = uniquePhone();
       const first = await requestCode(accessToken, user, phone);
       // Contract §9: one request per minute per account.
-      restoreClock = advanceClock(identity, MINUTE + 1_000);
+      clock.ahead(MINUTE + 1_000);
       const second = await requestCode(accessToken, user, phone);
       if (first !== second) expectInvalidCode(await post(`${ADMIN}/phone/verify/confirm`, { phone, otp: first }, accessToken));
       expectInvalidCode(await post(`${ADMIN}/phone/verify/confirm`, { phone, otp: second }, other.accessToken));

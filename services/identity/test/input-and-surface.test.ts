@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { AUTH_PREFIX, createAccount, type HttpAnswer, type IdentityUnderTest, me, PASSWORD, refresh, sessionIdOf, signIn, startIdentity, uniqueEmail } from './kit/index.js';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { AUTH_PREFIX, createAccount, type HttpAnswer, identitySuite, me, PASSWORD, refresh, sessionIdOf, signIn, uniqueEmail } from './kit/index.js';
 
 /** Contract §3 (control characters, errors[] cap) and §4 (tokens bound to their surface) on identity's routes. */
 describe('input hardening and token surfaces', () => {
-  let identity: IdentityUnderTest;
+  const identity = identitySuite();
   let adminToken: string;
 
   beforeAll(async () => {
-    identity = await startIdentity();
     adminToken = (await signIn(identity, await createAccount(identity, { role: 'admin' }))).accessToken;
-  });
-
-  afterAll(async () => {
-    await identity?.close();
   });
 
   function expectRefused(answer: HttpAnswer, field: string): void {

@@ -1,18 +1,7 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/contracts';
-import {
-  AUTH_PREFIX,
-  createAccount,
-  type IdentityUnderTest,
-  lastEventOf,
-  NEW_PASSWORD,
-  PASSWORD,
-  serveMessageRequests,
-  startIdentity,
-  type SurfaceName,
-  uniqueEmail,
-} from './kit/index.js';
+import { AUTH_PREFIX, createAccount, identitySuite, lastEventOf, NEW_PASSWORD, PASSWORD, serveMessageRequests, type SurfaceName, uniqueEmail } from './kit/index.js';
 
 interface Answer {
   status: number;
@@ -26,15 +15,7 @@ interface Answer {
  * the count's rules (doubling, clearing, parallel attempts) are test/medium/login-backoff.medium.test.ts.
  */
 describe('login back-off per email (contract §9)', () => {
-  let identity: IdentityUnderTest;
-
-  beforeAll(async () => {
-    identity = await startIdentity();
-  });
-
-  afterAll(async () => {
-    await identity?.close();
-  });
+  const identity = identitySuite();
 
   async function login(email: string, password: string, surface: SurfaceName = 'admin', ip = '198.51.100.1'): Promise<Answer> {
     const response = await fetch(`${identity.baseUrl}${AUTH_PREFIX[surface]}/login/email`, {
@@ -95,15 +76,7 @@ describe('login back-off per email (contract §9)', () => {
 
 /** Contract §9: a login the hash queue cannot take (503) had no password checked, so it is no failure. */
 describe('login back-off when the password-hash queue is full', () => {
-  let identity: IdentityUnderTest;
-
-  beforeAll(async () => {
-    identity = await startIdentity({ PASSWORD_HASH_MAX_WAITING: '0' });
-  });
-
-  afterAll(async () => {
-    await identity?.close();
-  });
+  const identity = identitySuite({ PASSWORD_HASH_MAX_WAITING: '0' });
 
   async function login(email: string, password: string, ip: string): Promise<number> {
     const response = await fetch(`${identity.baseUrl}/api/auth/login/email`, {

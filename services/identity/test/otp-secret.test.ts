@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/contracts';
 import { OtpHasher } from '../src/credentials/credential-secrets.js';
 import { CREDENTIALS_OPTIONS, type CredentialsOptions } from '../src/credentials/credentials.config.js';
 import { InstallationSecretsRepository } from '../src/credentials/installation-secrets.repository.js';
-import { createAccount, type IdentityUnderTest, lastEventOf, signedInAccessToken, startIdentity, uniquePhone } from './kit/index.js';
+import { createAccount, identitySuite, lastEventOf, signedInAccessToken, uniquePhone } from './kit/index.js';
 
 /** Contract §9: outside production an unset OTP_SECRET is generated at random once per installation and kept. */
 describe('the OTP secret of an installation without OTP_SECRET (contract §9)', () => {
-  let identity: IdentityUnderTest;
-
-  beforeAll(async () => {
-    identity = await startIdentity({ OTP_SECRET: '' });
-  });
-
-  afterAll(async () => {
-    await identity?.close();
-  });
+  const identity = identitySuite({ OTP_SECRET: '' });
 
   it('is generated at random, kept in the identity schema, and keys the stored codes', async () => {
     const [kept] = await identity.prisma.installationSecret.findMany({ where: { name: 'otp' } });

@@ -1,20 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { BACKLOG_PER_CLIENT } from '@school/async';
 import { EVENT_TYPES } from '@school/contracts';
 import { waitFor } from '@school/testing';
 import { hashingConcurrency, PasswordHasher } from '../src/passwords/password-hasher.js';
-import {
-  createAccount,
-  type IdentityUnderTest,
-  lastEventOf,
-  NEW_PASSWORD,
-  PASSWORD,
-  serveMessageRequests,
-  signedInAccessToken,
-  startIdentity,
-  tokenOf,
-  uniqueEmail,
-} from './kit/index.js';
+import { createAccount, identitySuite, lastEventOf, NEW_PASSWORD, PASSWORD, serveMessageRequests, signedInAccessToken, tokenOf, uniqueEmail } from './kit/index.js';
 
 interface RawAnswer {
   status: number;
@@ -26,16 +15,11 @@ const BUSY = { message: expect.any(String), data: null, errorCode: 'SERVICE_UNAV
 
 /** A bounded argon2id queue (contract §3: a dependency that cannot take the work is 503 with Retry-After). */
 describe('password hashing under load: a full queue answers 503 SERVICE_UNAVAILABLE with Retry-After', () => {
-  let identity: IdentityUnderTest;
+  const identity = identitySuite({ PASSWORD_HASH_MAX_WAITING: '1' });
   let hasher: PasswordHasher;
 
   beforeAll(async () => {
-    identity = await startIdentity({ PASSWORD_HASH_MAX_WAITING: '1' });
     hasher = identity.app.get(PasswordHasher, { strict: false });
-  });
-
-  afterAll(async () => {
-    await identity?.close();
   });
 
   async function post(path: string, body: unknown, accessToken?: string): Promise<RawAnswer> {

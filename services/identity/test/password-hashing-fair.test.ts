@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createAccount, type IdentityUnderTest, PASSWORD, startIdentity } from './kit/index.js';
+import { describe, expect, it } from '@jest/globals';
+import { createAccount, identitySuite, PASSWORD } from './kit/index.js';
 
 const FLOODING_ADDRESSES = 16;
 const LOOPS_PER_ADDRESS = 3;
@@ -14,16 +14,8 @@ const TEST_TIMEOUT_MS = 240_000;
  * The addresses are the client ips the gateway forwards (and signs) in X-Forwarded-For.
  */
 describe('a fair password-hash queue (contract §9)', () => {
-  let identity: IdentityUnderTest;
-
-  beforeAll(async () => {
-    // Room for every flooding address's share (16 x 2) and more: without turns, the flood alone fills it.
-    identity = await startIdentity({ PASSWORD_HASH_MAX_WAITING: '40' });
-  });
-
-  afterAll(async () => {
-    await identity?.close();
-  }, TEST_TIMEOUT_MS);
+  // Room for every flooding address's share (16 x 2) and more: without turns, the flood alone fills it.
+  const identity = identitySuite({ PASSWORD_HASH_MAX_WAITING: '40' }, TEST_TIMEOUT_MS);
 
   function login(ip: string, email: string, password: string): Promise<number> {
     return fetch(`${identity.baseUrl}/api/auth/login/email`, {

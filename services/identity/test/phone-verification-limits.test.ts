@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { advanceClock, createAccount, type IdentityUnderTest, signedInAccessToken, startIdentity, uniquePhone } from './kit/index.js';
+import { describe, expect, it } from '@jest/globals';
+import { createAccount, identitySuite, MINUTE, signedInAccessToken, suiteClock, uniquePhone } from './kit/index.js';
 
 interface Answer {
   status: number;
@@ -7,31 +7,10 @@ interface Answer {
   errorCode: string | null;
 }
 
-const MINUTE = 60_000;
-
 /** Contract §9: at most 1 request per 60 s and 10 per day per account, and 5 per hour per number. */
 describe('phone verification request limits (contract §9)', () => {
-  let identity: IdentityUnderTest;
-  let restoreClock: (() => void) | undefined;
-
-  beforeAll(async () => {
-    identity = await startIdentity();
-  });
-
-  afterAll(async () => {
-    await identity?.close();
-  });
-
-  afterEach(() => {
-    restoreClock?.();
-    restoreClock = undefined;
-  });
-
-  /** The credentials' clock `ms` ahead of real time. */
-  function at(ms: number): void {
-    restoreClock?.();
-    restoreClock = advanceClock(identity, ms);
-  }
+  const identity = identitySuite();
+  const clock = suiteClock(identity);
 
   async function requestCode(accessToken: string, phone: string): Promise<Answer> {
     const response = await fetch(`${identity.baseUrl}/api/auth/phone/verify/request`, {
@@ -58,17 +37,17 @@ describe('phone verification request limits (contract §9)', () => {
     const token = await staffToken();
     expect((await requestCode(token, uniquePhone())).status).toBe(200);
     expectLimited(await requestCode(token, uniquePhone()), 60);
-    at(MINUTE + 1_000);
+    clock.ahead(MINUTE + 1_000);
     expect((await requestCode(token, uniquePhone())).status).toBe(200);
   });
 
   it('allows 10 requests a day per account', async () => {
     const token = await staffToken();
     for (let i = 0; i < 10; i += 1) {
-      at(i * 2 * MINUTE);
+      clock.ahead(i * 2 * MINUTE);
       expect((await requestCode(token, uniquePhone())).status).toBe(200);
     }
-    at(20 * MINUTE);
+    clock.ahead(20 * MINUTE);
     // The first of the ten was issued 20 minutes ago (on the credentials' clock): a day after it.
     expectLimited(await requestCode(token, uniquePhone()), 24 * 60 * 60 - 20 * 60, 24 * 60 * 60 - 21 * 60);
   });

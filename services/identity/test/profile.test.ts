@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/contracts';
 import { PERMISSIONS } from '@school/auth';
 import {
   accessTokenFor,
   AUTH_PREFIX,
   createAccount,
-  type IdentityUnderTest,
+  identitySuite,
   login,
   me,
   NEW_PASSWORD,
@@ -14,22 +14,13 @@ import {
   refresh,
   sessionIdOf,
   signIn,
-  startIdentity,
   surfaceOf,
 } from './kit/index.js';
 
 const UNAUTHENTICATED = { message: 'Authentication required', data: null, errorCode: 'AUTH_UNAUTHENTICATED' };
 
 describe('me, permissions and set password', () => {
-  let identity: IdentityUnderTest;
-
-  beforeAll(async () => {
-    identity = await startIdentity();
-  });
-
-  afterAll(async () => {
-    await identity?.close();
-  });
+  const identity = identitySuite();
 
   const setPassword = (surface: 'admin' | 'mobile', accessToken: string | undefined, body: unknown) =>
     identity.request('POST', `${AUTH_PREFIX[surface]}/password/set`, body, accessToken);

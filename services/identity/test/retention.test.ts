@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { RetentionService } from '../src/retention/retention.service.js';
 import { SessionsService } from '../src/sessions/sessions.service.js';
-import { createAccount, type IdentityUnderTest, refresh, sessionIdOf, signIn, startIdentity, type TokenPairData } from './kit/index.js';
-
-const DAY_MS = 24 * 3_600_000;
+import { createAccount, DAY, identitySuite, refresh, sessionIdOf, signIn, type TokenPairData } from './kit/index.js';
 
 describe('retention: ended sessions, outlived refresh tokens and spent credentials are deleted', () => {
-  let identity: IdentityUnderTest;
+  const identity = identitySuite({ RETENTION_DAYS: '30' });
 
-  beforeAll(async () => {
-    identity = await startIdentity({ RETENTION_DAYS: '30' });
-  });
-
-  afterAll(async () => {
-    await identity?.close();
-  });
-
-  const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS);
+  const daysAgo = (days: number) => new Date(Date.now() - days * DAY);
   const sessionExists = (pair: TokenPairData) => identity.prisma.session.count({ where: { id: sessionIdOf(pair.accessToken) } }).then((count) => count === 1);
 
   it('keeps live sessions and recently ended ones; deletes those ended before the retention period, with their tokens', async () => {

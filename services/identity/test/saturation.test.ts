@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { type TransactionLimits, UnitOfWork } from '@school/service';
-import { createAccount, type IdentityUnderTest, signedInAccessToken, startIdentity } from './kit/index.js';
+import { createAccount, identitySuite, signedInAccessToken } from './kit/index.js';
 
 /**
  * Contract §3 and §9: a saturated database pool is a dependency that cannot take the work, 503
@@ -9,15 +9,7 @@ import { createAccount, type IdentityUnderTest, signedInAccessToken, startIdenti
  * saturate the pool on any machine.
  */
 describe('a saturated connection pool answers 503, never 500', () => {
-  let identity: IdentityUnderTest;
-
-  beforeAll(async () => {
-    identity = await startIdentity();
-  });
-
-  afterAll(async () => {
-    await identity?.close();
-  });
+  const identity = identitySuite();
 
   it('answers 50 parallel PATCHes of one user only with 200, 409 or 503 (with Retry-After)', async () => {
     const admin = await createAccount(identity, { role: 'admin' });

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { parseConfig } from '@school/config';
 import { identityEnv } from '../src/config.js';
-import { AUTH_PREFIX, createAccount, type IdentityUnderTest, me, refresh, sessionIdOf, signIn, startIdentity, type TokenPairData } from './kit/index.js';
+import { AUTH_PREFIX, createAccount, identitySuite, me, refresh, sessionIdOf, signIn, type TokenPairData } from './kit/index.js';
 
 const GRACE_SECONDS = 2;
 const REFRESH_INVALID = { message: 'Refresh token is invalid or expired', data: null, errorCode: 'AUTH_REFRESH_TOKEN_INVALID' };
@@ -9,15 +9,7 @@ const UNAUTHENTICATED = { message: 'Authentication required', data: null, errorC
 
 // The rotation's rules against the use case (concurrent refreshes, reuse, refused tokens) are test/medium/sessions.medium.test.ts.
 describe('sessions: refresh rotation, reuse detection, logout', () => {
-  let identity: IdentityUnderTest;
-
-  beforeAll(async () => {
-    identity = await startIdentity({ REFRESH_REUSE_GRACE_SECONDS: String(GRACE_SECONDS) });
-  });
-
-  afterAll(async () => {
-    await identity?.close();
-  });
+  const identity = identitySuite({ REFRESH_REUSE_GRACE_SECONDS: String(GRACE_SECONDS) });
 
   const sessionOf = (pair: TokenPairData) => identity.prisma.session.findUniqueOrThrow({ where: { id: sessionIdOf(pair.accessToken) } });
 

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { SERVICES } from '@school/config';
 import { EVENT_TYPES } from '@school/contracts';
 import { auditEntriesIn, secretsIn } from '@school/messaging/testing';
 import { Secret, TOTP } from 'otpauth';
 import type { User } from '../src/generated/prisma/client.js';
-import { createAccount, type IdentityUnderTest, lastEventOf, logIn, PASSWORD, signedInAccessToken, startIdentity } from './kit/index.js';
+import { createAccount, identitySuite, lastEventOf, logIn, PASSWORD, signedInAccessToken } from './kit/index.js';
 
 /**
  * Contract §12 rules that need two requests at once or a look at the rows: one code signs in once
@@ -12,15 +12,7 @@ import { createAccount, type IdentityUnderTest, lastEventOf, logIn, PASSWORD, si
  * stored is ciphertext and hashes. The flows one at a time are proved through the gateway (e2e).
  */
 describe('two-step sign-in: races and storage (contract §12)', () => {
-  let identity: IdentityUnderTest;
-
-  beforeAll(async () => {
-    identity = await startIdentity();
-  });
-
-  afterAll(async () => {
-    await identity?.close();
-  });
+  const identity = identitySuite();
 
   const codeOf = (secret: string, offset = 0) =>
     new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({ timestamp: Date.now() + offset * 30_000 });

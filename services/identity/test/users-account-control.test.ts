@@ -1,34 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/contracts';
 import type { User } from '../src/generated/prisma/client.js';
-import {
-  createAccount,
-  type IdentityUnderTest,
-  invite,
-  lastEventOf,
-  logIn,
-  NEW_PASSWORD,
-  PASSWORD,
-  serveMessageRequests,
-  signedInAccessToken,
-  startIdentity,
-  tokenOf,
-} from './kit/index.js';
+import { createAccount, identitySuite, invite, lastEventOf, logIn, NEW_PASSWORD, PASSWORD, serveMessageRequests, signedInAccessToken, tokenOf } from './kit/index.js';
 
 const SELF_ACTION = { message: 'You cannot ban or delete your own account', data: null, errorCode: 'USER_SELF_ACTION' };
 const LAST_ADMIN = { message: 'This change would leave no active administrator', data: null, errorCode: 'USER_LAST_ADMIN' };
 const CODE_INVALID = { message: 'Verification code is invalid or expired', data: null, errorCode: 'AUTH_VERIFICATION_CODE_INVALID' };
 
 describe('account control (contract §6): self actions, the last admin, credentials of closed accounts', () => {
-  let identity: IdentityUnderTest;
-
-  beforeAll(async () => {
-    identity = await startIdentity();
-  });
-
-  afterAll(async () => {
-    await identity?.close();
-  });
+  const identity = identitySuite();
 
   const call = (token: string, method: string, path: string, body?: unknown) => identity.request(method, path, body, token);
   const activeAdmins = () => identity.prisma.user.count({ where: { role: 'admin', banned: false, deletedAt: null } });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { AmqpConnection, RpcClient, RpcServer, silentLogger } from '@school/messaging';
 import { EVENT_TYPES, GEOGRAPHY_CHECK, GEOGRAPHY_RELEASE, type RpcAnswer, type RpcRequest } from '@school/contracts';
 import { TEST_AMQP_URL } from '@school/messaging/testing';
-import { createAccount, eventsOf, type IdentityUnderTest, me, recordedEvents, refresh, signIn, startIdentity, uniqueEmail } from './kit/index.js';
+import { createAccount, eventsOf, identitySuite, me, recordedEvents, refresh, signIn, uniqueEmail } from './kit/index.js';
 import { scaled } from '@school/testing';
 
 /**
@@ -49,7 +49,7 @@ async function until(probe: () => boolean, what: string): Promise<void> {
 }
 
 describe("users' address (contract §6): checked with reference-data over RabbitMQ, its committed value told through the outbox", () => {
-  let identity: IdentityUnderTest;
+  const identity = identitySuite();
   let adminToken: string;
   let connection: AmqpConnection;
   let client: RpcClient;
@@ -57,7 +57,6 @@ describe("users' address (contract §6): checked with reference-data over Rabbit
   const asked: RpcRequest<typeof GEOGRAPHY_CHECK>[] = [];
 
   beforeAll(async () => {
-    identity = await startIdentity();
     adminToken = (await signIn(identity, await createAccount(identity, { role: 'admin' }))).accessToken;
     connection = new AmqpConnection({ url: TEST_AMQP_URL, name: 'reference-data-stand-in', logger: silentLogger, reconnect: { initialMs: 100, maxMs: 400 } });
     client = new RpcClient(connection, { prefix: identity.brokerPrefix, logger: silentLogger, defaultTimeoutMs: scaled(2_000) });
@@ -68,7 +67,6 @@ describe("users' address (contract §6): checked with reference-data over Rabbit
     await geography?.stop();
     await client?.close();
     await connection?.close();
-    await identity?.close();
   });
 
   async function startGeography(): Promise<void> {

@@ -7,7 +7,7 @@ import type { User } from '../src/generated/prisma/client.js';
 import {
   AUTH_PREFIX,
   createAccount,
-  type IdentityUnderTest,
+  identitySuite,
   invite,
   lastEventOf,
   logIn,
@@ -16,7 +16,6 @@ import {
   serveMessageRequests,
   signedInAccessToken,
   signIn,
-  startIdentity,
   tokenOf,
   uniquePhone,
 } from './kit/index.js';
@@ -26,13 +25,12 @@ const NOT_FOUND = { message: 'User not found', data: null, errorCode: 'USER_NOT_
 
 /** Contract §11, identity's step of the erasure: one transaction, then two events. */
 describe('POST /api/users/:publicId/erasure (contract §11)', () => {
-  let identity: IdentityUnderTest;
+  const identity = identitySuite();
   let admin: { user: User; token: string };
   let broker: TestBroker;
   let tap: string;
 
   beforeAll(async () => {
-    identity = await startIdentity();
     const user = await createAccount(identity, { role: 'admin' });
     admin = { user, token: await signedInAccessToken(identity, user) };
     broker = await TestBroker.connect(identity.brokerPrefix);
@@ -41,7 +39,6 @@ describe('POST /api/users/:publicId/erasure (contract §11)', () => {
 
   afterAll(async () => {
     await broker?.close();
-    await identity?.close();
   });
 
   const erase = (publicId: string, token = admin.token) => identity.request('POST', `/api/users/${publicId}/erasure`, undefined, token);

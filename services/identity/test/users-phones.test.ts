@@ -1,21 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/contracts';
 import type { User } from '../src/generated/prisma/client.js';
-import { createAccount, type IdentityUnderTest, lastEventOf, signedInAccessToken, startIdentity, uniqueEmail, uniquePhone } from './kit/index.js';
+import { createAccount, identitySuite, lastEventOf, signedInAccessToken, uniqueEmail, uniquePhone } from './kit/index.js';
 
 const PHONE_TAKEN = { message: 'Phone number is already in use', data: null, errorCode: 'USER_PHONE_TAKEN' };
 
 describe('phone numbers are unique among live accounts (contract §4, §6)', () => {
-  let identity: IdentityUnderTest;
+  const identity = identitySuite();
   let adminToken: string;
 
   beforeAll(async () => {
-    identity = await startIdentity();
     adminToken = await signedInAccessToken(identity, await createAccount(identity, { role: 'admin' }));
-  });
-
-  afterAll(async () => {
-    await identity?.close();
   });
 
   const call = (method: string, path: string, body?: unknown, token = adminToken) => identity.request(method, path, body, token);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { EVENT_TYPES } from '@school/contracts';
-import { createAccount, type IdentityUnderTest, login, me, PASSWORD, recordedEvents, refresh, signIn, startIdentity, uniqueEmail } from './kit/index.js';
+import { createAccount, identitySuite, login, me, PASSWORD, recordedEvents, refresh, signIn, uniqueEmail } from './kit/index.js';
 
 interface ProfileData {
   publicId: string;
@@ -31,16 +31,11 @@ const NOT_FOUND = { message: 'User not found', data: null, errorCode: 'USER_NOT_
 const EMAIL_TAKEN = { message: 'Email is already in use', data: null, errorCode: 'USER_EMAIL_TAKEN' };
 
 describe('users admin (contract §6)', () => {
-  let identity: IdentityUnderTest;
+  const identity = identitySuite();
   let adminToken: string;
 
   beforeAll(async () => {
-    identity = await startIdentity();
     adminToken = (await signIn(identity, await createAccount(identity, { role: 'admin' }))).accessToken;
-  });
-
-  afterAll(async () => {
-    await identity?.close();
   });
 
   const call = (method: string, path: string, body?: unknown, token: string | null = adminToken) => identity.request(method, path, body, token ?? undefined);

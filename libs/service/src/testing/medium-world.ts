@@ -11,6 +11,8 @@ export interface OwnTestSchema {
 export interface MediumWorld<Client> {
   /** The context's client, for arranging rows and reading what the use cases wrote. */
   prisma: Client;
+  /** The suite's schema: the client's, though not the connection's search path. */
+  schema: string;
   get<T>(type: abstract new (...args: never[]) => T): T;
   /** Closes the context, then drops the schema. */
   close(): Promise<void>;
@@ -27,5 +29,5 @@ export async function mediumWorld<Client>(db: OwnTestSchema, options: MediumWorl
     throw error;
   });
   const close = () => context.close().then(() => db.drop());
-  return { prisma: context.get(options.Prisma), get: (type) => context.get(type), close };
+  return { prisma: context.get(options.Prisma), schema: db.schema, get: (type) => context.get(type), close };
 }

@@ -13,6 +13,7 @@ const packageJson = ({ name }) =>
         typecheck: 'tsc -p tsconfig.json --noEmit',
         test: 'JEST_LANE=unit node --experimental-vm-modules ../../node_modules/jest/bin/jest.js --passWithNoTests',
         'test:int': 'JEST_LANE=int node --experimental-vm-modules ../../node_modules/jest/bin/jest.js',
+        'test:medium': 'JEST_LANE=medium node --experimental-vm-modules ../../node_modules/jest/bin/jest.js',
         lint: 'eslint .',
       },
       dependencies: {
@@ -148,6 +149,47 @@ describe('${name} migrations', () => {
 });
 `;
 
+const mediumKit = ({ camel }) => `import { join } from 'node:path';
+import type { ModuleMetadata } from '@nestjs/common';
+import { mediumWorld, type MediumWorld } from '@school/service/testing';
+import { migratedTestSchema } from '@school/testing';
+import { PrismaClient } from '../../src/generated/prisma/client.js';
+
+const serviceDir = join(import.meta.dirname, '..', '..');
+
+/**
+ * One medium suite's world (docs/testing.md, "The medium layer"): a context's use cases and
+ * repositories (\`providers\`, as its Nest module lists them, without the controller) over a schema of
+ * the suite's own, the service's migrations replayed into it. Add here what the use cases need as the
+ * app provides it (the schema's outbox, as identity's and feedback's kits give it).
+ */
+export async function ${camel}Medium(prefix: string, providers: NonNullable<ModuleMetadata['providers']>): Promise<MediumWorld<PrismaClient>> {
+  return mediumWorld(await migratedTestSchema(serviceDir, prefix), { Prisma: PrismaClient, providers });
+}
+`;
+
+const mediumExample = ({ name, schema, camel }) => `import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { MediumWorld } from '@school/service/testing';
+import type { PrismaClient } from '../../src/generated/prisma/client.js';
+import { ${camel}Medium } from './kit.js';
+
+/** Replace with a context's rules: its use case called as its route would, a refusal as \`rejects.toMatchObject({ code })\`. */
+describe('${name}: a use case over its repositories (medium)', () => {
+  let world: MediumWorld<PrismaClient>;
+
+  beforeAll(async () => {
+    world = await ${camel}Medium('${schema}_example_medium', []);
+  });
+
+  afterAll(() => world?.close());
+
+  it("replays the service's migrations into the suite's own schema", async () => {
+    const tables = await world.prisma.$queryRaw<{ name: string }[]>\`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = \${world.schema}\`;
+    expect(tables).toContainEqual({ name: '_prisma_migrations' });
+  });
+});
+`;
+
 function pascal(camel) {
   return camel.charAt(0).toUpperCase() + camel.slice(1);
 }
@@ -174,5 +216,7 @@ export function serviceFiles(names) {
     'src/openapi.ts': openApi(names),
     'src/instrument.ts': instrument(names),
     'test/schema-drift.test.ts': driftTest(names),
+    'test/medium/kit.ts': mediumKit(names),
+    'test/medium/example.medium.test.ts': mediumExample(names),
   };
 }

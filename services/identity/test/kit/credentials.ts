@@ -1,4 +1,4 @@
-import { jest } from '@jest/globals';
+import { afterEach, jest } from '@jest/globals';
 import { SERVICES } from '@school/config';
 import { OUTBOX_TABLE, quoteIdent } from '@school/messaging';
 import { EVENT_TYPES, type EventPayload, type EventType } from '@school/contracts';
@@ -60,9 +60,24 @@ export function tokenOf(link: string): string {
   return token;
 }
 
-/** Moves the credentials' clock `ms` ahead of real time until the returned function is called. */
-export function advanceClock(identity: IdentityUnderTest, ms: number): () => void {
-  const clock = identity.app.get(Clock);
-  const spy = jest.spyOn(clock, 'now').mockImplementation(() => new Date(Date.now() + ms));
-  return () => spy.mockRestore();
+/** Spans of the clocks tests move (suiteClock, retention, audit). */
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
+
+/** The credentials' clock of a suite: `ahead(ms)` sets it `ms` ahead of real time, until the next `ahead` or the test's end. */
+export function suiteClock(identity: IdentityUnderTest): { ahead(ms: number): void } {
+  let restore: (() => void) | undefined;
+  const back = () => {
+    restore?.();
+    restore = undefined;
+  };
+  afterEach(back);
+  return {
+    ahead(ms) {
+      back();
+      const spy = jest.spyOn(identity.app.get(Clock), 'now').mockImplementation(() => new Date(Date.now() + ms));
+      restore = () => spy.mockRestore();
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import { afterAll } from '@jest/globals';
+import { afterAll, beforeAll } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -42,6 +42,27 @@ afterAll(async () => {
   const apps = await Promise.allSettled([...unclosed]);
   await Promise.all(apps.flatMap((app) => (app.status === 'fulfilled' ? [app.value.close()] : [])));
 });
+
+/**
+ * The identity app of a suite (a describe block or the file): started before its tests with `env`
+ * and closed after them, each within `hookTimeoutMs` (stretched by the time scale) where jest's
+ * default will not do. The handle answers once the suite's first `beforeAll` has run, so it can be
+ * declared where the suite's other constants are.
+ */
+export function identitySuite(env: Record<string, string> = {}, hookTimeoutMs?: number): IdentityUnderTest {
+  let started: IdentityUnderTest | undefined;
+  const timeout = hookTimeoutMs === undefined ? undefined : scaled(hookTimeoutMs);
+  beforeAll(async () => {
+    started = await startIdentity(env);
+  }, timeout);
+  afterAll(() => started?.close(), timeout);
+  return new Proxy({} as IdentityUnderTest, {
+    get(_target, key) {
+      if (started === undefined) throw new Error(`identity is not started yet (reading ${String(key)}): use it in a test or hook`);
+      return Reflect.get(started, key);
+    },
+  });
+}
 
 export function startIdentity(env: Record<string, string> = {}): Promise<IdentityUnderTest> {
   const starting = startIdentityApp(env);

@@ -1,21 +1,94 @@
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { ModuleMetadata } from '@nestjs/common';
-import { INBOX_MIGRATIONS, OUTBOX_MIGRATIONS } from '@school/messaging';
+import { type DynamicModule, type ModuleMetadata, Module } from '@nestjs/common';
+import { closeRedis, createAuthRedis, SessionRevocations } from '@school/auth';
+import { parseConfig } from '@school/config';
+import { AuditRecorder, INBOX_MIGRATIONS, Outbox, OUTBOX_MIGRATIONS, OUTBOX_TABLE } from '@school/messaging';
+import { DatabaseSchema } from '@school/service';
 import { type MediumWorld, mediumWorld } from '@school/service/testing';
 import { migratedTestSchema } from '@school/testing';
-import { PrismaClient } from '../../src/generated/prisma/client.js';
+import { type IdentityConfig, identityEnv } from '../../src/config.js';
+import { Prisma, PrismaClient } from '../../src/generated/prisma/client.js';
+import { KEYS_OPTIONS, keysModuleOptions } from '../../src/keys/keys.options.js';
+import { SigningKeyRepository } from '../../src/keys/signing-key.repository.js';
+import { SigningKeyService } from '../../src/keys/signing-key.service.js';
+import { REVOCATION_TTL_SECONDS } from '../../src/sessions/token-lifetimes.js';
 
 const serviceDir = join(import.meta.dirname, '..', '..');
 
-export type IdentityMedium = MediumWorld<PrismaClient>;
+/** One medium suite's world: a context's use cases over a migrated schema of its own (docs/testing.md). */
+export interface IdentityMedium extends MediumWorld<PrismaClient> {
+  /** The payloads of the events of `type` the use cases recorded in the outbox, oldest first. */
+  recorded(type: string): Promise<Record<string, unknown>[]>;
+}
+
+/** Identity's configuration as a test starts it, with `env` over the defaults. */
+export function mediumConfig(env: Record<string, string> = {}): IdentityConfig {
+  return parseConfig(identityEnv, { ...process.env, NODE_ENV: 'test', ...env });
+}
+
+@Module({})
+class MediumOutboxModule {}
+
+/** The schema's outbox and audit recorder, global as the app's OutboxModule and AuditModule give them, with no relay: rows stay for the test to read. */
+const mediumOutbox: DynamicModule = {
+  module: MediumOutboxModule,
+  global: true,
+  providers: [
+    { provide: Outbox, useFactory: (schema: DatabaseSchema) => new Outbox(schema.name), inject: [DatabaseSchema] },
+    { provide: AuditRecorder, useFactory: (outbox: Outbox) => new AuditRecorder(outbox), inject: [Outbox] },
+  ],
+  exports: [Outbox, AuditRecorder],
+};
 
 /**
  * `providers`: the context's use cases and repositories (as its Nest module lists them, without a
- * controller); `config`: what `APP_CONFIG` holds for them. Unlike the socket suites' apps, which
- * share identity's fixed schema name and so copy a database each, a medium suite's client and
- * repositories take the schema from the context, so its own schema in the shared database will do.
+ * controller), or `imports`, its modules; `config`: what `APP_CONFIG` holds for them. Unlike the
+ * socket suites' apps, which share identity's fixed schema name and so copy a database each, a
+ * medium suite's client and repositories take the schema from the context, so its own schema in
+ * the shared database will do.
  */
-export async function identityMedium(prefix: string, providers: NonNullable<ModuleMetadata['providers']>, config: object = {}): Promise<IdentityMedium> {
+export async function identityMedium(
+  prefix: string,
+  providers: NonNullable<ModuleMetadata['providers']>,
+  config: object = {},
+  imports: NonNullable<ModuleMetadata['imports']> = [],
+): Promise<IdentityMedium> {
   const db = await migratedTestSchema(serviceDir, prefix, [OUTBOX_MIGRATIONS, INBOX_MIGRATIONS]);
-  return mediumWorld(db, { Prisma: PrismaClient, config, providers });
+  const world = await mediumWorld(db, { Prisma: PrismaClient, config, imports: [mediumOutbox, ...imports], providers });
+  const outbox = Prisma.raw(`${world.get(DatabaseSchema).sql}.${OUTBOX_TABLE}`);
+  return {
+    ...world,
+    recorded: async (type) =>
+      (await world.prisma.$queryRaw<{ payload: Record<string, unknown> }[]>`SELECT payload FROM ${outbox} WHERE type = ${type} ORDER BY id`).map((row) => row.payload),
+  };
+}
+
+@Module({})
+class SessionSupportModule {}
+
+/**
+ * What starting a session needs besides the sessions context, global as the app provides it: the
+ * signing keys and the revocations on Redis, under a key of the suite's own. `close` after the world's.
+ */
+export function sessionSupport(config: IdentityConfig): { module: DynamicModule; close(): Promise<void> } {
+  const redis = createAuthRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  const key = `test:revoked:${randomBytes(6).toString('hex')}`;
+  return {
+    module: {
+      module: SessionSupportModule,
+      global: true,
+      providers: [
+        { provide: KEYS_OPTIONS, useValue: keysModuleOptions(config, REVOCATION_TTL_SECONDS) },
+        SigningKeyRepository,
+        SigningKeyService,
+        { provide: SessionRevocations, useValue: new SessionRevocations(redis, { key }) },
+      ],
+      exports: [SigningKeyService, SessionRevocations],
+    },
+    async close() {
+      await redis.del(key);
+      await closeRedis(redis);
+    },
+  };
 }

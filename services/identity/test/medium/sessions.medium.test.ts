@@ -1,17 +1,10 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { closeRedis, createAuthRedis, SessionRevocations } from '@school/auth';
-import { parseConfig } from '@school/config';
 import { isDependencyUnavailable } from '@school/http';
 import { UnitOfWork } from '@school/service';
-import { identityEnv } from '../../src/config.js';
-import { KEYS_OPTIONS, keysModuleOptions } from '../../src/keys/keys.options.js';
-import { SigningKeyRepository } from '../../src/keys/signing-key.repository.js';
-import { SigningKeyService } from '../../src/keys/signing-key.service.js';
 import { SessionsRepository } from '../../src/sessions/sessions.repository.js';
 import { type SessionSubject, SessionsService } from '../../src/sessions/sessions.service.js';
-import { REVOCATION_TTL_SECONDS } from '../../src/sessions/token-lifetimes.js';
-import { identityMedium, type IdentityMedium } from './kit.js';
+import { identityMedium, type IdentityMedium, mediumConfig, sessionSupport } from './kit.js';
 
 const CAP = 50;
 const GRACE_SECONDS = 2;
@@ -26,31 +19,18 @@ describe('sessions: the use case over its repository (medium)', () => {
   let world: IdentityMedium;
   let sessions: SessionsService;
   let unitOfWork: UnitOfWork;
-  const redis = createAuthRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-  const revocationKey = `test:revoked:${randomBytes(6).toString('hex')}`;
+  const config = mediumConfig({ REFRESH_REUSE_GRACE_SECONDS: String(GRACE_SECONDS) });
+  const support = sessionSupport(config);
 
   beforeAll(async () => {
-    const config = parseConfig(identityEnv, { ...process.env, NODE_ENV: 'test', REFRESH_REUSE_GRACE_SECONDS: String(GRACE_SECONDS) });
-    world = await identityMedium(
-      'identity_sessions_medium',
-      [
-        { provide: KEYS_OPTIONS, useValue: keysModuleOptions(config, REVOCATION_TTL_SECONDS) },
-        SigningKeyRepository,
-        SigningKeyService,
-        { provide: SessionRevocations, useValue: new SessionRevocations(redis, { key: revocationKey }) },
-        SessionsRepository,
-        SessionsService,
-      ],
-      config,
-    );
+    world = await identityMedium('identity_sessions_medium', [SessionsRepository, SessionsService], config, [support.module]);
     sessions = world.get(SessionsService);
     unitOfWork = world.get(UnitOfWork);
   });
 
   afterAll(async () => {
     await world?.close();
-    await redis.del(revocationKey);
-    await closeRedis(redis);
+    await support.close();
   });
 
   async function account(): Promise<SessionSubject> {
