@@ -73,9 +73,21 @@ const clockTicks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }
 /**
  * CPU time (ms) so far of this process, the children and every process whose command is one of
  * `commands`, by name, and of the processes `extra` names by pid (a database's own backends, say)
- * (Linux /proc; undefined elsewhere). Two readings around a load say where its cost goes.
+ * (Linux /proc; undefined elsewhere), and of each started child's main thread as `<name> main` (its
+ * JavaScript: libuv's pool, where identity's argon2id runs, and V8's helper threads are the rest).
+ * Two readings around a load say where its cost goes.
  */
 export type CpuTimes = Record<string, number>;
+
+/** utime + stime (ms) of a /proc stat line. */
+function statCpuMs(stat: string): number {
+  const [utime = 0, stime = 0] = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .slice(11, 13)
+    .map(Number);
+  return ((utime + stime) * 1000) / clockTicks;
+}
 
 export function cpuTimes(commands = ['postgres', 'redis-server'], extra: Record<number, string> = {}): CpuTimes | undefined {
   if (!existsSync('/proc/self/stat')) return undefined;
@@ -85,6 +97,7 @@ export function cpuTimes(commands = ['postgres', 'redis-server'], extra: Record<
     ...systems.flatMap((system) => Object.entries(system.pids()).map(([name, pid]): [number | undefined, string] => [pid, name])),
     ...Object.entries(extra).map(([pid, name]): [number, string] => [Number(pid), name]),
   ]);
+  const started = new Set([...processes.processes.map(({ child }) => child.pid), ...systems.flatMap((system) => Object.values(system.pids()))]);
   const times: CpuTimes = {};
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -97,12 +110,13 @@ export function cpuTimes(commands = ['postgres', 'redis-server'], extra: Record<
     const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     const name = names.get(Number(entry)) ?? (commands.includes(command) ? command : undefined);
     if (!name) continue;
-    const [utime = 0, stime = 0] = stat
-      .slice(stat.lastIndexOf(')') + 2)
-      .split(' ')
-      .slice(11, 13)
-      .map(Number);
-    times[name] = (times[name] ?? 0) + ((utime + stime) * 1000) / clockTicks;
+    times[name] = (times[name] ?? 0) + statCpuMs(stat);
+    if (!started.has(Number(entry))) continue;
+    try {
+      times[`${name} main`] = (times[`${name} main`] ?? 0) + statCpuMs(readFileSync(`/proc/${entry}/task/${entry}/stat`, 'utf8'));
+    } catch {
+      // gone meanwhile
+    }
   }
   return times;
 }

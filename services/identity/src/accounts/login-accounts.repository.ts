@@ -7,7 +7,8 @@ import { addressColumnsOf, type AddressRow, type ProfileSource } from './profile
 
 /** What login and the signed-in caller's own routes need of an account: the rules' inputs, the token claims and the profile. */
 export interface LoginAccount {
-  user: ProfileSource & { id: number; banned: boolean };
+  /** `trustsNextLogin`: the first login after a redeemed invitation or reset sends no new-device email (contract §10). */
+  user: ProfileSource & { id: number; banned: boolean; trustsNextLogin: boolean };
   passwordHash: string | null;
 }
 
@@ -19,6 +20,7 @@ interface LoginRow extends AddressRow {
   phone: string | null;
   role: Role;
   banned: boolean;
+  trusts_next_login: boolean;
   email_verified_at: Date | null;
   phone_verified_at: Date | null;
   created_at: Date;
@@ -55,7 +57,7 @@ export class LoginAccountsRepository {
   private async findLiveAccount(condition: Prisma.Sql): Promise<LoginAccount | null> {
     const schema = Prisma.raw(this.schema.sql);
     const [row] = await this.prisma.$queryRaw<LoginRow[]>`
-      SELECT u.id, u.public_id::text AS public_id, u.email, u.name, u.phone, u.role::text AS role, u.banned,
+      SELECT u.id, u.public_id::text AS public_id, u.email, u.name, u.phone, u.role::text AS role, u.banned, u.trusts_next_login,
              u.email_verified_at, u.phone_verified_at, u.created_at, u.address_province_id, u.address_district_id,
              u.address_municipality_id, u.address_ward, u.address_street, pa.password_hash
         FROM ${schema}.users u
@@ -71,6 +73,7 @@ export class LoginAccountsRepository {
         phone: row.phone,
         role: row.role,
         banned: row.banned,
+        trustsNextLogin: row.trusts_next_login,
         emailVerifiedAt: row.email_verified_at,
         phoneVerifiedAt: row.phone_verified_at,
         createdAt: row.created_at,

@@ -19,7 +19,7 @@ describe('NewDeviceAlert: at most three emails an hour per account (contract §1
   it('sends again once the oldest of the hour’s emails is an hour old', async () => {
     const person = db.addUser({ email: 'parent@example.com' });
     const start = Date.parse('2026-11-27T10:00:00Z');
-    const signIn = (deviceId: string, minutes: number) => alert.onLogin({} as Transaction, person, { deviceId }, new Date(start + minutes * MINUTE));
+    const signIn = (deviceId: string, minutes: number) => alert.onLogin({} as Transaction, person, { deviceId }, true, new Date(start + minutes * MINUTE));
     await signIn('a', 0);
     await signIn('b', 10);
     await signIn('c', 20);

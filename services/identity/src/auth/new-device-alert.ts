@@ -6,12 +6,13 @@ import { KnownDevicesRepository } from '../sessions/known-devices.repository.js'
 import type { DeviceInfo } from '../sessions/sessions.service.js';
 import { UsersRepository } from '../accounts/users.repository.js';
 
-/** Who signed in, as the email names them. */
+/** Who signed in, as the email names them, and whether their account was marked to trust its next login when it was read. */
 export interface SigningInUser {
   id: number;
   publicId: string;
   email: string;
   name: string;
+  trustsNextLogin: boolean;
 }
 
 /** Contract §10: at most this many new-device emails go to one account in an hour; logins beyond it send nothing. */
@@ -19,11 +20,11 @@ export const NEW_DEVICE_ALERT_CAP = { emails: 3, windowMs: 60 * 60_000 } as cons
 
 /**
  * Contract §10: a successful login from a deviceId the account never logged in from (none sent is
- * the empty one) emails the holder once, unless it is the first login after a redeemed invitation
- * or password reset, or NEW_DEVICE_ALERT_CAP emails went to the account within the hour (counted
- * under the account's lock, so concurrent logins on any replica cannot overshoot). Runs in the
- * login transaction; the email leaves through the outbox, so a slow or failing mail system never
- * delays or fails a login.
+ * the empty one; the session's opening says whether it was new) emails the holder once, unless it
+ * is the first login after a redeemed invitation or password reset, or NEW_DEVICE_ALERT_CAP emails
+ * went to the account within the hour (counted under the account's lock, so concurrent logins on
+ * any replica cannot overshoot). Runs in the login transaction; the email leaves through the
+ * outbox, so a slow or failing mail system never delays or fails a login.
  */
 @Injectable()
 export class NewDeviceAlert {
@@ -33,11 +34,11 @@ export class NewDeviceAlert {
     private readonly outbox: Outbox,
   ) {}
 
-  async onLogin(tx: Transaction, user: SigningInUser, device: DeviceInfo | undefined, at: Date): Promise<void> {
+  async onLogin(tx: Transaction, user: SigningInUser, device: DeviceInfo | undefined, deviceIsNew: boolean, at: Date): Promise<void> {
     const deviceId = device?.deviceId ?? '';
-    const deviceIsNew = await this.devices.remember(tx, user.id, deviceId, at);
-    // Taken on every login: the mark covers only the first one after it was set.
-    const trusted = await this.users.takeLoginTrust(tx, user.id);
+    // Taken by every login that found it set: the mark covers only the first one after it was set.
+    // One that read it unset acts as if it came before the mark (invitation or reset) was written.
+    const trusted = user.trustsNextLogin && (await this.users.takeLoginTrust(tx, user.id));
     if (!deviceIsNew || trusted) return;
     await this.devices.lockAlerts(tx, user.id);
     const sent = await this.devices.countAlertedSince(tx, user.id, new Date(at.getTime() - NEW_DEVICE_ALERT_CAP.windowMs));

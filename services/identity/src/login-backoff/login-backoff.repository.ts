@@ -17,10 +17,11 @@ export class LoginBackoffRepository {
     this.table = Prisma.raw(`${schema.sql}.login_failures`);
   }
 
-  /** The email's count as it stands (no row: none). */
+  /** The email's count as it stands (no row: none). In SQL: every login reads it. */
   async read(emailKey: string): Promise<FailureCount> {
-    const row = await this.prisma.loginFailure.findUnique({ where: { emailKey }, select: { failures: true, blockedUntil: true } });
-    return { failures: row?.failures ?? 0, blockedUntil: row?.blockedUntil ?? null };
+    const [row] = await this.prisma.$queryRaw<{ failures: number; blocked_until: Date | null }[]>`
+      SELECT failures, blocked_until FROM ${this.table} WHERE email_key = ${emailKey}`;
+    return { failures: row?.failures ?? 0, blockedUntil: row?.blocked_until ?? null };
   }
 
   /**

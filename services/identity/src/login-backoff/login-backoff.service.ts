@@ -43,10 +43,12 @@ export class LoginBackoffService {
     const key = emailKeyOf(email);
     const turn = this.inFlight.join(key);
     try {
-      await this.waitForTurn(key, turn);
+      const counted = await this.waitForTurn(key, turn);
       const found = await check();
       if (found === undefined) await this.countFailure(key, onFailure);
-      else if (ends(found)) await this.repository.clear(key);
+      // No count was stored when the turn was given: a success then has nothing to clear, and a
+      // failure another login counted meanwhile is one that came after it.
+      else if (ends(found) && counted) await this.repository.clear(key);
       return found;
     } finally {
       turn.leave();
@@ -58,13 +60,15 @@ export class LoginBackoffService {
     await this.repository.clear(emailKeyOf(email), tx);
   }
 
-  private async waitForTurn(key: string, turn: CheckTurn): Promise<void> {
+  /** Resolves once the check may start: true when the email had a count stored then. */
+  private async waitForTurn(key: string, turn: CheckTurn): Promise<boolean> {
     const deadline = Date.now() + CHECK_TURN_WAIT_MS;
     for (;;) {
       const endedBefore = turn.endedSoFar();
-      const decision = decideAttempt(await this.repository.read(key), new Date());
+      const current = await this.repository.read(key);
+      const decision = decideAttempt(current, new Date());
       if (!decision.admitted) throw rateLimited(decision.retryAfterMs);
-      if (turn.tryStart(decision.checksAllowed, endedBefore)) return;
+      if (turn.tryStart(decision.checksAllowed, endedBefore)) return current.failures > 0 || current.blockedUntil !== null;
       if (!(await turn.waitForEnd(endedBefore, deadline))) throw loginsBusy();
     }
   }

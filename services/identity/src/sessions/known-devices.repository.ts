@@ -2,18 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { clientOf, type Transaction } from '@school/service';
 import type { Prisma } from '../generated/prisma/client.js';
 
-/** The devices each account has logged in from; the only place that touches known_devices. */
+/**
+ * The new-device emails of the devices each account has logged in from; the only place that touches
+ * known_devices but the statement that opens a session, which remembers its device
+ * (SessionsRepository.open: login is a hot path).
+ */
 @Injectable()
 export class KnownDevicesRepository {
-  /** Records the device; true when the account had never logged in from it (exactly one of concurrent logins sees true). */
-  async remember(tx: Transaction, userId: number, deviceId: string, at: Date): Promise<boolean> {
-    const { count } = await clientOf<Prisma.TransactionClient>(tx).knownDevice.createMany({
-      data: [{ userId, deviceId, firstSeenAt: at }],
-      skipDuplicates: true,
-    });
-    return count === 1;
-  }
-
   /** Serialises the new-device emails of one account until `tx` ends, so the count read after it cannot be stale. */
   async lockAlerts(tx: Transaction, userId: number): Promise<void> {
     await clientOf<Prisma.TransactionClient>(tx).$executeRaw`SELECT pg_advisory_xact_lock(hashtext('identity.new_device_alerts'), ${userId}::int)`;

@@ -20,6 +20,19 @@ export interface NewSession {
   amr: readonly AuthenticationMethod[];
 }
 
+/** The sessions a login beyond the cap ends (contract §10): all but the `keep` most recently used, as `reason`, at `now`. */
+export interface OverCap {
+  keep: number;
+  reason: SessionRevokeReason;
+  now: Date;
+}
+
+/** What opening a session did besides: the sessions it ended, and whether its device was new to the account. */
+export interface OpenedSessionRow {
+  ended: string[];
+  deviceIsNew: boolean;
+}
+
 /** A presented refresh token, as refresh finds it before deciding. */
 export interface PresentedToken {
   sessionId: string;
@@ -66,7 +79,7 @@ function amrOf(stored: string[] | null): AuthenticationMethod[] {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Sessions and their refresh tokens; the only place that touches those tables. */
+/** Sessions and their refresh tokens; the only place that touches those tables (opening one also remembers its device: `open`). */
 @Injectable()
 export class SessionsRepository {
   /** Login and refresh are hot paths: their statements are written in SQL, in the service's schema. */
@@ -79,16 +92,39 @@ export class SessionsRepository {
     this.schema = Prisma.raw(schema.sql);
   }
 
-  /** The session and its first refresh token, in one statement (login is a hot path). */
-  async create(session: NewSession, tx?: Transaction): Promise<void> {
-    await this.db(tx).$executeRaw`
+  /**
+   * Opens a session in one statement (login is a hot path): the session and its first refresh
+   * token, the user's live sessions but it and the `keep` most recently used of the others revoked
+   * (last login or refresh; of two used at once, the newer is kept), and its device remembered among
+   * the account's known ones (no deviceId is the empty one). Run under `lockLogins`, so the sessions
+   * it counts are all there are. Answers the ids it revoked and whether the device was new to the
+   * account (exactly one of concurrent logins from a device sees it new).
+   */
+  async open(tx: Transaction, session: NewSession, overCap: OverCap): Promise<OpenedSessionRow> {
+    const { keep, reason, now } = overCap;
+    const [row] = await this.db(tx).$queryRaw<{ ended: string[]; device_is_new: boolean }[]>`
       WITH created AS (
         INSERT INTO ${this.schema}.sessions (id, user_id, surface, device_id, device_type, device_name, ip, user_agent, expires_at, amr)
         VALUES (${session.id}::uuid, ${session.userId}, ${session.surface}, ${session.deviceId}, ${session.deviceType},
                 ${session.deviceName}, ${session.ip}, ${session.userAgent}, ${session.expiresAt}, ${[...session.amr]}::text[])
         RETURNING id
+      ), token AS (
+        INSERT INTO ${this.schema}.refresh_tokens (token_hash, session_id) SELECT ${session.refreshTokenHash}, id FROM created
+      ), ended AS (
+        UPDATE ${this.schema}.sessions SET revoked_at = ${now}, revoked_reason = ${reason}
+         WHERE id IN (
+           SELECT id FROM ${this.schema}.sessions
+            WHERE user_id = ${session.userId} AND revoked_at IS NULL AND expires_at > ${now} AND id <> ${session.id}::uuid
+            ORDER BY last_used_at DESC, created_at DESC, id DESC
+           OFFSET ${keep})
+        RETURNING id::text AS id
+      ), device AS (
+        INSERT INTO ${this.schema}.known_devices (user_id, device_id, first_seen_at) VALUES (${session.userId}, ${session.deviceId ?? ''}, ${now})
+        ON CONFLICT (user_id, device_id) DO NOTHING
+        RETURNING device_id
       )
-      INSERT INTO ${this.schema}.refresh_tokens (token_hash, session_id) SELECT ${session.refreshTokenHash}, id FROM created`;
+      SELECT ARRAY(SELECT id FROM ended) AS ended, EXISTS (SELECT 1 FROM device) AS device_is_new`;
+    return { ended: row?.ended ?? [], deviceIsNew: row?.device_is_new === true };
   }
 
   /** The presented token with its session, or null when no such token exists. */
@@ -143,22 +179,6 @@ export class SessionsRepository {
   /** Serialises the logins of one account until `tx` ends, so the live sessions counted after it are all there are. */
   async lockLogins(tx: Transaction, userId: number): Promise<void> {
     await this.db(tx).$executeRaw`SELECT pg_advisory_xact_lock(hashtext('identity.sessions.logins'), ${userId}::int)`;
-  }
-
-  /**
-   * Revokes the user's live sessions but `spare` and the `keep` most recently used of the others
-   * (last login or refresh; of two used at once, the newer is kept), returning their ids.
-   */
-  async revokeLeastRecentlyUsed(tx: Transaction, userId: number, spare: string, keep: number, reason: SessionRevokeReason, now: Date): Promise<string[]> {
-    const rows = await this.db(tx).$queryRaw<{ id: string }[]>`
-      UPDATE ${this.schema}.sessions SET revoked_at = ${now}, revoked_reason = ${reason}
-       WHERE id IN (
-         SELECT id FROM ${this.schema}.sessions
-          WHERE user_id = ${userId} AND revoked_at IS NULL AND expires_at > ${now} AND id <> ${spare}::uuid
-          ORDER BY last_used_at DESC, created_at DESC, id DESC
-         OFFSET ${keep})
-      RETURNING id::text AS id`;
-    return rows.map((row) => row.id);
   }
 
   /** A user's live sessions (unrevoked, unexpired), newest first. */

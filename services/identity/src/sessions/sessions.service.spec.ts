@@ -52,7 +52,8 @@ describe('SessionsService (contract §4, lessons item 5)', () => {
   });
 
   it('starts a session storing only the hash of its refresh token; the access token names the session, role and surface', async () => {
-    const tokens = await sessions().start(subject, 'mobile', { deviceId: 'd1' }, { ip: '203.0.113.7', userAgent: 'spec' }, {} as Transaction);
+    const { tokens, deviceIsNew } = await sessions().start(subject, 'mobile', { deviceId: 'd1' }, { ip: '203.0.113.7', userAgent: 'spec' }, {} as Transaction);
+    expect(deviceIsNew).toBe(true);
     expect(tokens).toMatchObject({ tokenType: 'Bearer', expiresIn: ACCESS_TOKEN_TTL_SECONDS, accessToken: 'access-1' });
     const [stored] = db.sessions;
     expect(stored).toMatchObject({ userId: subject.id, surface: 'mobile', deviceId: 'd1', ip: '203.0.113.7', refreshTokenHash: hashRefreshToken(tokens.refreshToken) });

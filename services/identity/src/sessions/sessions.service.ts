@@ -48,6 +48,12 @@ export interface IssuedTokens {
   refreshTokenExpiresAt: string;
 }
 
+/** A session a login opened: its token pair, and whether the account had never logged in from its device (contract §10). */
+export interface OpenedSession {
+  tokens: IssuedTokens;
+  deviceIsNew: boolean;
+}
+
 /** A refreshed session: the new pair, and the holder its caller found for the session's user. */
 export interface RefreshedSession<Holder extends SessionSubject> {
   tokens: IssuedTokens;
@@ -92,11 +98,11 @@ export class SessionsService {
   }
 
   /**
-   * Opens a session in the login's transaction (which records its new-device check too). Beyond
-   * MAX_LIVE_SESSIONS it ends the account's least recently used ones like a logout, the revocation
-   * store written before the commit as in revokeAllForUser; the account's logins wait for one
-   * another here, so concurrent ones on any replica cannot leave more. `amr`: how the login proved
-   * itself; the session keeps it for its refreshes.
+   * Opens a session in the login's transaction (which records its new-device check too), and says
+   * whether its device was new to the account. Beyond MAX_LIVE_SESSIONS it ends the account's least
+   * recently used ones like a logout, the revocation store written before the commit as in
+   * revokeAllForUser; the account's logins wait for one another here, so concurrent ones on any
+   * replica cannot leave more. `amr`: how the login proved itself; the session keeps it for its refreshes.
    */
   async start(
     subject: SessionSubject,
@@ -105,12 +111,14 @@ export class SessionsService {
     client: ClientInfo,
     tx: Transaction,
     amr: readonly AuthenticationMethod[] = PASSWORD_LOGIN,
-  ): Promise<IssuedTokens> {
+  ): Promise<OpenedSession> {
     await this.repository.lockLogins(tx, subject.id);
     const sessionId = randomUUID();
     const refreshToken = newRefreshToken();
-    const expiresAt = new Date(Date.now() + REFRESH_TOKEN_TTL_SECONDS * 1000);
-    await this.repository.create(
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000);
+    const opened = await this.repository.open(
+      tx,
       {
         id: sessionId,
         userId: subject.id,
@@ -124,11 +132,10 @@ export class SessionsService {
         refreshTokenHash: hashRefreshToken(refreshToken),
         amr,
       },
-      tx,
+      { keep: MAX_LIVE_SESSIONS - 1, reason: SESSION_REVOKE_REASONS.overCap, now },
     );
-    const ended = await this.repository.revokeLeastRecentlyUsed(tx, subject.id, sessionId, MAX_LIVE_SESSIONS - 1, SESSION_REVOKE_REASONS.overCap, new Date());
-    await this.revokeInStore(ended);
-    return this.issue(subject, surface, { id: sessionId, amr }, refreshToken, expiresAt);
+    await this.revokeInStore(opened.ended);
+    return { tokens: this.issue(subject, surface, { id: sessionId, amr }, refreshToken, expiresAt), deviceIsNew: opened.deviceIsNew };
   }
 
   /**

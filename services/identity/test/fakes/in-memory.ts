@@ -11,7 +11,7 @@ import { hashingBusy, type PasswordHasher } from '../../src/passwords/password-h
 import type { ProviderAccountsRepository } from '../../src/accounts/provider-accounts.repository.js';
 import type { SessionRevokeReason } from '../../src/sessions/session-revoke-reason.js';
 import type { KnownDevicesRepository } from '../../src/sessions/known-devices.repository.js';
-import type { NewSession, PresentedToken, Rotation, SessionRecord, SessionsRepository } from '../../src/sessions/sessions.repository.js';
+import type { NewSession, OpenedSessionRow, OverCap, PresentedToken, Rotation, SessionRecord, SessionsRepository } from '../../src/sessions/sessions.repository.js';
 import type { AccountMatch, AccountMatchesRepository } from '../../src/accounts/account-matches.repository.js';
 import type { AdminsRepository } from '../../src/accounts/admins.repository.js';
 import type { LoginAccount, LoginAccountsRepository } from '../../src/accounts/login-accounts.repository.js';
@@ -186,8 +186,16 @@ export function fakeProviderAccountsRepository(db: InMemoryDatabase): ProviderAc
 
 export function fakeSessionsRepository(db: InMemoryDatabase): SessionsRepository {
   const fake = {
-    create: async (session: NewSession) => {
+    // Most recently used first: the last created, as no fake refresh moves lastUsedAt.
+    open: async (_tx: Transaction, session: NewSession, { keep, reason, now }: OverCap): Promise<OpenedSessionRow> => {
+      const others = db.sessions.filter((row) => row.userId === session.userId && row.revokedAt === null && row.expiresAt > now).reverse();
+      const ended = others.slice(keep);
+      for (const row of ended) Object.assign(row, { revokedAt: now, revokedReason: reason });
       db.sessions.push({ ...session, revokedAt: null, revokedReason: null });
+      const device = `${session.userId}:${session.deviceId ?? ''}`;
+      const deviceIsNew = !db.knownDevices.has(device);
+      if (deviceIsNew) db.knownDevices.set(device, null);
+      return { ended: ended.map((row) => row.id), deviceIsNew };
     },
     // A token is found by the hash its session holds now; a rotation replaces it (no rotated ones are kept).
     findPresented: async (presentedHash: string, surface: string, now: Date): Promise<PresentedToken | null> => {
@@ -230,13 +238,6 @@ export function fakeSessionsRepository(db: InMemoryDatabase): SessionsRepository
       return session !== undefined;
     },
     lockLogins: async () => undefined,
-    // Most recently used first: the last created, as no fake refresh moves lastUsedAt.
-    revokeLeastRecentlyUsed: async (_tx: Transaction, userId: number, spare: string, keep: number, reason: SessionRevokeReason, now: Date) => {
-      const others = db.sessions.filter((row) => row.userId === userId && row.revokedAt === null && row.expiresAt > now && row.id !== spare).reverse();
-      const ended = others.slice(keep);
-      for (const session of ended) Object.assign(session, { revokedAt: now, revokedReason: reason });
-      return ended.map((session) => session.id);
-    },
     revokeAllOfUser: async (_tx: Transaction, userId: number, reason: SessionRevokeReason, keep?: string) => {
       const ended = db.sessions.filter((row) => row.userId === userId && row.revokedAt === null && row.id !== keep);
       for (const session of ended) Object.assign(session, { revokedAt: new Date(), revokedReason: reason });
@@ -248,12 +249,6 @@ export function fakeSessionsRepository(db: InMemoryDatabase): SessionsRepository
 
 export function fakeKnownDevicesRepository(db: InMemoryDatabase): KnownDevicesRepository {
   const fake = {
-    remember: async (_tx: Transaction, userId: number, deviceId: string) => {
-      const key = `${userId}:${deviceId}`;
-      const isNew = !db.knownDevices.has(key);
-      if (isNew) db.knownDevices.set(key, null);
-      return isNew;
-    },
     lockAlerts: async () => undefined,
     countAlertedSince: async (_tx: Transaction, userId: number, since: Date) =>
       [...db.knownDevices].filter(([key, alertedAt]) => key.startsWith(`${userId}:`) && alertedAt !== null && alertedAt > since).length,

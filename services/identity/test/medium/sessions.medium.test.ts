@@ -37,7 +37,7 @@ describe('sessions: the use case over its repository (medium)', () => {
     const user = await world.prisma.user.create({ data: { publicId: randomUUID(), email: `${randomUUID()}@example.com`, name: 'Session Holder', role: 'customer' } });
     return { id: user.id, publicId: user.publicId, role: user.role };
   }
-  const login = (subject: SessionSubject) => unitOfWork.run((tx) => sessions.start(subject, 'mobile', undefined, CLIENT, tx));
+  const login = (subject: SessionSubject) => unitOfWork.run(async (tx) => (await sessions.start(subject, 'mobile', undefined, CLIENT, tx)).tokens);
   const holderOf = (subject: SessionSubject) => async () => subject;
   const refresh = (subject: SessionSubject, refreshToken: string) => sessions.refresh(refreshToken, 'mobile', holderOf(subject));
   const refused = (work: Promise<unknown>) => expect(work).rejects.toMatchObject({ code: 'AUTH_REFRESH_TOKEN_INVALID' });

@@ -51,10 +51,10 @@ export class LoginMfa {
             const now = new Date();
             if ((await this.twoStep.completeChallenge(tx, challenge, user, body.code, now)) === null) throw new WrongCode();
             if (user.banned) throw new AppError('AUTH_ACCOUNT_BANNED');
-            const issued = await this.sessions.start(user, SURFACES.admin, device, client, tx, TWO_STEP_LOGIN);
-            await this.newDeviceAlert.onLogin(tx, user, device, now);
+            const opened = await this.sessions.start(user, SURFACES.admin, device, client, tx, TWO_STEP_LOGIN);
+            await this.newDeviceAlert.onLogin(tx, user, device, opened.deviceIsNew, now);
             await this.auditSignIn(tx, user, 'auth.login');
-            return issued;
+            return opened.tokens;
           });
         } catch (error) {
           if (error instanceof WrongCode) return undefined;

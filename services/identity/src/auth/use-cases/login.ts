@@ -59,10 +59,10 @@ export class Login {
     if (account.user.banned) throw new AppError('AUTH_ACCOUNT_BANNED');
     if (secondStep) return this.twoStep.openChallenge(account.user, body.deviceInfo);
     const tokens = await this.unitOfWork.run(async (tx) => {
-      const issued = await this.sessions.start(account.user, surface, body.deviceInfo, client, tx);
-      await this.newDeviceAlert.onLogin(tx, account.user, body.deviceInfo, new Date());
+      const opened = await this.sessions.start(account.user, surface, body.deviceInfo, client, tx);
+      await this.newDeviceAlert.onLogin(tx, account.user, body.deviceInfo, opened.deviceIsNew, new Date());
       await this.auditSignIn(tx, account, 'auth.login');
-      return issued;
+      return opened.tokens;
     });
     return { ...tokens, user: toProfile(account.user, true) };
   }

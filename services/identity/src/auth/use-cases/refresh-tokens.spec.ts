@@ -19,7 +19,7 @@ describe('RefreshTokens (contract §4)', () => {
     service = new RefreshTokens(sessions, fakeLoginAccountsRepository(db));
   });
 
-  const signedIn = async (user: User, surface: 'admin' | 'mobile') => (await sessions.start(user, surface, undefined, client, {} as Transaction)).refreshToken;
+  const signedIn = async (user: User, surface: 'admin' | 'mobile') => (await sessions.start(user, surface, undefined, client, {} as Transaction)).tokens.refreshToken;
 
   it('rotates the token and answers the profile as of the refresh', async () => {
     const user = db.addUser({ email: 'customer@example.com' }, 'hashed:x');
