@@ -93,37 +93,21 @@ export class SessionsRepository {
   }
 
   /**
-   * Opens a session in one statement (login is a hot path): the session and its first refresh
-   * token, the user's live sessions but it and the `keep` most recently used of the others revoked
-   * (last login or refresh; of two used at once, the newer is kept), and its device remembered among
-   * the account's known ones (no deviceId is the empty one). Run under `lockLogins`, so the sessions
-   * it counts are all there are. Answers the ids it revoked and whether the device was new to the
-   * account (exactly one of concurrent logins from a device sees it new).
+   * Opens a session in one statement (login is a hot path): under the account's logins lock, the
+   * session and its first refresh token, the user's live sessions but it and the `keep` most
+   * recently used of the others revoked (last login or refresh; of two used at once, the newer is
+   * kept), and its device remembered among the account's known ones (no deviceId is the empty one).
+   * The database function `open_login_session` (its migration) runs them after the lock, so the
+   * sessions it counts are all there are. Answers the ids it revoked and whether the device was new
+   * to the account (exactly one of concurrent logins from a device sees it new).
    */
   async open(tx: Transaction, session: NewSession, overCap: OverCap): Promise<OpenedSessionRow> {
     const { keep, reason, now } = overCap;
     const [row] = await this.db(tx).$queryRaw<{ ended: string[]; device_is_new: boolean }[]>`
-      WITH created AS (
-        INSERT INTO ${this.schema}.sessions (id, user_id, surface, device_id, device_type, device_name, ip, user_agent, expires_at, amr)
-        VALUES (${session.id}::uuid, ${session.userId}, ${session.surface}, ${session.deviceId}, ${session.deviceType},
-                ${session.deviceName}, ${session.ip}, ${session.userAgent}, ${session.expiresAt}, ${[...session.amr]}::text[])
-        RETURNING id
-      ), token AS (
-        INSERT INTO ${this.schema}.refresh_tokens (token_hash, session_id) SELECT ${session.refreshTokenHash}, id FROM created
-      ), ended AS (
-        UPDATE ${this.schema}.sessions SET revoked_at = ${now}, revoked_reason = ${reason}
-         WHERE id IN (
-           SELECT id FROM ${this.schema}.sessions
-            WHERE user_id = ${session.userId} AND revoked_at IS NULL AND expires_at > ${now} AND id <> ${session.id}::uuid
-            ORDER BY last_used_at DESC, created_at DESC, id DESC
-           OFFSET ${keep})
-        RETURNING id::text AS id
-      ), device AS (
-        INSERT INTO ${this.schema}.known_devices (user_id, device_id, first_seen_at) VALUES (${session.userId}, ${session.deviceId ?? ''}, ${now})
-        ON CONFLICT (user_id, device_id) DO NOTHING
-        RETURNING device_id
-      )
-      SELECT ARRAY(SELECT id FROM ended) AS ended, EXISTS (SELECT 1 FROM device) AS device_is_new`;
+      SELECT ended, device_is_new FROM ${this.schema}.open_login_session(
+        ${session.id}::uuid, ${session.userId}::int, ${session.surface}, ${session.deviceId}, ${session.deviceType}, ${session.deviceName},
+        ${session.ip}, ${session.userAgent}, ${session.expiresAt}::timestamptz, ${[...session.amr]}::text[], ${session.refreshTokenHash},
+        ${keep}::int, ${reason}, ${now}::timestamptz)`;
     return { ended: row?.ended ?? [], deviceIsNew: row?.device_is_new === true };
   }
 
@@ -176,7 +160,7 @@ export class SessionsRepository {
     return count === 1;
   }
 
-  /** Serialises the logins of one account until `tx` ends, so the live sessions counted after it are all there are. */
+  /** Serialises the logins of one account until `tx` ends (`open` takes it too), so the live sessions counted after it are all there are. */
   async lockLogins(tx: Transaction, userId: number): Promise<void> {
     await this.db(tx).$executeRaw`SELECT pg_advisory_xact_lock(hashtext('identity.sessions.logins'), ${userId}::int)`;
   }

@@ -112,7 +112,6 @@ export class SessionsService {
     tx: Transaction,
     amr: readonly AuthenticationMethod[] = PASSWORD_LOGIN,
   ): Promise<OpenedSession> {
-    await this.repository.lockLogins(tx, subject.id);
     const sessionId = randomUUID();
     const refreshToken = newRefreshToken();
     const now = new Date();
