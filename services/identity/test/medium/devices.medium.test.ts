@@ -5,10 +5,12 @@ import { UnitOfWork } from '@school/service';
 import { UsersRepository } from '../../src/accounts/users.repository.js';
 import { NEW_DEVICE_ALERT_CAP, NewDeviceAlert } from '../../src/auth/new-device-alert.js';
 import type { User } from '../../src/generated/prisma/client.js';
-import { KnownDevicesRepository } from '../../src/sessions/known-devices.repository.js';
-import type { DeviceInfo } from '../../src/sessions/sessions.service.js';
+import { SessionsModule } from '../../src/sessions/sessions.module.js';
+import { type DeviceInfo, SessionsService } from '../../src/sessions/sessions.service.js';
 import { inLanes } from '../kit/accounts.js';
-import { identityMedium, type IdentityMedium } from './kit.js';
+import { identityMedium, type IdentityMedium, mediumConfig, sessionSupport } from './kit.js';
+
+const CLIENT = { ip: '198.51.100.9', userAgent: 'jest' };
 
 /**
  * Contract §10's new-device email against the decision the login transaction makes, on real
@@ -18,19 +20,30 @@ import { identityMedium, type IdentityMedium } from './kit.js';
 describe('new-device emails: the decision over its repositories (medium)', () => {
   let world: IdentityMedium;
   let alert: NewDeviceAlert;
+  let sessions: SessionsService;
   let unitOfWork: UnitOfWork;
+  const config = mediumConfig();
+  const support = sessionSupport(config);
 
   beforeAll(async () => {
-    world = await identityMedium('identity_devices_medium', [KnownDevicesRepository, UsersRepository, NewDeviceAlert]);
+    world = await identityMedium('identity_devices_medium', [UsersRepository, NewDeviceAlert], config, [support.module, SessionsModule]);
     alert = world.get(NewDeviceAlert);
+    sessions = world.get(SessionsService);
     unitOfWork = world.get(UnitOfWork);
   });
 
-  afterAll(() => world?.close());
+  afterAll(async () => {
+    await world?.close();
+    await support.close();
+  });
 
   const account = () => world.prisma.user.create({ data: { publicId: randomUUID(), email: `${randomUUID()}@example.com`, name: 'Device Holder', role: 'customer' } });
-  /** A successful login's part of the decision, in a transaction of its own as the login's. */
-  const signIn = (user: User, device?: DeviceInfo, at = new Date()) => unitOfWork.run((tx) => alert.onLogin(tx, user, device, at));
+  /** A successful login's part of the decision, in a transaction of its own as the login's: its session's opening remembers the device. */
+  const signIn = (user: User, device?: DeviceInfo, at = new Date()) =>
+    unitOfWork.run(async (tx) => {
+      const { deviceIsNew } = await sessions.start(user, 'mobile', device, CLIENT, tx);
+      await alert.onLogin(tx, user, device, deviceIsNew, at);
+    });
   const alertsTo = async (user: User) => (await world.recorded(EVENT_TYPES.newDeviceSignedIn)).filter((event) => event['userId'] === user.publicId);
 
   it('emails once for concurrent first logins from one device, with the device as sent, and never for a known device', async () => {
