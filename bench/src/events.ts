@@ -12,7 +12,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -34,7 +33,7 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 const { default: pg } = await import('pg');
 const { default: amqplib } = await import('amqplib');
 const { Redis } = await import('ioredis');
-const { SMTPServer } = await import('smtp-server');
+const { startSmtpSink } = await import('./ceilings/smtp-sink.js');
 const messaging = await import('@school/messaging');
 const { EVENT_TYPES } = await import('@school/contracts');
 const { applyMigrations } = await import('@school/prisma');
@@ -99,24 +98,11 @@ try {
   await messaging.declareConsumerTopology(channel, names, { quorum: true, quorumRetry: true });
 
   const accepted = new Map<string, number>(); // event id -> time the sink accepted its email
-  const sink = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, callback) {
-      let head = '';
-      stream.on('data', (chunk: Buffer) => {
-        if (head.length < 4096) head += chunk.toString('latin1');
-      });
-      stream.on('end', () => {
-        const id = /^Message-ID: <([^>]+)_email@/im.exec(head)?.[1];
-        if (id && !accepted.has(id)) accepted.set(id, performance.now());
-        callback();
-      });
-    },
+  const sink = await startSmtpSink((head) => {
+    const id = /^Message-ID: <([^>]+)_email@/im.exec(head)?.[1];
+    if (id && !accepted.has(id)) accepted.set(id, performance.now());
   });
-  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise<void>((resolve) => sink.close(() => resolve())));
+  cleanups.push(() => sink.close());
 
   // --- raw: publish with confirms straight to the broker ---------------------------------------
   const bodies = Array.from({ length: EVENTS }, (_, n) => Buffer.from(JSON.stringify(feedback(n))));
@@ -145,7 +131,7 @@ try {
     AMQP_NAME_PREFIX: prefix,
     AMQP_PREFETCH: '50',
     REDIS_KEY_PREFIX: prefix,
-    SMTP_URL: `smtp://127.0.0.1:${(sink.server.address() as AddressInfo).port}`,
+    SMTP_URL: sink.url,
     EMAIL_CONCURRENCY: '20',
   });
   const logger = createLogger({ service: 'notifier', level: process.env.BENCH_LOG_LEVEL ?? 'error' });

@@ -36,7 +36,7 @@ import autocannon, { type AutocannonOptions, type AutocannonRequest } from 'auto
 import { freePort } from '@school/testing';
 import { atFixedRate, type RateRun, reportLatency } from './ceilings/fixed-rate.js';
 import { ceilingSessions, copyTables, REFRESH_TABLES, startWriteCeiling } from './ceilings/write-ceiling.js';
-import { cpuPerRequest, cpuTimes, type FreshDatabase, freshDatabase, reportResult, startProcess, stopAll, waitFor } from './support.js';
+import { cpuPerRequest, cpuTimes, freshDatabase, type FreshDatabase, reportResult, runBench, startProcess, stopAll, waitFor } from './support.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const identityMain = `${root}services/identity/dist/main.js`;
@@ -306,11 +306,4 @@ async function stop() {
   await database?.drop();
 }
 
-try {
-  await main();
-} catch (error) {
-  console.error(`bench/login: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
-} finally {
-  await stop();
-}
+await runBench('login', main, stop);

@@ -4,7 +4,7 @@ import { type ChildProcess, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { PROCESS_NAMES, type ProcessName } from '@school/config';
-import { type GroupProcessOptions, ProcessGroup, type RunningSystem, startSystem } from '@school/system-harness';
+import { type GroupProcessOptions, ProcessGroup, type RunningSystem, startSystem, type SystemOptions } from '@school/system-harness';
 import { processDefaults } from '@school/system-harness/processes';
 import pg from 'pg';
 
@@ -26,11 +26,13 @@ export { type FreshDatabase, freshDatabase } from '@school/system-harness';
 /**
  * The whole system as every test and tool starts it (@school/system-harness: a database, Redis
  * database, broker names and folders of its own, free ports), run as production runs it, which is
- * what a benchmark measures. `env`: what production requires (secrets) and the bench's own settings.
+ * what a benchmark measures. `env`: what production requires (secrets) and the bench's own settings;
+ * `processEnv`: variables of one process only (e.g. NODE_OPTIONS with `--cpu-prof`).
  */
-export async function startProductionSystem(label: string, env: Record<string, string>): Promise<RunningSystem> {
+export async function startProductionSystem(label: string, env: Record<string, string>, processEnv?: SystemOptions['processEnv']): Promise<RunningSystem> {
   const system = await startSystem({
     label,
+    ...(processEnv && { processEnv }),
     env: {
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
@@ -70,16 +72,18 @@ const clockTicks = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }
 
 /**
  * CPU time (ms) so far of this process, the children and every process whose command is one of
- * `commands`, by name (Linux /proc; undefined elsewhere). Two readings around a load say where its cost goes.
+ * `commands`, by name, and of the processes `extra` names by pid (a database's own backends, say)
+ * (Linux /proc; undefined elsewhere). Two readings around a load say where its cost goes.
  */
 export type CpuTimes = Record<string, number>;
 
-export function cpuTimes(commands = ['postgres', 'redis-server']): CpuTimes | undefined {
+export function cpuTimes(commands = ['postgres', 'redis-server'], extra: Record<number, string> = {}): CpuTimes | undefined {
   if (!existsSync('/proc/self/stat')) return undefined;
   const names = new Map<number | undefined, string>([
     [process.pid, 'bench'],
     ...processes.processes.map(({ name, child }): [number | undefined, string] => [child.pid, name]),
     ...systems.flatMap((system) => Object.entries(system.pids()).map(([name, pid]): [number | undefined, string] => [pid, name])),
+    ...Object.entries(extra).map(([pid, name]): [number, string] => [Number(pid), name]),
   ]);
   const times: CpuTimes = {};
   for (const entry of readdirSync('/proc')) {
@@ -157,4 +161,16 @@ export function reportResult({ figure, product, ceiling, unit, target, note }: F
   const result = { figure, product, ceiling, unit, ratio, target, met, note };
   console.log(`RESULT ${JSON.stringify(result)}`);
   return result;
+}
+
+/** Runs a bench's `main`, reports its failure as `bench/<name>: <message>` with exit code 1, and always runs `stop`. */
+export async function runBench(name: string, main: () => Promise<void>, stop: () => Promise<void>): Promise<void> {
+  try {
+    await main();
+  } catch (error) {
+    console.error(`bench/${name}: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  } finally {
+    await stop();
+  }
 }

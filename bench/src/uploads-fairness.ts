@@ -15,8 +15,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { crc32, deflateSync } from 'node:zlib';
-import { freePort } from '@school/testing';
+import { freePort, gradientPng } from '@school/testing';
 import { freshDatabase, reportResult, startProcess, stopAll, waitFor } from './support.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -32,26 +31,6 @@ for (const path of Object.values(mains)) {
     console.error(`bench/uploads-fairness: ${path} is missing; run \`npm run build\` first`);
     process.exit(1);
   }
-}
-
-/** A grey PNG with a gradient across, every row the same: small on the wire, `width` x `height` once decoded. */
-function png(width: number, height: number): Buffer {
-  const row = Buffer.alloc(width + 1);
-  for (let x = 0; x < width; x += 1) row[x + 1] = x % 256;
-  const chunk = (type: string, data: Buffer) => {
-    const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const framed = Buffer.alloc(typed.length + 8);
-    framed.writeUInt32BE(data.length, 0);
-    typed.copy(framed, 4);
-    framed.writeUInt32BE(crc32(typed), typed.length + 4);
-    return framed;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 0, 0, 0, 0], 8);
-  const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)), { level: 9 });
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
 }
 
 const database = await freshDatabase('bench_uploads_fairness');
@@ -101,8 +80,8 @@ try {
     return { status: response.status, ms: answeredAt - started, sentAt: started, answeredAt };
   };
 
-  const maximal = png(6320, 6320);
-  const small = png(400, 300);
+  const maximal = gradientPng(6320, 6320);
+  const small = gradientPng(400, 300);
   const heavy = await Promise.all(Array.from({ length: HEAVY_CUSTOMERS }, (_, index) => customer(index)));
   const bystander = await customer(HEAVY_CUSTOMERS);
 

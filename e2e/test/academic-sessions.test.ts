@@ -1,27 +1,18 @@
 import { BOOTSTRAP_ADMIN, invitedPerson, signIn } from './support/people.js';
 import { sharedSystem } from './support/shared-system.js';
 import type { SystemView } from '@school/system-harness';
+import { httpClient } from '@school/testing';
 
 /** Issue 11, academic sessions (spec §4.6, table §3.2) through the gateway, as a client sees them. */
 
 let system: SystemView;
 let adminToken: string;
 
-interface Answer {
-  status: number;
-  body: { message: string; data: unknown; errorCode: string | null; count?: number; currentPage?: number; totalPage?: number };
-}
-
 const PASSWORD = 'Pers0n!Cedar-Vault';
 const PATH = '/api/academic-sessions';
 
-async function call(method: string, path: string, options: { body?: unknown; token?: string } = {}): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${system.gatewayUrl}${path}`, { method, headers, ...(options.body !== undefined && { body: JSON.stringify(options.body) }) });
-  return { status: response.status, body: (await response.json()) as Answer['body'] };
-}
+const request = httpClient(() => system.gatewayUrl);
+const call = (method: string, path: string, { body, token }: { body?: unknown; token?: string } = {}) => request(method, path, body, token);
 
 const refusal = (errorCode: string) => ({ data: null, errorCode });
 

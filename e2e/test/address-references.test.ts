@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { clientAddress } from './support/people.js';
 import { sharedSystem } from './support/shared-system.js';
 import type { SystemView } from '@school/system-harness';
+import { httpClient } from '@school/testing';
 
 /**
  * Issues 11 and 22 across services, through the gateway: identity asks reference-data
@@ -13,23 +14,14 @@ import type { SystemView } from '@school/system-harness';
 let system: SystemView;
 let admin: string;
 
-interface Answer {
-  status: number;
-  body: { message: string; data: unknown; errorCode: string | null; errors?: { field: string }[] };
-}
-
 interface Row {
   id: number;
   publicId: string;
   name: string;
 }
 
-async function call(method: string, path: string, body?: unknown): Promise<Answer> {
-  const headers: Record<string, string> = { authorization: `Bearer ${admin}` };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${system.gatewayUrl}${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
-  return { status: response.status, body: (await response.json()) as Answer['body'] };
-}
+const request = httpClient(() => system.gatewayUrl);
+const call = (method: string, path: string, body?: unknown) => request(method, path, body, admin);
 
 const label = (what: string) => `${what} ${randomBytes(3).toString('hex')}`;
 const email = () => `address.${randomBytes(4).toString('hex')}@example.com`;

@@ -63,15 +63,20 @@ function expectFrom(entries: RecordedAuditEntry[], sent: Sent): void {
   expect(entries).toEqual([expect.objectContaining({ ip: sent.ip, userAgent: sent.userAgent, requestId: sent.requestId })]);
 }
 
+/** `sent` left one entry of `action` on `targetId` in `service`, from its request and naming the admin, with `expected` besides. */
+async function expectRecordedByAdmin(service: ServiceName, action: string, targetId: string, sent: Sent, expected: Record<string, unknown>): Promise<void> {
+  const entries = await entryFor(service, action, targetId);
+  expectFrom(entries, sent);
+  expect(entries[0]).toMatchObject({ actor: { publicId: admin.publicId, role: 'admin' }, ...expected });
+}
+
 describe('audit entries through the gateway (contract §13)', () => {
   it("identity: a user created by the admin names the admin, the client's address and agent, and the gateway's request id", async () => {
     const email = `audited.${randomBytes(4).toString('hex')}@example.com`;
     const sent = await send('POST', '/api/users', { email, name: 'Audited Person', role: 'staff' });
     expect(sent.status).toBe(201);
     const publicId = (sent.body.data as { publicId: string }).publicId;
-    const entries = await entryFor('identity', 'user.create', publicId);
-    expectFrom(entries, sent);
-    expect(entries[0]).toMatchObject({ actor: { publicId: admin.publicId, role: 'admin' }, changes: { email: { from: null, to: email } } });
+    await expectRecordedByAdmin('identity', 'user.create', publicId, sent, { changes: { email: { from: null, to: email } } });
   });
 
   it('identity: a failed staff login records its entry though the login answers 401; a login and a logout theirs', async () => {
@@ -98,9 +103,7 @@ describe('audit entries through the gateway (contract §13)', () => {
     const sent = await send('POST', '/api/lookups/provinces', { name: `Audited ${randomBytes(3).toString('hex')}` });
     expect(sent.status).toBe(201);
     const publicId = (sent.body.data as { publicId: string }).publicId;
-    const entries = await entryFor('reference-data', 'province.create', publicId);
-    expectFrom(entries, sent);
-    expect(entries[0]).toMatchObject({ actor: { publicId: admin.publicId, role: 'admin' }, target: { type: 'province', id: publicId } });
+    await expectRecordedByAdmin('reference-data', 'province.create', publicId, sent, { target: { type: 'province', id: publicId } });
   });
 
   it('media: an admin upload records its key as the target', async () => {
@@ -109,9 +112,7 @@ describe('audit entries through the gateway (contract §13)', () => {
     const sent = await send('POST', '/api/upload?uploadType=file', form);
     expect(sent.status).toBe(200);
     const key = (sent.body.data as { relativePath: string }).relativePath;
-    const entries = await entryFor('media', 'file.upload', key);
-    expectFrom(entries, sent);
-    expect(entries[0]).toMatchObject({ actor: { publicId: admin.publicId, role: 'admin' }, target: { type: 'file', id: key } });
+    await expectRecordedByAdmin('media', 'file.upload', key, sent, { target: { type: 'file', id: key } });
   });
 
   it('records nothing for a refused change', async () => {

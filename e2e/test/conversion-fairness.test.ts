@@ -3,9 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningSystem, startSystem } from '@school/system-harness';
-import { crc32, deflateSync } from 'node:zlib';
-import { linkToken } from './support/mail.js';
-import { BOOTSTRAP_ADMIN, type SignedIn, signIn } from './support/people.js';
+import { gradientPng } from '@school/testing';
+import { BOOTSTRAP_ADMIN, invitedPerson, type SignedIn, signIn } from './support/people.js';
 
 /**
  * Issue 31, item 1 (contract §9): image conversions are fair per account. While four customers
@@ -29,23 +28,8 @@ let maximal: Buffer;
 let small: Buffer;
 
 const clientIp = () => `10.${randomBytes(3).join('.')}`;
-
-async function postJson(path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; data: Record<string, unknown> }> {
-  const response = await fetch(`${system.gatewayUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  return { status: response.status, data: ((await response.json()) as { data: Record<string, unknown> }).data };
-}
-
-async function customer(): Promise<SignedIn> {
-  const email = `converter.${randomBytes(5).toString('hex')}@example.com`;
-  const created = await postJson('/api/users', { email, name: 'A customer', role: 'customer' }, { authorization: `Bearer ${admin.accessToken}` });
-  if (created.status !== 201) throw new Error(`creating ${email}: ${created.status}`);
-  const token = await linkToken(system.mailDir, email, '/accept-invitation', new Set(), 60_000);
-  const accepted = await postJson('/api/mobile/auth/password/reset', { token, password: PASSWORD }, { 'x-forwarded-for': clientIp() });
-  if (accepted.status !== 200) throw new Error(`accepting ${email}: ${accepted.status}`);
-  const login = await postJson('/api/mobile/auth/login/email', { email, password: PASSWORD }, { 'x-forwarded-for': clientIp() });
-  if (login.status !== 200) throw new Error(`login of ${email}: ${login.status}`);
-  return { email, accessToken: String(login.data['accessToken']), publicId: String((login.data['user'] as { publicId: string }).publicId) };
-}
+/** A customer the admin invites, each from an address of its own (a minute for the mail: many are invited at once). */
+const customer = () => invitedPerson(system, admin.accessToken, 'customer', PASSWORD, { mailTimeoutMs: 60_000 });
 
 interface Answer {
   status: number;
@@ -68,37 +52,13 @@ async function upload(token: string, png: Buffer): Promise<Answer> {
   return { status: response.status, ms: answeredAt - started, sentAt: started, answeredAt };
 }
 
-/** A grey PNG of width x height with a gradient across (each row the same, so it is small on the wire). */
-function png(width: number, height: number): Buffer {
-  const row = Buffer.alloc(width + 1);
-  for (let x = 0; x < width; x += 1) row[x + 1] = x % 256;
-  const chunk = (type: string, data: Buffer) => {
-    const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const framed = Buffer.alloc(typed.length + 8);
-    framed.writeUInt32BE(data.length, 0);
-    typed.copy(framed, 4);
-    framed.writeUInt32BE(crc32(typed), typed.length + 4);
-    return framed;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 0, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: height }, () => row)), { level: 9 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
 beforeAll(async () => {
   storageDir = await mkdtemp(join(tmpdir(), 'e2e-conversions-'));
   // The gateway's production upstream deadline (the harness's 5 s would cut a wait contract §9 allows: 10 s).
   system = await startSystem({ env: { STORAGE_DIR: storageDir, TRUST_PROXY: '1', UPSTREAM_TIMEOUT_MS: '30000' } });
   admin = await signIn(system, 'admin', BOOTSTRAP_ADMIN.email, BOOTSTRAP_ADMIN.password);
   // 6320 x 6320 = 39.9 megapixels, just under the cap.
-  [maximal, small] = [png(6320, 6320), png(400, 300)];
+  [maximal, small] = [gradientPng(6320, 6320), gradientPng(400, 300)];
 }, 120_000);
 
 afterAll(async () => {

@@ -3,7 +3,7 @@ import pg from 'pg';
 import sharp from 'sharp';
 import { SERVICES } from '@school/config';
 import { type RunningSystem, startSystem } from '@school/system-harness';
-import { scaled, waitFor } from '@school/testing';
+import { httpClient, scaled, waitFor } from '@school/testing';
 import { startS3, type TestS3 } from '../../services/media/test/support/s3-server.js';
 import { linkToken, mailsTo } from './support/mail.js';
 import { clientAddress, invitedPerson } from './support/people.js';
@@ -19,11 +19,6 @@ const ADMIN = { email: 'admin@example.com', password: 'Admin123!' };
 const PASSWORD = 'Erasure!Kettle-42';
 const GOODBYE = 'Your account has been deleted';
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [] /Count 0>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n');
-
-interface Answer {
-  status: number;
-  body: { message: string; data: unknown; errorCode: string | null };
-}
 
 interface Row {
   id: number;
@@ -77,13 +72,8 @@ describe.each(['local', 's3'] as const)('erasure of an account (contract §11), 
     await s3?.close();
   });
 
-  async function call(method: string, path: string, body?: unknown, token: string | null = admin): Promise<Answer> {
-    const headers: Record<string, string> = { 'x-forwarded-for': clientAddress() };
-    if (token) headers['authorization'] = `Bearer ${token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${system.gatewayUrl}${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
-    return { status: response.status, body: (await response.json()) as Answer['body'] };
-  }
+  const request = httpClient(() => system.gatewayUrl, { headers: () => ({ 'x-forwarded-for': clientAddress() }) });
+  const call = (method: string, path: string, body?: unknown, token: string | null = admin) => request(method, path, body, token);
 
   async function login(path: string, email: string, password: string, deviceInfo?: object): Promise<{ accessToken: string; refreshToken: string; user: { publicId: string } }> {
     const answer = await call('POST', path, { email, password, ...(deviceInfo && { deviceInfo }) }, null);

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { clientAddress, invitedPerson } from './support/people.js';
 import { sharedSystem } from './support/shared-system.js';
 import type { SystemView } from '@school/system-harness';
-import { scaled } from '@school/testing';
+import { httpClient, scaled } from '@school/testing';
 
 /**
  * Issue 12, feedback through the gateway with the real notifier: one accepted guest submission is
@@ -24,23 +24,12 @@ beforeAll(async () => {
   system = await sharedSystem();
 }, 90_000);
 
-interface Answer {
-  status: number;
-  retryAfter: string | null;
-  body: { message: string; data: unknown; errorCode: string | null };
-}
-
 /** This suite's one client address: the guest throttles count per ip, and the shared system serves other suites too. */
 const CLIENT = clientAddress();
 
-async function call(method: string, path: string, body?: unknown, options: { token?: string; device?: string } = {}): Promise<Answer> {
-  const headers: Record<string, string> = { 'x-forwarded-for': CLIENT };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  if (options.device) headers['x-device-id'] = options.device;
-  const response = await fetch(`${system.gatewayUrl}${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
-  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as Answer['body'] };
-}
+const request = httpClient(() => system.gatewayUrl, { headers: () => ({ 'x-forwarded-for': CLIENT }), retryAfter: true });
+const call = (method: string, path: string, body?: unknown, options: { token?: string; device?: string } = {}) =>
+  request(method, path, body, options.token, options.device ? { 'x-device-id': options.device } : {});
 
 const unique = (label: string) => `${label}-${randomBytes(4).toString('hex')}`;
 const device = () => unique('device');

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { GeographyRowDto } from '@school/contracts';
 import { type RunningSystem, startSystem } from '@school/system-harness';
+import { httpClient, type HttpAnswer } from '@school/testing';
 
 /**
  * Issue 11, geography and the school profile through the gateway: the seeds, lists, create and
@@ -10,31 +12,12 @@ import { type RunningSystem, startSystem } from '@school/system-harness';
 let system: RunningSystem;
 let admin: string;
 
-interface Answer {
-  status: number;
-  body: { message: string; data: unknown; errorCode: string | null; count?: number; currentPage?: number; totalPage?: number };
-}
+type Answer = HttpAnswer;
 
-interface Row {
-  id: number;
-  publicId: string;
-  name: string;
-  nameNp: string | null;
-  code: string | null;
-  isActive: boolean;
-  provinceId?: number;
-  districtId?: number;
-  type?: string;
-  wardCount?: number | null;
-}
+type Row = GeographyRowDto;
 
-async function call(method: string, path: string, body?: unknown, accessToken: string | null = admin): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (accessToken) headers.authorization = `Bearer ${accessToken}`;
-  const response = await fetch(`${system.gatewayUrl}${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
-  return { status: response.status, body: (await response.json()) as Answer['body'] };
-}
+const request = httpClient(() => system.gatewayUrl);
+const call = (method: string, path: string, body?: unknown, accessToken: string | null = admin) => request(method, path, body, accessToken);
 
 const data = <T>(answer: Answer) => answer.body.data as T;
 const label = (what: string) => `${what} ${randomBytes(3).toString('hex')}`;

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { quoteIdent, testDatabaseUrl, withConnection } from '@school/testing';
+import { httpClient, quoteIdent, testDatabaseUrl, withConnection } from '@school/testing';
 import { linkToken as mailedLinkToken } from './support/mail.js';
 import { type RunningSystem, startSystem } from '@school/system-harness';
 import { scaled } from '@school/testing';
@@ -27,19 +27,7 @@ afterAll(async () => {
   await system?.shutdown();
 });
 
-interface Answer {
-  status: number;
-  retryAfter: string | null;
-  body: { message: string; data: unknown; errorCode: string | null };
-}
-
-async function call(method: string, path: string, body?: unknown, accessToken?: string): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (accessToken) headers.authorization = `Bearer ${accessToken}`;
-  const response = await fetch(`${system.gatewayUrl}${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
-  return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as Answer['body'] };
-}
+const call = httpClient(() => system.gatewayUrl, { retryAfter: true });
 
 const uniqueEmail = (label: string) => `${label}.${randomBytes(4).toString('hex')}@example.com`;
 const uniquePhone = () => `+97798${String(randomBytes(4).readUInt32BE(0) % 1e8).padStart(8, '0')}`;

@@ -36,25 +36,23 @@ describe('the README says what the code does', () => {
   });
 
   // Where each throttle policy is told: the row's first cell, and which of its `;`-separated limits.
-  const POLICY_ROWS: Record<ThrottlePolicyName, { row: string; part: number }> = {
-    login: { row: 'login (both surfaces together)', part: 0 },
-    loginPerIp: { row: 'login (both surfaces together)', part: 1 },
-    forgotPassword: { row: 'forgot password; email-verify resend; reset', part: 0 },
-    emailVerifyResend: { row: 'forgot password; email-verify resend; reset', part: 1 },
-    resetPassword: { row: 'forgot password; email-verify resend; reset', part: 2 },
-    setPassword: { row: 'set password', part: 0 },
-    guestFeedback: { row: 'guest feedback', part: 0 },
-    guestFeedbackPerIp: { row: 'guest feedback', part: 1 },
-    feedback: { row: 'signed-in feedback', part: 0 },
-    adminUpload: { row: 'administrator uploads', part: 0 },
-    mobileUpload: { row: 'customer uploads', part: 0 },
-    mobileSignedUrl: { row: 'signed URLs (customer)', part: 0 },
-  };
+  const toldIn = (row: string, ...names: ThrottlePolicyName[]) => names.map((name, part) => [name, { row, part }] as const);
+  const POLICY_ROWS = Object.fromEntries([
+    ...toldIn('login (both surfaces together)', 'login', 'loginPerIp'),
+    ...toldIn('forgot password; email-verify resend; reset', 'forgotPassword', 'emailVerifyResend', 'resetPassword'),
+    ...toldIn('set password', 'setPassword'),
+    ...toldIn('guest feedback', 'guestFeedback', 'guestFeedbackPerIp'),
+    ...toldIn('signed-in feedback', 'feedback'),
+    ...toldIn('administrator uploads', 'adminUpload'),
+    ...toldIn('customer uploads', 'mobileUpload'),
+    ...toldIn('signed URLs (customer)', 'mobileSignedUrl'),
+  ]) as Partial<Record<ThrottlePolicyName, { row: string; part: number }>>;
   const WINDOW_WORDS: Record<number, string[]> = { 60_000: ['a minute', 'per 60 s'], 900_000: ['per 15 minutes'], 3_600_000: ['an hour'] };
 
   it.each(THROTTLE_POLICY_NAMES)('states the throttle policy %s with its limit, window and key in the security-limits table', (name) => {
     const policy = THROTTLE_POLICIES[name];
-    const { row, part } = POLICY_ROWS[name];
+    expect(POLICY_ROWS[name]).toBeDefined();
+    const { row, part } = POLICY_ROWS[name]!;
     const cells = table('what').find(([what]) => what === row);
     expect(cells).toBeDefined();
     const [, limits = '', per = ''] = cells!;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type RunningSystem, startSystem } from '@school/system-harness';
-import { scaled } from '@school/testing';
+import { httpClient, scaled } from '@school/testing';
 
 /**
  * A service stopped under the gateway: its routes answer 503 SERVICE_UNAVAILABLE at once; with
@@ -8,11 +8,6 @@ import { scaled } from '@school/testing';
  * identity stopped reference-data still decides deletes alone (issues 11 and 22). Each system here
  * is the suite's own: it stops its processes.
  */
-
-interface Answer {
-  status: number;
-  body: { message: string; data: unknown; errorCode: string | null };
-}
 
 interface Row {
   id: number;
@@ -45,12 +40,8 @@ describe('with media, then identity, stopped', () => {
     await system?.shutdown();
   });
 
-  async function call(method: string, path: string, body?: unknown): Promise<Answer> {
-    const headers: Record<string, string> = { authorization: `Bearer ${admin}` };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${system.gatewayUrl}${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
-    return { status: response.status, body: (await response.json()) as Answer['body'] };
-  }
+  const request = httpClient(() => system.gatewayUrl);
+  const call = (method: string, path: string, body?: unknown) => request(method, path, body, admin);
 
   it('reports a stopped service and answers its routes with 503 SERVICE_UNAVAILABLE', async () => {
     await system.stop('media');

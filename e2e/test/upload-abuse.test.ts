@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SERVICE_NAMES } from '@school/config';
 import { openUpload, type OpenUpload } from '@school/testing';
-import { linkToken } from './support/mail.js';
-import { BOOTSTRAP_ADMIN, type SignedIn, signIn } from './support/people.js';
+import { BOOTSTRAP_ADMIN, invitedPerson, type SignedIn, signIn } from './support/people.js';
 import { type RunningSystem, startSystem } from '@school/system-harness';
 
 /**
@@ -27,24 +26,8 @@ const PASSWORD = 'Pers0n!Cedar-Vault';
 /** A valid 1x1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const randomIp = () => `10.${randomBytes(3).join('.')}`;
-
-async function postJson(path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; data: Record<string, unknown> }> {
-  const response = await fetch(`${system.gatewayUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  return { status: response.status, data: ((await response.json()) as { data: Record<string, unknown> }).data };
-}
-
-/** A customer invited by the admin; each from an address of its own, so the reset and login throttles stay out of the way. */
-async function customer(): Promise<SignedIn> {
-  const email = `trickler.${randomBytes(5).toString('hex')}@example.com`;
-  const created = await postJson('/api/users', { email, name: 'A customer', role: 'customer' }, { authorization: `Bearer ${admin.accessToken}` });
-  if (created.status !== 201) throw new Error(`creating ${email}: ${created.status}`);
-  const token = await linkToken(system.mailDir, email, '/accept-invitation', new Set(), 60_000);
-  const accepted = await postJson('/api/mobile/auth/password/reset', { token, password: PASSWORD }, { 'x-forwarded-for': randomIp() });
-  if (accepted.status !== 200) throw new Error(`accepting ${email}: ${accepted.status}`);
-  const login = await postJson('/api/mobile/auth/login/email', { email, password: PASSWORD }, { 'x-forwarded-for': randomIp() });
-  if (login.status !== 200) throw new Error(`login of ${email}: ${login.status}`);
-  return { email, accessToken: String(login.data['accessToken']), publicId: String((login.data['user'] as { publicId: string }).publicId) };
-}
+/** A customer the admin invites, each from an address of its own (a minute for the mail: many are invited at once). */
+const customer = () => invitedPerson(system, admin.accessToken, 'customer', PASSWORD, { mailTimeoutMs: 60_000 });
 
 async function upload(path: string, token: string): Promise<{ status: number; data: Record<string, unknown> | null }> {
   const body = new FormData();

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chunkedUploadHead, multipartPrefix, sendOversized, uploadHead, writeThenRead } from '@school/testing';
+import { chunkedUploadHead, httpClient, multipartPrefix, sendOversized, uploadHead, writeThenRead } from '@school/testing';
 import { BOOTSTRAP_ADMIN, invitedPerson, type SignedIn, signIn } from './support/people.js';
 import { sharedSystem } from './support/shared-system.js';
 import type { SystemView } from '@school/system-harness';
@@ -20,13 +20,8 @@ const PASSWORD = 'Pers0n!Cedar-Vault';
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const HTML = Buffer.from('<!DOCTYPE html><html><body><script>alert(document.cookie)</script></body></html>');
 
-async function call(method: string, path: string, options: { body?: unknown; token?: string } = {}): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${system.gatewayUrl}${path}`, { method, headers, ...(options.body !== undefined && { body: JSON.stringify(options.body) }) });
-  return { status: response.status, body: (await response.json()) as Answer['body'] };
-}
+const request = httpClient<Answer['body']>(() => system.gatewayUrl);
+const call = (method: string, path: string, { body, token }: { body?: unknown; token?: string } = {}) => request(method, path, body, token);
 
 async function upload(
   path: string,

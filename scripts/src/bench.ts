@@ -36,7 +36,7 @@ interface Run {
   load: [before: number, after: number];
 }
 /** Shorter measurements of every bench script, by the variables each reads. */
-const QUICK_ENV = { BENCH_SECONDS: '3', BENCH_ROUNDS: '1', BENCH_DURATION: '3', BENCH_WARMUP: '1', BENCH_EVENTS: '200', BENCH_REQUESTS: '60' };
+const QUICK_ENV = { BENCH_SECONDS: '3', BENCH_ROUNDS: '1', BENCH_DURATION: '3', BENCH_WARMUP: '1', BENCH_EVENTS: '200', BENCH_REQUESTS: '60', BENCH_GROWTH_SCALE: '0.1' };
 
 const { values } = parseArgs({
   options: {

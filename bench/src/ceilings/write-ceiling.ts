@@ -5,7 +5,7 @@
 // write costs Postgres what the product's does while the product's own rows stay untouched.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { withConnection } from '@school/testing';
 import { startProcess, waitFor } from '../support.js';
 
 export const CEILING_SCHEMA = 'ceiling';
@@ -14,16 +14,6 @@ const SERVER = fileURLToPath(new URL('./write-server.js', import.meta.url));
 /** The product tables a ceiling write touches, by the product's schema. */
 export const FEEDBACK_TABLES = { schema: 'feedback', tables: ['feedback_submissions', 'outbox_events'] };
 export const REFRESH_TABLES = { schema: 'identity', tables: ['users', 'provider_accounts', 'sessions', 'refresh_tokens'] };
-
-async function withClient<T>(databaseUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * Copies `tables` of `schema` into CEILING_SCHEMA; `copyRows`: also their rows (the accounts a
@@ -35,7 +25,7 @@ export interface ProductTables {
 }
 
 export function copyTables(databaseUrl: string, { schema, tables }: ProductTables, { copyRows = [] }: { copyRows?: string[] } = {}): Promise<void> {
-  return withClient(databaseUrl, async (client) => {
+  return withConnection(databaseUrl, async (client) => {
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${CEILING_SCHEMA}`);
     for (const table of tables) {
       await client.query(`CREATE TABLE IF NOT EXISTS ${CEILING_SCHEMA}.${table} (LIKE ${schema}.${table} INCLUDING ALL)`);
@@ -82,7 +72,7 @@ export function copyTables(databaseUrl: string, { schema, tables }: ProductTable
  * login writes them; answers their refresh tokens.
  */
 export function ceilingSessions(databaseUrl: string, email: string, surface: string, count: number): Promise<string[]> {
-  return withClient(databaseUrl, async (client) => {
+  return withConnection(databaseUrl, async (client) => {
     const { rows } = await client.query(`SELECT id FROM ${CEILING_SCHEMA}.users WHERE email = $1`, [email]);
     if (rows.length === 0) throw new Error(`no user ${email} in the ceiling's copy of the users table`);
     const tokens = Array.from({ length: count }, () => randomBytes(32).toString('base64url'));

@@ -84,19 +84,15 @@ export function materialize(plan: Plan, resolver: SchemaResolver, pools: Pools, 
     case 'content-type':
       contentType = mutation.contentType;
       break;
-    case 'query-value': {
-      const names = operation.queryParams.map((parameter) => parameter.name);
-      query[names[mutation.pick % names.length]!] = mutation.value;
+    case 'query-value':
+      query[pickedName(operation.queryParams, mutation.pick)] = mutation.value;
       break;
-    }
     case 'query-extra':
       query[mutation.key] = mutation.value;
       break;
-    case 'path-value': {
-      const names = operation.pathParams.map((parameter) => parameter.name);
-      pathValues[names[mutation.pick % names.length]!] = mutation.value;
+    case 'path-value':
+      pathValues[pickedName(operation.pathParams, mutation.pick)] = mutation.value;
       break;
-    }
     case 'header':
       headers[mutation.name] = mutation.value;
       break;
@@ -105,6 +101,11 @@ export function materialize(plan: Plan, resolver: SchemaResolver, pools: Pools, 
   if (rawBody === undefined && body !== undefined && operation.body) rawBody = Buffer.from(JSON.stringify(body));
   if (rawBody !== undefined && contentType) headers['content-type'] = contentType;
   return { method: operation.method, target: target(operation, pathValues, query), headers, ...(rawBody !== undefined && { body: rawBody }) };
+}
+
+/** The name of the parameter a mutation's `pick` lands on. */
+function pickedName(parameters: readonly { name: string }[], pick: number): string {
+  return parameters[pick % parameters.length]!.name;
 }
 
 function target(operation: Operation, pathValues: Record<string, unknown>, query: Record<string, unknown>): string {

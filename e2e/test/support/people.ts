@@ -46,12 +46,18 @@ export async function signIn(system: SystemView, surface: Surface, email: string
  * A person the admin creates (`POST /api/users`), who sets `password` through the invitation link
  * mailed to them and signs in on the surface of their role.
  */
-export async function invitedPerson(system: SystemView, adminToken: string, role: 'staff' | 'customer', password: string): Promise<SignedIn> {
+export async function invitedPerson(
+  system: SystemView,
+  adminToken: string,
+  role: 'staff' | 'customer',
+  password: string,
+  { mailTimeoutMs }: { mailTimeoutMs?: number } = {},
+): Promise<SignedIn> {
   const email = `${role}.${randomBytes(4).toString('hex')}@example.com`;
   const created = await post(system, '/api/users', { email, name: `A ${role}`, role }, adminToken);
   if (created.status !== 201) throw new Error(`creating ${email} failed: ${created.status} ${JSON.stringify(created.body)}`);
   const surface: Surface = role === 'customer' ? 'mobile' : 'admin';
-  const token = await linkToken(system.mailDir, email, '/accept-invitation');
+  const token = await linkToken(system.mailDir, email, '/accept-invitation', new Set(), mailTimeoutMs);
   const accepted = await post(system, `${AUTH_PREFIX[surface]}/password/reset`, { token, password });
   if (accepted.status !== 200) throw new Error(`accepting the invitation of ${email} failed: ${accepted.status}`);
   return signIn(system, surface, email, password);

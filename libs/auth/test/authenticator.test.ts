@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
-import { createTestIssuer, scaled, type TestIssuer } from '@school/testing';
+import { closedPort, createTestIssuer, scaled, type TestIssuer } from '@school/testing';
 import { Authenticator, createAuthRedis, JwtVerifier, REVOKED_SESSIONS_KEY, SessionRevocations } from '@school/auth';
-import { closedPort, failureCode, randomPrefix, REDIS_URL } from './helpers.js';
+import { failureCode, randomPrefix, REDIS_URL } from './helpers.js';
 
 const claims = { sub: 'user-public-id', sid: 'session-1', role: 'admin' };
 

@@ -1,6 +1,6 @@
-import { createTestIssuer, type TestIssuer } from '@school/testing';
+import { closedPort, createTestIssuer, type TestIssuer } from '@school/testing';
 import { JwtVerifier } from '@school/auth';
-import { closedPort, failureCode } from './helpers.js';
+import { failureCode } from './helpers.js';
 
 const claims = { sub: 'user-1', sid: 'session-1', role: 'staff' };
 

@@ -3,10 +3,10 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { Redis } from 'ioredis';
 import { EnvelopeExceptionFilter } from '@school/http/nest';
-import { createTestIssuer, scaled, type TestIssuer } from '@school/testing';
+import { closedPort, createTestIssuer, scaled, type TestIssuer } from '@school/testing';
 import { PERMISSIONS, type Principal, SessionRevocations, SURFACES } from '@school/auth';
 import { AUTH_REDIS, AuthModule, Authenticated, CurrentPrincipal, RequirePermissions, RequireSurface, TokenSurface } from '@school/auth/nest';
-import { closedPort, randomPrefix, REDIS_URL } from './helpers.js';
+import { randomPrefix, REDIS_URL } from './helpers.js';
 
 @Controller('demo')
 class DemoController {

@@ -1,5 +1,6 @@
 import { closeRedis, createAuthRedis } from '@school/auth';
-import { closedPort, REDIS_URL } from './helpers.js';
+import { REDIS_URL } from './helpers.js';
+import { closedPort } from '@school/testing';
 
 const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
 

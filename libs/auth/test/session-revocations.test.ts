@@ -1,8 +1,8 @@
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { createAuthRedis, SessionRevocations, SUBSCRIBER_NAME_PREFIX } from '@school/auth';
-import { scaled } from '@school/testing';
-import { closedPort, failureCode, randomPrefix, REDIS_URL } from './helpers.js';
+import { closedPort, scaled } from '@school/testing';
+import { failureCode, randomPrefix, REDIS_URL } from './helpers.js';
 
 async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + scaled(timeoutMs);

@@ -19,6 +19,18 @@ interface Handled {
 /** What the test controllers do with each event; each test sets it. */
 let behaviour: (handled: Handled) => Promise<void> = async () => undefined;
 
+/** Throws `error()` on the first `times` deliveries, then records each delivery in `handled`. */
+function failingFirst(times: number, error: () => Error, handled: Handled[]): typeof behaviour {
+  let left = times;
+  return async (event) => {
+    if (left > 0) {
+      left -= 1;
+      throw error();
+    }
+    handled.push(event);
+  };
+}
+
 @Controller()
 @UseFilters(EventErrorFilter)
 class EventsController {
@@ -152,14 +164,7 @@ describe("AmqpEventTransport: @EventPattern handlers on a consumer's queue (real
 
   it('retries a message whose handler failed for a transient reason through the retry queue, and handles it then', async () => {
     const handled = recorder();
-    let failures = 2;
-    behaviour = async (event) => {
-      if (failures > 0) {
-        failures -= 1;
-        throw new Error('database unavailable');
-      }
-      handled.push(event);
-    };
+    behaviour = failingFirst(2, () => new Error('database unavailable'), handled);
     await startApp();
     await broker.publish(KEY, '{}', { messageId: 'retry-me' });
     await waitFor(() => handled.length === 1, { what: 'the redelivered message' });
@@ -169,14 +174,7 @@ describe("AmqpEventTransport: @EventPattern handlers on a consumer's queue (real
 
   it('never acks nor dead-letters on a masked error: without EventErrorFilter a DeadLetterError is retried like any failure', async () => {
     const handled = recorder();
-    let refusals = 1;
-    behaviour = async (event) => {
-      if (refusals > 0) {
-        refusals -= 1;
-        throw new DeadLetterError('looks permanent, but Nest hides it');
-      }
-      handled.push(event);
-    };
+    behaviour = failingFirst(1, () => new DeadLetterError('looks permanent, but Nest hides it'), handled);
     await startApp(UnfilteredEventsController);
     await broker.publish(KEY, '{}', { messageId: 'masked' });
     await waitFor(() => handled.length === 1, { what: 'the redelivered message' });

@@ -1,10 +1,9 @@
 import { context, propagation, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { AmqpConnection, EventPublisher, Outbox, OutboxRelay, silentLogger, type ConfirmedPublisher, type OutboxRelayOptions } from '@school/messaging';
 import { EVENT_TYPES, type EventPayload } from '@school/contracts';
 import { TcpProxy, TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { scaled } from '@school/testing';
+import { enableTraceContext } from './support/trace-context.js';
 import { OutboxDb, TEST_DATABASE_URL } from './support/outbox-db.js';
 import { delay, waitFor } from './support/wait.js';
 
@@ -26,8 +25,7 @@ describe('outbox and relay (real Postgres and RabbitMQ)', () => {
   const cleanups: Array<() => Promise<void>> = [];
 
   beforeAll(() => {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    enableTraceContext();
   });
 
   afterAll(() => {
@@ -246,6 +244,39 @@ describe('outbox and relay (real Postgres and RabbitMQ)', () => {
     const [message] = await nextMessages(1);
     expect(message?.properties.messageId).toBe(id);
     await waitFor(async () => (await db.rows())[0]?.sent_at, { what: 'sent_at after the retry' });
+  });
+
+  it('retries a failed row at its due time although drains that failed nothing ran meanwhile (long before the poll)', async () => {
+    const failing = new Set<string>();
+    // A poll far beyond every (scaled) wait of this test: only the due timer can bring the retry.
+    const { connection } = startRelay({
+      pollIntervalMs: 3_600_000,
+      retry: { initialMs: 1_000, maxMs: 1_000 },
+      wrap: (publisher) => ({
+        publish: async (event) => {
+          if (failing.delete(event.id)) throw new Error('simulated nack');
+          await publisher.publish(event);
+        },
+      }),
+    });
+    await connection.waitForConnect();
+    // Marked failing before its transaction commits, so before the NOTIFY wakes the relay.
+    const first = await db.transaction(async (tx) => {
+      const id = await outbox.record(tx, EVENT_TYPES.passwordChanged, passwordChanged(1));
+      failing.add(id);
+      return id;
+    });
+    await waitFor(async () => (await db.rows()).find((row) => row.attempts === 1), { what: 'the failed attempt' });
+    // Woken by its NOTIFY, this drain publishes the second row and fails nothing.
+    const second = await db.transaction((tx) => outbox.record(tx, EVENT_TYPES.passwordChanged, passwordChanged(2)));
+    const seen = new Set<string>();
+    await waitFor(
+      async () => {
+        for (const message of await broker.drain(tap)) seen.add(message.properties.messageId as string);
+        return seen.has(first) && seen.has(second);
+      },
+      { what: 'the failed row retried at its due time, not at the poll' },
+    );
   });
 
   it('holds no transaction, no connection and no row lock while it waits for the confirms', async () => {

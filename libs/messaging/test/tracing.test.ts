@@ -1,10 +1,9 @@
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { AmqpConnection, EventConsumer, EventPublisher, Outbox, OutboxRelay, silentLogger } from '@school/messaging';
 import { EVENT_TYPES } from '@school/contracts';
 import { TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
+import { enableTraceContext } from './support/trace-context.js';
 import { OutboxDb, TEST_DATABASE_URL } from './support/outbox-db.js';
 import { waitFor } from './support/wait.js';
 
@@ -16,8 +15,7 @@ describe('trace of an event: recording transaction -> relay publish -> consumer 
   const cleanups: Array<() => Promise<void>> = [];
 
   beforeAll(() => {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    enableTraceContext();
     trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
   });
 

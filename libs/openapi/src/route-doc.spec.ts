@@ -67,33 +67,27 @@ describe('operationOf', () => {
     expect(operation['x-token-surface']).toBe('admin');
   });
 
+  /** A public POST with a JSON body, whose validation failures the contract answers 422. */
+  const feedbackRoute = (errors: RouteSpec['errors'] = []): RouteSpec => ({
+    method: 'POST',
+    path: '/f',
+    auth: 'public',
+    tag: 'feedback',
+    summary: 'f',
+    body: { json: body },
+    response: { status: 201, description: 'ok' },
+    validationStatus: 422,
+    errors,
+  });
+
   it('uses the route status for a validation failure where the contract departs from 400', () => {
-    const feedback = operationOf({
-      method: 'POST',
-      path: '/f',
-      auth: 'public',
-      tag: 'feedback',
-      summary: 'f',
-      body: { json: body },
-      response: { status: 201, description: 'ok' },
-      validationStatus: 422,
-    });
+    const feedback = operationOf(feedbackRoute());
     expect(feedback['x-error-codes']).toEqual({ VALIDATION_FAILED: 422 });
     expect(Object.keys(feedback.responses).sort()).toEqual(['201', '422']);
   });
 
   it('lists a code the route answers at a second status in that status’s response, keeping its own in x-error-codes', () => {
-    const feedback = operationOf({
-      method: 'POST',
-      path: '/f',
-      auth: 'public',
-      tag: 'feedback',
-      summary: 'f',
-      body: { json: body },
-      response: { status: 201, description: 'ok' },
-      validationStatus: 422,
-      errors: ['AUTH_OTP_REQUIRED'],
-    });
+    const feedback = operationOf(feedbackRoute(['AUTH_OTP_REQUIRED']));
     const refused = addErrors(feedback, ['VALIDATION_FAILED', 'URI_TOO_LONG']);
     expect(refused['x-error-codes']).toEqual({ VALIDATION_FAILED: 422, AUTH_OTP_REQUIRED: 400, URI_TOO_LONG: 414 });
     const enumAt = (status: string) =>

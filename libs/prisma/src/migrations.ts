@@ -34,7 +34,8 @@ export class MigrationError extends Error {
   }
 }
 
-interface MigrationRow {
+/** A row of Prisma Migrate's `_prisma_migrations` table, as the applier reads it. */
+export interface MigrationRow {
   id: string;
   checksum: string;
   migration_name: string;

@@ -2,17 +2,10 @@ import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { applyMigrations, MigrationError } from '../src/index.js';
+import { applyMigrations, MigrationError, type MigrationRow } from '../src/index.js';
 import { DATABASE_URL, dropSchema, migrationsDirectory, randomSchema, sql } from './support/fixtures.js';
 
-interface Row {
-  id: string;
-  checksum: string;
-  migration_name: string;
-  logs: string | null;
-  started_at: Date;
-  finished_at: Date | null;
-  rolled_back_at: Date | null;
+interface Row extends MigrationRow {
   applied_steps_count: number;
 }
 

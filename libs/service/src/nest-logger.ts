@@ -5,24 +5,12 @@ import type { Logger } from '@school/telemetry';
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
-  log(message: unknown, ...rest: unknown[]) {
-    this.write('info', message, rest);
-  }
-  error(message: unknown, ...rest: unknown[]) {
-    this.write('error', message, rest);
-  }
-  warn(message: unknown, ...rest: unknown[]) {
-    this.write('warn', message, rest);
-  }
-  debug(message: unknown, ...rest: unknown[]) {
-    this.write('debug', message, rest);
-  }
-  verbose(message: unknown, ...rest: unknown[]) {
-    this.write('trace', message, rest);
-  }
-  fatal(message: unknown, ...rest: unknown[]) {
-    this.write('fatal', message, rest);
-  }
+  log = (message: unknown, ...rest: unknown[]) => this.write('info', message, rest);
+  error = (message: unknown, ...rest: unknown[]) => this.write('error', message, rest);
+  warn = (message: unknown, ...rest: unknown[]) => this.write('warn', message, rest);
+  debug = (message: unknown, ...rest: unknown[]) => this.write('debug', message, rest);
+  verbose = (message: unknown, ...rest: unknown[]) => this.write('trace', message, rest);
+  fatal = (message: unknown, ...rest: unknown[]) => this.write('fatal', message, rest);
 
   private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal', message: unknown, rest: unknown[]) {
     const context = typeof rest.at(-1) === 'string' ? (rest.at(-1) as string) : undefined;

@@ -38,6 +38,11 @@ function belowEphemeralRange(): [number, number] {
   return [Math.max(10_000, high - PORTS_BELOW_EPHEMERAL), high];
 }
 
+/** A port nothing listens on (bound, then released): a connection to it is refused. */
+export function closedPort(): Promise<number> {
+  return kernelChosenPort();
+}
+
 function kernelChosenPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

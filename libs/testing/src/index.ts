@@ -12,3 +12,4 @@ export * from './time-scale.js';
 export * from './redis-database.js';
 export * from './wait-for.js';
 export * from './round-robin-balancer.js';
+export * from './gradient-png.js';

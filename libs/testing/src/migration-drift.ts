@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { testDatabaseUrl } from './database.js';
@@ -26,4 +27,17 @@ export async function migrationDrift(options: MigrationDriftOptions): Promise<st
   const { stdout } = await promisify(execFile)(process.execPath, [DIFF_SCRIPT, input], { maxBuffer: 16 * 1024 * 1024 });
   const script = stdout.trim();
   return EMPTY_MIGRATION.test(script) ? '' : script;
+}
+
+/** migrationDrift of a service's own `prisma/migrations` against its `prisma/schema.prisma`. */
+export function serviceMigrationDrift(serviceDir: string): Promise<string> {
+  return migrationDrift({ migrationsDir: join(serviceDir, 'prisma', 'migrations'), prismaSchemaPath: join(serviceDir, 'prisma', 'schema.prisma') });
+}
+
+/** The constraint a write broke (Postgres names it), or `accepted` when it went through. */
+export function constraintOf(write: Promise<unknown>): Promise<string | undefined> {
+  return write.then(
+    () => 'accepted',
+    (error: { constraint?: string }) => error.constraint,
+  );
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ADMIN, call, login, Tally } from '../proof/client.js';
 import type { Scenario } from './scenario.js';
+import { adminSession } from './traffic.js';
 
 /**
  * reference-data alone decides whether a geography row is in use (contract §9; identity's committed
@@ -11,8 +12,7 @@ export const identityDown: Scenario = {
   name: 'identity-down',
   title: 'identity down: geography deletes are decided without it',
   async run(system, options, log) {
-    const base = system.gatewayUrl;
-    const { accessToken: token } = await login(base, ADMIN);
+    const { base, token } = await adminSession(system);
     const provinces: { publicId: string }[] = [];
     for (let n = 0; n < 3; n += 1) {
       const created = await call(base, 'POST', '/api/lookups/provinces', { token, body: { name: `Proof ${randomBytes(4).toString('hex')}` } });

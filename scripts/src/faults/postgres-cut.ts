@@ -1,30 +1,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ADMIN, awaitMails, call, guestFeedback, keepSending, login, until } from '../proof/client.js';
+import { awaitMails, call, until } from '../proof/client.js';
 import { tagPrefix } from './burst.js';
 import { proxyOf, type Scenario } from './scenario.js';
+import { adminSession, keepSendingInTurn, mailedOnce, onlyUnavailable, taggedGuestFeedback, trafficCounts } from './traffic.js';
 
 /** Every PostgreSQL connection of every service is dropped, and new ones refused, for a while. */
 export const postgresCut: Scenario = {
   name: 'postgres-cut',
   title: 'PostgreSQL connections terminated: requests fail with 503 and recover',
   async run(system, options, log) {
-    const base = system.gatewayUrl;
-    const { accessToken: token } = await login(base, ADMIN);
-    const prefix = tagPrefix('postgres');
-    let sequence = 0;
+    const { base, token } = await adminSession(system);
     const accepted: string[] = [];
     const routes = [
       () => call(base, 'GET', '/api/users', { token }),
       () => call(base, 'GET', '/api/lookups/provinces', { token }),
-      async () => {
-        const tag = `${prefix}-${sequence++}`;
-        const answer = await guestFeedback(base, tag);
-        if (answer.status === 200) accepted.push(tag);
-        return answer;
-      },
+      taggedGuestFeedback(base, tagPrefix('postgres'), accepted),
     ];
-    let turn = 0;
-    const traffic = keepSending(options.concurrency, () => routes[turn++ % routes.length]!());
+    const traffic = keepSendingInTurn(options.concurrency, routes);
     await sleep(500);
     log(`PostgreSQL cut (${proxyOf(system, 'postgres').connectionCount / 2} connections terminated, new ones refused) for ${options.outageMs / 1000} s`);
     await proxyOf(system, 'postgres').cut();
@@ -38,20 +30,12 @@ export const postgresCut: Scenario = {
     log(`reads answer 200 again ${recoveredMs === undefined ? 'NOT within 30 s' : `${(recoveredMs / 1000).toFixed(1)} s after the restore`}`);
     const mails = await awaitMails(system.sink, accepted, 60_000);
     return {
-      counts: {
-        sent: tally.sent,
-        ok: tally.ok,
-        503: tally.unavailable,
-        other5xx: tally.serverErrors,
-        'mails.expected': mails.expected,
-        'mails.delivered': mails.delivered,
-        'mails.duplicated': mails.duplicated,
-      },
+      counts: trafficCounts(tally, mails),
       checks: [
-        [`no 5xx other than 503 (${tally.toString()})`, tally.serverErrors === 0],
+        onlyUnavailable(tally),
         ['requests during the cut answered 503', tally.unavailable > 0],
         ['reads recover within 30 s without restarting anything', recoveredMs !== undefined],
-        [`accepted guest submissions mailed once (${mails.missing} missing, ${mails.duplicated} duplicates)`, mails.missing === 0 && mails.duplicated === 0],
+        mailedOnce(mails),
       ],
     };
   },

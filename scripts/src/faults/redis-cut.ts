@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ADMIN, awaitMails, call, guestFeedback, keepSending, login, nextAddress, Tally, until } from '../proof/client.js';
+import { ADMIN, awaitMails, call, guestFeedback, login, nextAddress, Tally, until } from '../proof/client.js';
 import { tagPrefix } from './burst.js';
 import { proxyOf, type Scenario } from './scenario.js';
+import { adminSession, keepSendingInTurn, mailedOnce, onlyUnavailable, taggedGuestFeedback, trafficCounts } from './traffic.js';
 
 /**
  * Redis slowed past every deadline, then cut, then restored, while signed-in reads, guest feedback
@@ -13,8 +14,7 @@ export const redisCut: Scenario = {
   name: 'redis-cut',
   title: 'Redis slowed, cut and restored: throttles and caches recover, revoked sessions stay revoked, no 500 storm',
   async run(system, options, log) {
-    const base = system.gatewayUrl;
-    const { accessToken: token } = await login(base, ADMIN);
+    const { base, token } = await adminSession(system);
     const revoked = await login(base, ADMIN);
     const logout = await call(base, 'DELETE', '/api/auth/logout', { token: revoked.accessToken });
     const meOf = (bearer: string) => call(base, 'GET', '/api/auth/me', { token: bearer });
@@ -22,22 +22,15 @@ export const redisCut: Scenario = {
     await call(base, 'GET', '/api/academic-sessions', { token });
 
     const prefix = tagPrefix('redis');
-    let sequence = 0;
     const accepted: string[] = [];
     const revokedAnswers = new Tally();
     const routes = [
       () => meOf(token),
       () => call(base, 'GET', '/api/academic-sessions', { token }),
-      async () => {
-        const tag = `${prefix}-${sequence++}`;
-        const answer = await guestFeedback(base, tag);
-        if (answer.status === 200) accepted.push(tag);
-        return answer;
-      },
+      taggedGuestFeedback(base, prefix, accepted),
       async () => revokedAnswers.add(await meOf(revoked.accessToken)),
     ];
-    let turn = 0;
-    const traffic = keepSending(options.concurrency, () => routes[turn++ % routes.length]!());
+    const traffic = keepSendingInTurn(options.concurrency, routes);
     await sleep(500);
     log(`Redis delayed by 1.5 s (past the 0.5 s throttle and 1 s revocation deadlines) for ${options.outageMs / 2000} s`);
     proxyOf(system, 'redis').delay(1_500);
@@ -65,18 +58,9 @@ export const redisCut: Scenario = {
     const revokedAfter = await meOf(revoked.accessToken);
     const mails = await awaitMails(system.sink, accepted, 90_000);
     return {
-      counts: {
-        sent: tally.sent,
-        ok: tally.ok,
-        503: tally.unavailable,
-        other5xx: tally.serverErrors,
-        'revoked.2xx': revokedAnswers.ok,
-        'mails.expected': mails.expected,
-        'mails.delivered': mails.delivered,
-        'mails.duplicated': mails.duplicated,
-      },
+      counts: { ...trafficCounts(tally, mails), 'revoked.2xx': revokedAnswers.ok },
       checks: [
-        [`no 5xx other than 503 (${tally.toString()})`, tally.serverErrors === 0],
+        onlyUnavailable(tally),
         [`the revoked session was never let in (${revokedAnswers.toString()}; after: ${revokedAfter.status})`, revokedAnswers.ok === 0 && revokedAfter.status === 401],
         ['signed-in reads recover within 30 s', recoveredMs !== undefined],
         ['throttle counts again: five accepted, the sixth 429', throttled.slice(0, 5).every((status) => status === 200) && throttled[5] === 429],
@@ -84,7 +68,7 @@ export const redisCut: Scenario = {
           `a session created after the outage is listed (create ${created.status}, list ${listed.status} with ${listed.body?.data?.length ?? 0} rows)`,
           created.status === 201 && listed.body?.data?.some((row: { name: string }) => row.name === name) === true,
         ],
-        [`accepted guest submissions mailed once (${mails.missing} missing, ${mails.duplicated} duplicates)`, mails.missing === 0 && mails.duplicated === 0],
+        mailedOnce(mails),
       ],
     };
   },

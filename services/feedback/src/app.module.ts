@@ -1,34 +1,18 @@
-import { type DynamicModule, Module } from '@nestjs/common';
-import { ClientAddressModule } from '@school/auth/nest';
-import { EventTransportModule, MessagingModule, OutboxModule, RpcModule } from '@school/messaging/nest';
+import { eventServiceModule } from '@school/messaging/nest';
 import { OpenApiModule } from '@school/openapi/nest';
 import { FEEDBACK_SENT_BY_ACCOUNT } from '@school/contracts';
-import { ServiceCoreModule, type ServiceCoreOptions } from '@school/service';
 import type { FeedbackConfig } from './config.js';
 import { ERASURE_EVENTS, ERASURE_PREFETCH, ErasureModule } from './erasure/erasure.module.js';
 import { FeedbackModule } from './feedback/feedback.module.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { FEEDBACK_DOCUMENT } from './openapi.js';
 
-@Module({})
-export class AppModule {
-  static forRoot(config: FeedbackConfig, options: ServiceCoreOptions = {}): DynamicModule {
-    return {
-      module: AppModule,
-      imports: [
-        ServiceCoreModule.forRoot('feedback', config, PrismaClient, options),
-        // The client address the gateway vouches for, stored with each submission.
-        ClientAddressModule.forRoot({ forwardingSecret: config.FORWARDING_SECRET }),
-        MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'feedback', namePrefix: config.AMQP_NAME_PREFIX }),
-        OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL }),
-        // Answers identity's question for a person's copy of their data (contract §11).
-        RpcModule.forRoot({ serves: [FEEDBACK_SENT_BY_ACCOUNT] }),
-        // Learns identity's erasures (contract §11) through its own durable queue.
-        EventTransportModule.forRoot({ ...ERASURE_EVENTS, prefetch: ERASURE_PREFETCH }),
-        FeedbackModule,
-        ErasureModule,
-        OpenApiModule.forRoot(FEEDBACK_DOCUMENT),
-      ],
-    };
-  }
-}
+// The client address the gateway vouches for is stored with each submission.
+export const AppModule = eventServiceModule<FeedbackConfig>('feedback', PrismaClient, {
+  outbox: true,
+  // Answers identity's question for a person's copy of their data (contract §11).
+  serves: [FEEDBACK_SENT_BY_ACCOUNT],
+  // Learns identity's erasures (contract §11) through its own durable queue.
+  consumes: { ...ERASURE_EVENTS, prefetch: ERASURE_PREFETCH },
+  modules: [FeedbackModule, ErasureModule, OpenApiModule.forRoot(FEEDBACK_DOCUMENT)],
+});

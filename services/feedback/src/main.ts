@@ -1,15 +1,7 @@
 import './instrument.js';
-import { startEventTransport } from '@school/messaging/nest';
-import { startService } from '@school/service';
+import { startEventService } from '@school/messaging/nest';
 import { MIGRATIONS } from './migrations.js';
 import { AppModule } from './app.module.js';
 import { feedbackConfigRules, feedbackEnv } from './config.js';
 
-await startService({
-  name: 'feedback',
-  env: feedbackEnv,
-  rules: feedbackConfigRules,
-  module: (config) => AppModule.forRoot(config),
-  migrations: MIGRATIONS,
-  beforeListen: startEventTransport,
-});
+await startEventService({ name: 'feedback', env: feedbackEnv, rules: feedbackConfigRules, app: AppModule, migrations: MIGRATIONS });

@@ -1,28 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FEEDBACK_SENT_BY_ACCOUNT } from '@school/contracts';
-import { AmqpConnection, RpcClient, silentLogger } from '@school/messaging';
-import { TEST_AMQP_URL } from '@school/messaging/testing';
+import { rpcStandIn, type RpcStandIn } from '@school/messaging/testing';
 import { scaled } from '@school/testing';
 import { type FeedbackUnderTest, startFeedback } from './support/feedback-app.js';
 
 /** FEEDBACK_SENT_BY_ACCOUNT (contract §11 export): feedback answers identity with what one account sent signed in, and nothing else. */
 describe('feedback answers FEEDBACK_SENT_BY_ACCOUNT', () => {
   let svc: FeedbackUnderTest;
-  let connection: AmqpConnection;
-  let rpc: RpcClient;
+  let identity: RpcStandIn;
 
   beforeAll(async () => {
     svc = await startFeedback();
-    connection = new AmqpConnection({ url: TEST_AMQP_URL, name: 'identity-stand-in', logger: silentLogger, reconnect: { initialMs: 100, maxMs: 400 } });
-    rpc = new RpcClient(connection, { prefix: svc.brokerPrefix, logger: silentLogger, defaultTimeoutMs: scaled(3_000) });
-    const deadline = Date.now() + scaled(10_000);
-    while (!rpc.isReady() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    identity = await rpcStandIn(svc.brokerPrefix, { callTimeoutMs: scaled(3_000), readyWithinMs: scaled(10_000) });
   });
 
   afterAll(async () => {
-    await rpc?.close();
-    await connection?.close();
+    await identity?.close();
     await svc?.close();
   });
 
@@ -36,11 +30,11 @@ describe('feedback answers FEEDBACK_SENT_BY_ACCOUNT', () => {
     await send({ category: 'general_feedback', message: 'from someone else' }, await svc.token('customer'));
     await send({ name: 'A Guest', email: 'guest@example.com', category: 'general_feedback', subject: 'Hi', message: 'a guest' });
 
-    const { submissions } = await rpc.call(FEEDBACK_SENT_BY_ACCOUNT, { userId: sender });
+    const { submissions } = await identity.rpc.call(FEEDBACK_SENT_BY_ACCOUNT, { userId: sender });
     expect(submissions).toEqual([
       { id: expect.any(String), category: 'bug_report', subject: null, message: 'first, no subject', createdAt: expect.any(String) },
       { id: expect.any(String), category: 'feature_request', subject: 'Dark mode', message: 'second\nplease', createdAt: expect.any(String) },
     ]);
-    expect(await rpc.call(FEEDBACK_SENT_BY_ACCOUNT, { userId: randomUUID() })).toEqual({ submissions: [] });
+    expect(await identity.rpc.call(FEEDBACK_SENT_BY_ACCOUNT, { userId: randomUUID() })).toEqual({ submissions: [] });
   });
 });

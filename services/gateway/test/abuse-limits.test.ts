@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { bearer, json, startTestGateway, type TestGateway } from './support/gateway.js';
+import { bearer, startTestGateway, type TestGateway } from './support/gateway.js';
+import { expectRateLimited } from './support/rate-limited.js';
 
 const unique = () => randomBytes(4).toString('hex');
 const uniqueIp = () => `10.${randomBytes(3).join('.')}`;
@@ -9,14 +10,6 @@ async function statuses(requests: Array<() => Promise<Response>>): Promise<numbe
   const result: number[] = [];
   for (const request of requests) result.push((await request()).status);
   return result;
-}
-
-async function expectRateLimited(response: Response, maxRetryAfter: number): Promise<void> {
-  expect(response.status).toBe(429);
-  expect(await json(response)).toEqual({ message: 'Too many requests, please try again later', data: null, errorCode: 'RATE_LIMITED' });
-  const retryAfter = Number(response.headers.get('retry-after'));
-  expect(retryAfter).toBeGreaterThanOrEqual(1);
-  expect(retryAfter).toBeLessThanOrEqual(maxRetryAfter);
 }
 
 /** Contract §9: the throttles a hostile client meets at the gateway. */

@@ -1,16 +1,6 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { json, startTestGateway, type TestGateway } from './support/gateway.js';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstreams.js';
-import { RoundRobinBalancer } from '@school/testing';
-
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}`;
-}
+import { closedPort, RoundRobinBalancer } from '@school/testing';
 
 const UNAVAILABLE = { message: 'Service temporarily unavailable', data: null, errorCode: 'SERVICE_UNAVAILABLE' };
 
@@ -22,7 +12,7 @@ describe('gateway in front of a dead replica', () => {
 
   beforeAll(async () => {
     live = await startFakeUpstream('identity');
-    balancer = await RoundRobinBalancer.start([live.url, await closedPortUrl()]);
+    balancer = await RoundRobinBalancer.start([live.url, `http://127.0.0.1:${await closedPort()}`]);
     gateway = await startTestGateway({ env: { IDENTITY_URL: balancer.url } });
   });
   afterAll(async () => {
@@ -57,8 +47,8 @@ describe('gateway in front of replicas all dead', () => {
   let balancer: RoundRobinBalancer;
 
   beforeAll(async () => {
-    balancer = await RoundRobinBalancer.start([await closedPortUrl(), await closedPortUrl()]);
-    gateway = await startTestGateway({ env: { IDENTITY_URL: balancer.url, FEEDBACK_URL: await closedPortUrl() } });
+    balancer = await RoundRobinBalancer.start([`http://127.0.0.1:${await closedPort()}`, `http://127.0.0.1:${await closedPort()}`]);
+    gateway = await startTestGateway({ env: { IDENTITY_URL: balancer.url, FEEDBACK_URL: `http://127.0.0.1:${await closedPort()}` } });
   });
   afterAll(async () => {
     await gateway.close();

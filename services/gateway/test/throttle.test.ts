@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { bearer, json, startTestGateway, type TestGateway } from './support/gateway.js';
+import { expectRateLimited } from './support/rate-limited.js';
 
 function post(gateway: TestGateway, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(gateway.url + path, {
@@ -20,14 +21,6 @@ async function statuses(requests: Array<() => Promise<Response>>): Promise<numbe
 
 function times<T>(count: number, make: (index: number) => T): T[] {
   return Array.from({ length: count }, (_, index) => make(index));
-}
-
-async function expectRateLimited(response: Response, maxRetryAfter: number): Promise<void> {
-  expect(response.status).toBe(429);
-  expect(await json(response)).toEqual({ message: 'Too many requests, please try again later', data: null, errorCode: 'RATE_LIMITED' });
-  const retryAfter = Number(response.headers.get('retry-after'));
-  expect(retryAfter).toBeGreaterThanOrEqual(1);
-  expect(retryAfter).toBeLessThanOrEqual(maxRetryAfter);
 }
 
 const unique = () => randomBytes(4).toString('hex');

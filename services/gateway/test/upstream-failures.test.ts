@@ -1,26 +1,16 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { scaled, waitFor } from '@school/testing';
+import { closedPort, scaled, waitFor } from '@school/testing';
 import { bearer, json, startTestGateway, type TestGateway } from './support/gateway.js';
 import { resetFakes } from './support/fake-upstreams.js';
 
 const UPSTREAM_TIMEOUT_MS = 400;
-
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}`;
-}
 
 describe('gateway in front of failing upstreams', () => {
   let gateway: TestGateway;
   let authorization: string;
 
   beforeAll(async () => {
-    gateway = await startTestGateway({ env: { FEEDBACK_URL: await closedPortUrl(), UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS) } });
+    gateway = await startTestGateway({ env: { FEEDBACK_URL: `http://127.0.0.1:${await closedPort()}`, UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS) } });
     authorization = await bearer(gateway.issuer, { role: 'admin' });
   });
   afterAll(() => gateway.close());

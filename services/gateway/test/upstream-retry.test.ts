@@ -1,21 +1,13 @@
 import httpProxy from '@fastify/http-proxy';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { closedPort } from '@school/testing';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { Agent, buildConnector } from 'undici';
 import { registerErrorHandling } from '../src/errors.js';
 import { proxyOptions } from '../src/proxy/upstream.js';
 import { registerClientAddress } from '../src/request/client-ip.js';
 import { ROUTE_TABLE } from '../src/routes/route-table.js';
 import { startFakeUpstream, type FakeUpstream } from './support/fake-upstreams.js';
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * The gateway's proxying of one route through an agent whose connections go to `ports` in turn, as

@@ -1,8 +1,5 @@
-import { type DynamicModule, Module } from '@nestjs/common';
-import { ClientAddressModule } from '@school/auth/nest';
-import { AuditModule, EventTransportModule, MessagingModule, OutboxModule, RpcModule } from '@school/messaging/nest';
+import { eventServiceModule } from '@school/messaging/nest';
 import { OpenApiModule } from '@school/openapi/nest';
-import { ServiceCoreModule } from '@school/service';
 import type { IdentityConfig } from './config.js';
 import { AccountExportModule } from './account-export/account-export.module.js';
 import { AUDIT_EVENTS, AuditStoreModule } from './audit/audit.module.js';
@@ -17,34 +14,24 @@ import { RetentionModule } from './retention/retention.module.js';
 import { UsersModule } from './users/users.module.js';
 import { IDENTITY_DOCUMENT } from './openapi.js';
 
-@Module({})
-export class AppModule {
-  static forRoot(config: IdentityConfig): DynamicModule {
-    return {
-      module: AppModule,
-      imports: [
-        ServiceCoreModule.forRoot('identity', config, PrismaClient),
-        // The client address the gateway vouches for: sessions record it, the password-hash queue takes turns by it.
-        ClientAddressModule.forRoot({ forwardingSecret: config.FORWARDING_SECRET }),
-        MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'identity', namePrefix: config.AMQP_NAME_PREFIX }),
-        OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL }),
-        // Audit entries of administrator writes and sign-in events, in their transactions (contract §13).
-        AuditModule.forRoot(),
-        // Asks reference-data GEOGRAPHY_CHECK, and feedback and media for a person's copy (contract §11); serves nothing.
-        RpcModule.forRoot({}),
-        // The audit store's consumer: every service's audit entries, and erasures (contract §13).
-        EventTransportModule.forRoot({ ...AUDIT_EVENTS, prefetch: config.AMQP_PREFETCH }),
-        // Global: sessions sign access tokens wherever they are started or refreshed.
-        { ...KeysModule.forRoot(keysModuleOptions(config, REVOCATION_TTL_SECONDS)), global: true },
-        CredentialsModule,
-        AuthenticationModule,
-        UsersModule,
-        AccountExportModule,
-        BootstrapModule,
-        RetentionModule,
-        AuditStoreModule,
-        OpenApiModule.forRoot(IDENTITY_DOCUMENT),
-      ],
-    };
-  }
-}
+// The client address the gateway vouches for: sessions record it, the password-hash queue takes turns by it.
+// Asks reference-data GEOGRAPHY_CHECK, and feedback and media for a person's copy (contract §11); serves nothing.
+export const AppModule = eventServiceModule('identity', PrismaClient, (config: IdentityConfig) => ({
+  // Audit entries of administrator writes and sign-in events, in their transactions (contract §13).
+  outbox: true,
+  audit: true,
+  // The audit store's consumer: every service's audit entries, and erasures (contract §13).
+  consumes: { ...AUDIT_EVENTS, prefetch: config.AMQP_PREFETCH },
+  modules: [
+    // Global: sessions sign access tokens wherever they are started or refreshed.
+    { ...KeysModule.forRoot(keysModuleOptions(config, REVOCATION_TTL_SECONDS)), global: true },
+    CredentialsModule,
+    AuthenticationModule,
+    UsersModule,
+    AccountExportModule,
+    BootstrapModule,
+    RetentionModule,
+    AuditStoreModule,
+    OpenApiModule.forRoot(IDENTITY_DOCUMENT),
+  ],
+}));

@@ -186,9 +186,12 @@ describe('users admin (contract §6)', () => {
       expect((await list(`search=${encodeURIComponent(made[1]!.email.toUpperCase())}`)).body.data.map((user) => user.publicId)).toEqual([made[1]!.publicId]);
     });
 
-    it('leaves soft-deleted accounts out', async () => {
+    it('leaves soft-deleted accounts out, of a search and of the whole list', async () => {
+      const everyone = (await list('size=1')).body.count;
+      expect(everyone).toBe(await identity.prisma.user.count({ where: { deletedAt: null } }));
       await call('DELETE', `/api/users/${made[3]!.publicId}`);
       expect((await list(`search=${marker}`)).body.count).toBe(4);
+      expect((await list('size=1')).body).toMatchObject({ count: everyone - 1, totalPage: everyone - 1 });
     });
 
     it.each([

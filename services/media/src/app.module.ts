@@ -1,9 +1,6 @@
-import { type DynamicModule, Module } from '@nestjs/common';
 import { FILES_OF_ACCOUNT } from '@school/contracts';
-import { ClientAddressModule } from '@school/auth/nest';
-import { AuditModule, EventTransportModule, MessagingModule, OutboxModule, RpcModule } from '@school/messaging/nest';
+import { eventServiceModule } from '@school/messaging/nest';
 import { OpenApiModule } from '@school/openapi/nest';
-import { ServiceCoreModule, type ServiceCoreOptions } from '@school/service';
 import type { MediaConfig } from './config.js';
 import { ERASURE_EVENTS, ERASURE_PREFETCH, ErasureModule } from './erasure/erasure.module.js';
 import { PrismaClient } from './generated/prisma/client.js';
@@ -11,27 +8,14 @@ import { mediaDocument } from './openapi.js';
 import { uploadLimitsOf } from './uploads/upload-limits.js';
 import { UploadsModule } from './uploads/uploads.module.js';
 
-@Module({})
-export class AppModule {
-  static forRoot(config: MediaConfig, options: ServiceCoreOptions = {}): DynamicModule {
-    return {
-      module: AppModule,
-      imports: [
-        ServiceCoreModule.forRoot('media', config, PrismaClient, options),
-        // The client address the gateway vouches for, named by each audit entry.
-        ClientAddressModule.forRoot({ forwardingSecret: config.FORWARDING_SECRET }),
-        MessagingModule.forRoot({ url: config.AMQP_URL, connectionName: 'media', namePrefix: config.AMQP_NAME_PREFIX }),
-        // Answers identity's question for a person's copy of their data (contract §11).
-        RpcModule.forRoot({ serves: [FILES_OF_ACCOUNT] }),
-        // Learns identity's erasures (contract §11) through its own durable queue: a media that was down catches up.
-        EventTransportModule.forRoot({ ...ERASURE_EVENTS, prefetch: ERASURE_PREFETCH }),
-        // Audit entries of administrators' uploads, recorded with the upload's record (contract §13).
-        OutboxModule.forRoot({ databaseUrl: config.DATABASE_URL }),
-        AuditModule.forRoot(),
-        UploadsModule,
-        ErasureModule,
-        OpenApiModule.forRoot(mediaDocument(uploadLimitsOf(config))),
-      ],
-    };
-  }
-}
+// The client address the gateway vouches for is named by each audit entry.
+export const AppModule = eventServiceModule('media', PrismaClient, (config: MediaConfig) => ({
+  // Audit entries of administrators' uploads, recorded with the upload's record (contract §13).
+  outbox: true,
+  audit: true,
+  // Answers identity's question for a person's copy of their data (contract §11).
+  serves: [FILES_OF_ACCOUNT],
+  // Learns identity's erasures (contract §11) through its own durable queue: a media that was down catches up.
+  consumes: { ...ERASURE_EVENTS, prefetch: ERASURE_PREFETCH },
+  modules: [UploadsModule, ErasureModule, OpenApiModule.forRoot(mediaDocument(uploadLimitsOf(config)))],
+}));

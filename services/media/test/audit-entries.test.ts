@@ -1,17 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { auditEntriesIn } from '@school/messaging/testing';
+import { type AuditedAnswer, auditedAnswer, auditedHeaders, auditEntriesIn } from '@school/messaging/testing';
 import { form, image, PDF } from './support/files.js';
 import { type MediaUnderTest, startMedia } from './support/media-app.js';
 
 const CLIENT_IP = '192.0.2.44';
 const USER_AGENT = 'audit-test/1.0 (media)';
 
-interface Answer {
-  status: number;
-  body: { data?: unknown } & Record<string, unknown>;
-  requestId: string | null;
-}
+type Answer = AuditedAnswer;
 
 describe("audit entries of media (contract §13): one per administrator's stored upload, none for a customer's or a refused one", () => {
   let media: MediaUnderTest;
@@ -29,9 +24,9 @@ describe("audit entries of media (contract §13): one per administrator's stored
       method: 'POST',
       body,
       token,
-      headers: { ...media.forwardedFrom(CLIENT_IP), 'user-agent': USER_AGENT, 'x-request-id': randomUUID() },
+      headers: auditedHeaders(media.forwardedFrom(CLIENT_IP), USER_AGENT),
     });
-    return { status: response.status, body: (await response.json()) as Answer['body'], requestId: response.headers.get('x-request-id') };
+    return auditedAnswer(response);
   }
 
   const entries = () => auditEntriesIn(media.prisma, media.schema);

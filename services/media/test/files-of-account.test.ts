@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { FILES_OF_ACCOUNT } from '@school/contracts';
-import { AmqpConnection, RpcClient, silentLogger } from '@school/messaging';
-import { TEST_AMQP_URL } from '@school/messaging/testing';
+import { rpcStandIn, type RpcStandIn } from '@school/messaging/testing';
 import { scaled } from '@school/testing';
 import { type Caller, type MediaUnderTest, startMedia } from './support/media-app.js';
 
@@ -10,20 +9,15 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 /** FILES_OF_ACCOUNT (contract §11 export): media answers identity with every file an account stores now, and nobody else's. */
 describe('media answers FILES_OF_ACCOUNT', () => {
   let media: MediaUnderTest;
-  let connection: AmqpConnection;
-  let rpc: RpcClient;
+  let identity: RpcStandIn;
 
   beforeAll(async () => {
     media = await startMedia();
-    connection = new AmqpConnection({ url: TEST_AMQP_URL, name: 'identity-stand-in', logger: silentLogger, reconnect: { initialMs: 100, maxMs: 400 } });
-    rpc = new RpcClient(connection, { prefix: media.brokerPrefix, logger: silentLogger, defaultTimeoutMs: scaled(3_000) });
-    const deadline = Date.now() + scaled(10_000);
-    while (!rpc.isReady() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    identity = await rpcStandIn(media.brokerPrefix, { callTimeoutMs: scaled(3_000), readyWithinMs: scaled(10_000) });
   });
 
   afterAll(async () => {
-    await rpc?.close();
-    await connection?.close();
+    await identity?.close();
     await media?.close();
   });
 
@@ -42,7 +36,7 @@ describe('media answers FILES_OF_ACCOUNT', () => {
     const avatar = await upload(owner, 'avatar', PNG, 'face.png', 'image/png');
     await upload(other, 'file', Buffer.from('not yours\n'), 'other.txt', 'text/plain');
 
-    const { files } = await rpc.call(FILES_OF_ACCOUNT, { ownerId: owner.userId });
+    const { files } = await identity.rpc.call(FILES_OF_ACCOUNT, { ownerId: owner.userId });
     expect(files).toEqual([
       { key: note['relativePath'], uploadType: 'file', originalName: 'note.txt', mimeType: note['mimeType'], size: note['size'], createdAt: expect.any(String) },
       { key: avatar['relativePath'], uploadType: 'avatar', originalName: 'face.png', mimeType: avatar['mimeType'], size: avatar['size'], createdAt: expect.any(String) },
@@ -51,6 +45,6 @@ describe('media answers FILES_OF_ACCOUNT', () => {
   });
 
   it('answers an empty list for an account with no file', async () => {
-    expect(await rpc.call(FILES_OF_ACCOUNT, { ownerId: (await media.caller('admin')).userId })).toEqual({ files: [] });
+    expect(await identity.rpc.call(FILES_OF_ACCOUNT, { ownerId: (await media.caller('admin')).userId })).toEqual({ files: [] });
   });
 });

@@ -1,14 +1,7 @@
 import './instrument.js';
-import { startEventTransport } from '@school/messaging/nest';
-import { startService } from '@school/service';
+import { startEventService } from '@school/messaging/nest';
 import { MIGRATIONS } from './migrations.js';
 import { AppModule } from './app.module.js';
 import { notifierEnv } from './config.js';
 
-await startService({
-  name: 'notifier',
-  env: notifierEnv,
-  module: (config) => AppModule.forRoot(config),
-  migrations: MIGRATIONS,
-  beforeListen: startEventTransport,
-});
+await startEventService({ name: 'notifier', env: notifierEnv, app: AppModule, migrations: MIGRATIONS });

@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { TcpProxy } from '@school/messaging/testing';
 import { Redis } from 'ioredis';
-import { referenceDataSuite, type HttpAnswer, type ReferenceDataInstance, type ReferenceDataSuite } from './support/reference-data-app.js';
+import { namesIn, referenceDataSuite, type ReferenceDataInstance, type ReferenceDataSuite } from './support/reference-data-app.js';
 import { scaled, waitFor } from '@school/testing';
 
 const PATH = '/api/academic-sessions';
 const TEST_REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-
-const names = (answer: HttpAnswer) => (answer.body.data as { name: string }[]).map((dto) => dto.name);
 
 /** Spec §4.6 rule 1: reads from a cache (1 hour) keyed on the whole query; every write clears it for every replica. */
 describe('academic sessions list cache (Redis, shared by replicas)', () => {
@@ -51,15 +49,15 @@ describe('academic sessions list cache (Redis, shared by replicas)', () => {
 
   it('serves reads from Redis for one hour, keyed on the whole normalised query', async () => {
     expect((await one.request('POST', PATH, { name: 'Cached', startDate: '2025-01-01', endDate: '2025-12-31' }, admin)).status).toBe(201);
-    expect(names(await one.request('GET', `${PATH}?size=10`, undefined, admin))).toEqual(['Cached']);
+    expect(namesIn(await one.request('GET', `${PATH}?size=10`, undefined, admin))).toEqual(['Cached']);
     await insertDirectly('Behind the back', 2026);
     // Same query, on either replica: the cached answer.
-    expect(names(await one.request('GET', `${PATH}?size=10`, undefined, admin))).toEqual(['Cached']);
-    expect(names(await two.request('GET', `${PATH}?size=10`, undefined, admin))).toEqual(['Cached']);
+    expect(namesIn(await one.request('GET', `${PATH}?size=10`, undefined, admin))).toEqual(['Cached']);
+    expect(namesIn(await two.request('GET', `${PATH}?size=10`, undefined, admin))).toEqual(['Cached']);
     // The same query spelled with its defaults is the same entry.
-    expect(names(await two.request('GET', `${PATH}?size=10&page=1&order=desc&sort=startDate&pagination=true`, undefined, admin))).toEqual(['Cached']);
+    expect(namesIn(await two.request('GET', `${PATH}?size=10&page=1&order=desc&sort=startDate&pagination=true`, undefined, admin))).toEqual(['Cached']);
     // Another query is another entry.
-    expect(names(await two.request('GET', `${PATH}?size=11`, undefined, admin))).toEqual(['Behind the back', 'Cached']);
+    expect(namesIn(await two.request('GET', `${PATH}?size=11`, undefined, admin))).toEqual(['Behind the back', 'Cached']);
 
     const keys = (await redis.keys(`${suite.cachePrefix}*`)).filter((key) => !key.endsWith(':version'));
     expect(keys.length).toBeGreaterThan(0);
@@ -74,23 +72,23 @@ describe('academic sessions list cache (Redis, shared by replicas)', () => {
     await two.request('GET', `${PATH}?size=20`, undefined, admin);
     await one.request('GET', `${PATH}?size=20`, undefined, admin);
     const created = await one.request('POST', PATH, { name: 'Written on one', startDate: '2030-01-01', endDate: '2030-12-31' }, admin);
-    expect(names(await two.request('GET', `${PATH}?size=20`, undefined, admin))).toContain('Written on one');
+    expect(namesIn(await two.request('GET', `${PATH}?size=20`, undefined, admin))).toContain('Written on one');
     const { publicId } = created.body.data as { publicId: string };
 
     await two.request('GET', `${PATH}?search=written`, undefined, admin);
     expect((await two.request('PATCH', `${PATH}/${publicId}`, { name: 'Renamed on two' }, admin)).status).toBe(200);
-    expect(names(await one.request('GET', `${PATH}?search=written`, undefined, admin))).toEqual([]);
-    expect(names(await one.request('GET', `${PATH}?search=renamed`, undefined, admin))).toEqual(['Renamed on two']);
+    expect(namesIn(await one.request('GET', `${PATH}?search=written`, undefined, admin))).toEqual([]);
+    expect(namesIn(await one.request('GET', `${PATH}?search=renamed`, undefined, admin))).toEqual(['Renamed on two']);
 
     expect((await one.request('DELETE', `${PATH}/${publicId}`, undefined, admin)).status).toBe(200);
-    expect(names(await two.request('GET', `${PATH}?search=renamed`, undefined, admin))).toEqual([]);
+    expect(namesIn(await two.request('GET', `${PATH}?search=renamed`, undefined, admin))).toEqual([]);
   });
 
   it('a refused write leaves the cache as it was', async () => {
-    const before = names(await one.request('GET', `${PATH}?pagination=false`, undefined, admin));
+    const before = namesIn(await one.request('GET', `${PATH}?pagination=false`, undefined, admin));
     await insertDirectly('Hidden until a write', 2040);
     expect((await one.request('POST', PATH, { name: 'CACHED', startDate: '2041-01-01', endDate: '2041-12-31' }, admin)).body.errorCode).toBe('ACADEMIC_SESSION_NAME_TAKEN');
-    expect(names(await two.request('GET', `${PATH}?pagination=false`, undefined, admin))).toEqual(before);
+    expect(namesIn(await two.request('GET', `${PATH}?pagination=false`, undefined, admin))).toEqual(before);
   });
 
   describe('with the cache Redis away', () => {
@@ -111,7 +109,7 @@ describe('academic sessions list cache (Redis, shared by replicas)', () => {
     it('answers reads and writes from the database, and caches again once Redis is back', async () => {
       expect((await cut.request('GET', PATH, undefined, admin)).status).toBe(200);
       // Another replica has this list cached: only a version bump, made after the outage, can clear it.
-      expect(names(await one.request('GET', `${PATH}?search=away`, undefined, admin))).toEqual([]);
+      expect(namesIn(await one.request('GET', `${PATH}?search=away`, undefined, admin))).toEqual([]);
       await proxy.cut();
       const started = Date.now();
       const created = await cut.request('POST', PATH, { name: 'While Redis is away', startDate: '2050-01-01', endDate: '2050-12-31' }, admin);
@@ -119,16 +117,16 @@ describe('academic sessions list cache (Redis, shared by replicas)', () => {
       for (let read = 0; read < 3; read += 1) {
         const answer = await cut.request('GET', `${PATH}?search=away`, undefined, admin);
         expect(answer.status).toBe(200);
-        expect(names(answer)).toEqual(['While Redis is away']);
+        expect(namesIn(answer)).toEqual(['While Redis is away']);
       }
       const { publicId } = created.body.data as { publicId: string };
       expect((await cut.request('PATCH', `${PATH}/${publicId}`, { name: 'Still away' }, admin)).status).toBe(200);
-      expect(names(await cut.request('GET', `${PATH}?search=away`, undefined, admin))).toEqual(['Still away']);
+      expect(namesIn(await cut.request('GET', `${PATH}?search=away`, undefined, admin))).toEqual(['Still away']);
       expect(Date.now() - started).toBeLessThan(scaled(5_000));
 
       // The replicas that saw Redis all along were told of the writes it could not announce, once it is back.
       await proxy.resume();
-      await waitFor(async () => names(await one.request('GET', `${PATH}?search=away`, undefined, admin)).join() === 'Still away', {
+      await waitFor(async () => namesIn(await one.request('GET', `${PATH}?search=away`, undefined, admin)).join() === 'Still away', {
         timeoutMs: 10_000,
         intervalMs: 200,
         what: 'the other replica listing the write made while Redis was away',
@@ -142,7 +140,7 @@ describe('academic sessions list cache (Redis, shared by replicas)', () => {
         { timeoutMs: 10_000, intervalMs: 100, what: 'the cut replica caching a list again' },
       );
       await insertDirectly('behind-again', 2060);
-      expect(names(await cut.request('GET', `${PATH}?search=behind-again`, undefined, admin))).toEqual([]);
+      expect(namesIn(await cut.request('GET', `${PATH}?search=behind-again`, undefined, admin))).toEqual([]);
     });
   });
 });

@@ -1,19 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import type { AcademicSessionDto } from '@school/contracts';
 import { referenceDataSuite, type HttpAnswer, type ReferenceDataInstance, type ReferenceDataSuite } from './support/reference-data-app.js';
 
 const PATH = '/api/academic-sessions';
 
-interface SessionDto {
-  id: number;
-  publicId: string;
-  name: string;
-  startDate: string;
-  endDate: string;
-  isCurrent: boolean;
-  isActive: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+type SessionDto = AcademicSessionDto;
 
 describe('academic sessions over HTTP (spec §2.7, §3.2, §4.6, contract §3, §5)', () => {
   let suite: ReferenceDataSuite;
@@ -53,15 +44,18 @@ describe('academic sessions over HTTP (spec §2.7, §3.2, §4.6, contract §3, �
   });
 
   describe('authentication and permissions (spec §5)', () => {
+    const everyRoute = (publicId: string) =>
+      [
+        ['GET', PATH, undefined],
+        ['POST', PATH, session()],
+        ['PATCH', `${PATH}/${publicId}`, { isActive: false }],
+        ['DELETE', `${PATH}/${publicId}`, undefined],
+      ] as const;
+
     it('answers 401 AUTH_UNAUTHENTICATED without a token or with a bad one, on every route', async () => {
       const { publicId } = await created();
       for (const token of [undefined, 'not-a-jwt']) {
-        for (const [method, path, body] of [
-          ['GET', PATH, undefined],
-          ['POST', PATH, session()],
-          ['PATCH', `${PATH}/${publicId}`, { isActive: false }],
-          ['DELETE', `${PATH}/${publicId}`, undefined],
-        ] as const) {
+        for (const [method, path, body] of everyRoute(publicId)) {
           expectError(await app.request(method, path, body, token), 401, 'AUTH_UNAUTHENTICATED');
         }
       }
@@ -72,12 +66,7 @@ describe('academic sessions over HTTP (spec §2.7, §3.2, §4.6, contract §3, �
       const { publicId } = await created();
       for (const role of ['staff', 'customer'] as const) {
         const token = await suite.token(role);
-        for (const [method, path, body] of [
-          ['GET', PATH, undefined],
-          ['POST', PATH, session()],
-          ['PATCH', `${PATH}/${publicId}`, { isActive: false }],
-          ['DELETE', `${PATH}/${publicId}`, undefined],
-        ] as const) {
+        for (const [method, path, body] of everyRoute(publicId)) {
           expectError(await app.request(method, path, body, token), 403, 'PERMISSION_INSUFFICIENT');
         }
       }

@@ -1,17 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { AuditAction } from '@school/contracts';
-import { auditEntriesIn, type RecordedAuditEntry } from '@school/messaging/testing';
+import { type AuditedAnswer, auditedAnswer, auditedHeaders, auditEntriesIn, type RecordedAuditEntry } from '@school/messaging/testing';
 import { type ReferenceDataInstance, referenceDataSuite, type ReferenceDataSuite } from './support/reference-data-app.js';
 
 const CLIENT_IP = '198.51.100.23';
 const USER_AGENT = 'audit-test/1.0 (reference-data)';
 
-interface Answer {
-  status: number;
-  body: { data?: unknown } & Record<string, unknown>;
-  requestId: string | null;
-}
+type Answer = AuditedAnswer;
 
 describe('audit entries of reference-data (contract §13): one per administrator write, in its transaction', () => {
   let suite: ReferenceDataSuite;
@@ -34,15 +30,13 @@ describe('audit entries of reference-data (contract §13): one per administrator
     const response = await fetch(`${app.baseUrl}${path}`, {
       method,
       headers: {
-        ...suite.forwardedFrom(CLIENT_IP),
-        'user-agent': USER_AGENT,
-        'x-request-id': randomUUID(),
+        ...auditedHeaders(suite.forwardedFrom(CLIENT_IP), USER_AGENT),
         authorization: `Bearer ${token}`,
         ...(body !== undefined && { 'content-type': 'application/json' }),
       },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     });
-    return { status: response.status, body: (await response.json()) as Answer['body'], requestId: response.headers.get('x-request-id') };
+    return auditedAnswer(response);
   }
 
   const entries = () => auditEntriesIn(suite.prisma, suite.db.schema);

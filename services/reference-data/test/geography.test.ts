@@ -1,20 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { GeographyRowDto } from '@school/contracts';
 import { type HttpAnswer, type ReferenceDataUnderTest, startReferenceData } from './support/reference-data-app.js';
 
-interface Row {
-  id: number;
-  publicId: string;
-  name: string;
-  nameNp: string | null;
-  code: string | null;
-  isActive: boolean;
-  provinceId?: number;
-  provinceName?: string;
-  districtId?: number;
-  districtName?: string;
-  type?: string;
-  wardCount?: number | null;
-}
+type Row = GeographyRowDto;
 
 const PROVINCES = '/api/lookups/provinces';
 const DISTRICTS = '/api/lookups/districts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { migratedTestSchema, migrationDrift, quoteIdent, withConnection, type MigratedTestSchema } from '@school/testing';
+import { constraintOf, type MigratedTestSchema, migratedTestSchema, quoteIdent, serviceMigrationDrift, withConnection } from '@school/testing';
 
 const serviceDir = join(import.meta.dirname, '..');
 
@@ -17,7 +17,7 @@ describe('reference-data migrations', () => {
   });
 
   it('build exactly the tables prisma/schema.prisma describes', async () => {
-    expect(await migrationDrift({ migrationsDir: join(serviceDir, 'prisma', 'migrations'), prismaSchemaPath: join(serviceDir, 'prisma', 'schema.prisma') })).toBe('');
+    expect(await serviceMigrationDrift(serviceDir)).toBe('');
   });
 
   // The rules the SQL adds beyond schema.prisma; the service maps these constraint names to its errors.
@@ -29,11 +29,6 @@ describe('reference-data migrations', () => {
            VALUES ($1, $2, $3, $4, $5, now())`,
           [randomUUID(), name, startDate, endDate, isCurrent],
         ),
-      );
-    const constraintOf = (promise: Promise<unknown>) =>
-      promise.then(
-        () => 'accepted',
-        (error: { constraint?: string }) => error.constraint,
       );
 
     beforeEach(async () => {
@@ -63,11 +58,6 @@ describe('reference-data migrations', () => {
   // service maps these index names to GEOGRAPHY_NAME_TAKEN.
   describe('geography rules', () => {
     const run = (sql: string, values: unknown[] = []) => withConnection(db.databaseUrl, (client) => client.query(sql.replaceAll('$schema', quoteIdent(db.schema)), values));
-    const constraintOf = (promise: Promise<unknown>) =>
-      promise.then(
-        () => 'accepted',
-        (error: { constraint?: string }) => error.constraint,
-      );
     const province = (name: string) => run(`INSERT INTO $schema.provinces (public_id, name, updated_at) VALUES ($1, $2, now()) RETURNING id`, [randomUUID(), name]);
     const district = (provinceId: number, name: string) =>
       run(`INSERT INTO $schema.districts (public_id, province_id, name, updated_at) VALUES ($1, $2, $3, now()) RETURNING id`, [randomUUID(), provinceId, name]);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { publicIdParams, timestamp } from '../http/envelopes.js';
 import { FEEDBACK_CATEGORIES } from './feedback.js';
-import { profileSchema } from './profile.js';
+import { profileSchema, storedAddressSchema } from './profile.js';
 import { routeManifest, type RouteResponse } from './route-spec.js';
 import { ownSessionSchema, sessionSchema } from './sessions.js';
 import { UPLOAD_TYPES } from './upload-types.js';
@@ -34,16 +34,7 @@ export const exportedFileSchema = z
   .strict();
 export type ExportedFileDto = z.input<typeof exportedFileSchema>;
 
-/** The stored address; `ward` and `street` null when not stored. */
-const exportedAddressSchema = z
-  .object({
-    provinceId: z.number().int(),
-    districtId: z.number().int(),
-    municipalityId: z.number().int(),
-    ward: z.number().int().nullable(),
-    street: z.string().nullable(),
-  })
-  .strict();
+const exportedAddressSchema = storedAddressSchema.strict();
 
 function exportSchema<Session extends z.ZodType>(session: Session) {
   return z

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { nullEnvelope, paginatedEnvelope, publicIdParams, successEnvelope, timestamp } from '../http/envelopes.js';
 import { listQueryShape } from '../http/list-query.js';
 import { queryBoolean, singleLine } from '../http/text-fields.js';
-import { routeManifest } from './route-spec.js';
+import type { ErrorCode } from '../http/error-codes.js';
+import { routeManifest, routeSpec } from './route-spec.js';
 
 /** Spec §2.8 MUNICIPALITY_TYPES; `vdc` is accepted although no seeded row uses it. */
 export const MUNICIPALITY_TYPES = ['metropolitan', 'sub_metropolitan', 'municipality', 'rural_municipality', 'vdc'] as const;
@@ -45,13 +46,8 @@ export const createProvinceBody = z.strictObject({
 });
 export type CreateProvinceBody = z.output<typeof createProvinceBody>;
 
-/** Spec §2.8 UpdateProvinceDto. */
-export const updateProvinceBody = z.strictObject({
-  name: geographyName.optional(),
-  nameNp: geographyNameNp.nullable().optional(),
-  code: geographyCode.nullable().optional(),
-  isActive: z.boolean().optional(),
-});
+/** Spec §2.8 UpdateProvinceDto: every field of create, optional. */
+export const updateProvinceBody = createProvinceBody.partial();
 export type UpdateProvinceBody = z.output<typeof updateProvinceBody>;
 
 /** Spec §2.8 ListProvincesQueryDto. */
@@ -67,13 +63,8 @@ export const createDistrictBody = z.strictObject({
 });
 export type CreateDistrictBody = z.output<typeof createDistrictBody>;
 
-/** Spec §2.8 UpdateDistrictDto. */
-export const updateDistrictBody = z.strictObject({
-  provinceId: geographyId.optional(),
-  name: geographyName.optional(),
-  nameNp: geographyNameNp.nullable().optional(),
-  isActive: z.boolean().optional(),
-});
+/** Spec §2.8 UpdateDistrictDto: every field of create, optional. */
+export const updateDistrictBody = createDistrictBody.partial();
 export type UpdateDistrictBody = z.output<typeof updateDistrictBody>;
 
 /** Spec §2.8 ListDistrictsQueryDto. */
@@ -91,15 +82,8 @@ export const createMunicipalityBody = z.strictObject({
 });
 export type CreateMunicipalityBody = z.output<typeof createMunicipalityBody>;
 
-/** Spec §2.8 UpdateMunicipalityDto. */
-export const updateMunicipalityBody = z.strictObject({
-  districtId: geographyId.optional(),
-  name: geographyName.optional(),
-  type: municipalityType.optional(),
-  nameNp: geographyNameNp.nullable().optional(),
-  wardCount: wardCount.nullable().optional(),
-  isActive: z.boolean().optional(),
-});
+/** Spec §2.8 UpdateMunicipalityDto: every field of create, optional. */
+export const updateMunicipalityBody = createMunicipalityBody.partial();
 export type UpdateMunicipalityBody = z.output<typeof updateMunicipalityBody>;
 
 // The sort of a geography list is fixed (spec §2.8): no `order` parameter.
@@ -131,6 +115,8 @@ const municipality = province.extend({
 export type ProvinceDto = z.input<typeof province>;
 export type DistrictDto = z.input<typeof district>;
 export type MunicipalityDto = z.input<typeof municipality>;
+/** A row of any level: a province's fields, and those of the levels below where the row has them. */
+export type GeographyRowDto = ProvinceDto & Partial<DistrictDto & MunicipalityDto>;
 
 const TAG = 'geography';
 
@@ -145,6 +131,92 @@ const provinceExample = {
   updatedAt: '2025-01-01T00:00:00.000Z',
 };
 
+interface Level<Create extends z.ZodType, Update extends z.ZodType, Dto extends z.ZodType> {
+  path: string;
+  /** `province`, `district`, `municipality`. */
+  noun: string;
+  dto: Dto;
+  create: { json: Create; example: unknown };
+  update: { json: Update; example: unknown };
+  notFound: ErrorCode;
+  /** The level above's 404: creating or moving under a missing parent (spec §4.7 rule 3). */
+  parentNotFound?: ErrorCode;
+}
+
+/** The create, update and delete routes of one level: the three families differ only in names, bodies and parent. */
+function levelWrites<const Create extends z.ZodType, const Update extends z.ZodType, const Dto extends z.ZodType>(level: Level<Create, Update, Dto>) {
+  const label = `${level.noun[0]!.toUpperCase()}${level.noun.slice(1)}`;
+  const parent = level.parentNotFound ? [level.parentNotFound] : [];
+  const item = `${level.path}/:publicId`;
+  return {
+    create: routeSpec({
+      method: 'POST',
+      path: level.path,
+      auth: 'jwt',
+      permissions: ['Geography_CREATE'],
+      tag: TAG,
+      summary: `Create a ${level.noun}`,
+      body: level.create,
+      response: { status: 201, description: `${label} created`, schema: successEnvelope(level.dto) },
+      errors: [...parent, 'GEOGRAPHY_NAME_TAKEN'],
+    }),
+    update: routeSpec({
+      method: 'PATCH',
+      path: item,
+      auth: 'jwt',
+      permissions: ['Geography_UPDATE'],
+      tag: TAG,
+      summary: `Update a ${level.noun} (${level.parentNotFound ? 'rename or move' : 'rename'} refused while referenced)`,
+      params: publicIdParams,
+      body: level.update,
+      response: { status: 200, description: `${label} updated`, schema: successEnvelope(level.dto) },
+      errors: [level.notFound, ...parent, 'GEOGRAPHY_NAME_TAKEN', 'GEOGRAPHY_RENAME_REFERENCED'],
+    }),
+    delete: routeSpec({
+      method: 'DELETE',
+      path: item,
+      auth: 'jwt',
+      permissions: ['Geography_DELETE'],
+      tag: TAG,
+      summary: `Delete an unreferenced ${level.noun}`,
+      params: publicIdParams,
+      response: { status: 200, description: `${label} deleted`, schema: nullEnvelope },
+      errors: [level.notFound, 'GEOGRAPHY_IN_USE'],
+    }),
+  };
+}
+
+const PROVINCES = '/api/lookups/provinces';
+const DISTRICTS = '/api/lookups/districts';
+const MUNICIPALITIES = '/api/lookups/municipalities';
+
+const provinceWrites = levelWrites({
+  path: PROVINCES,
+  noun: 'province',
+  dto: province,
+  create: { json: createProvinceBody, example: { name: 'Koshi', nameNp: 'कोशी', code: 'P1' } },
+  update: { json: updateProvinceBody, example: { isActive: false } },
+  notFound: 'PROVINCE_NOT_FOUND',
+});
+const districtWrites = levelWrites({
+  path: DISTRICTS,
+  noun: 'district',
+  dto: district,
+  create: { json: createDistrictBody, example: { provinceId: 3, name: 'Lalitpur' } },
+  update: { json: updateDistrictBody, example: { nameNp: 'ललितपुर' } },
+  notFound: 'DISTRICT_NOT_FOUND',
+  parentNotFound: 'PROVINCE_NOT_FOUND',
+});
+const municipalityWrites = levelWrites({
+  path: MUNICIPALITIES,
+  noun: 'municipality',
+  dto: municipality,
+  create: { json: createMunicipalityBody, example: { districtId: 27, name: 'Godawari', type: 'municipality', wardCount: 14 } },
+  update: { json: updateMunicipalityBody, example: { wardCount: 15 } },
+  notFound: 'MUNICIPALITY_NOT_FOUND',
+  parentNotFound: 'DISTRICT_NOT_FOUND',
+});
+
 /**
  * Spec §4.7: the twelve geography routes, three identical families. A publicId that is not a UUID
  * names no row: 404 of its level. Update 200, delete 200 with `data: null` (contract §3).
@@ -152,7 +224,7 @@ const provinceExample = {
 export const GEOGRAPHY_ROUTES = routeManifest({
   listProvinces: {
     method: 'GET',
-    path: '/api/lookups/provinces',
+    path: PROVINCES,
     auth: 'jwt',
     permissions: ['Geography_READ'],
     tag: TAG,
@@ -160,43 +232,12 @@ export const GEOGRAPHY_ROUTES = routeManifest({
     query: listProvincesQuery,
     response: { status: 200, description: 'Provinces', schema: successEnvelope(z.array(province)), example: { message: 'Provinces', data: [provinceExample], errorCode: null } },
   },
-  createProvince: {
-    method: 'POST',
-    path: '/api/lookups/provinces',
-    auth: 'jwt',
-    permissions: ['Geography_CREATE'],
-    tag: TAG,
-    summary: 'Create a province',
-    body: { json: createProvinceBody, example: { name: 'Koshi', nameNp: 'कोशी', code: 'P1' } },
-    response: { status: 201, description: 'Province created', schema: successEnvelope(province) },
-    errors: ['GEOGRAPHY_NAME_TAKEN'],
-  },
-  updateProvince: {
-    method: 'PATCH',
-    path: '/api/lookups/provinces/:publicId',
-    auth: 'jwt',
-    permissions: ['Geography_UPDATE'],
-    tag: TAG,
-    summary: 'Update a province (rename refused while referenced)',
-    params: publicIdParams,
-    body: { json: updateProvinceBody, example: { isActive: false } },
-    response: { status: 200, description: 'Province updated', schema: successEnvelope(province) },
-    errors: ['PROVINCE_NOT_FOUND', 'GEOGRAPHY_NAME_TAKEN', 'GEOGRAPHY_RENAME_REFERENCED'],
-  },
-  deleteProvince: {
-    method: 'DELETE',
-    path: '/api/lookups/provinces/:publicId',
-    auth: 'jwt',
-    permissions: ['Geography_DELETE'],
-    tag: TAG,
-    summary: 'Delete an unreferenced province',
-    params: publicIdParams,
-    response: { status: 200, description: 'Province deleted', schema: nullEnvelope },
-    errors: ['PROVINCE_NOT_FOUND', 'GEOGRAPHY_IN_USE'],
-  },
+  createProvince: provinceWrites.create,
+  updateProvince: provinceWrites.update,
+  deleteProvince: provinceWrites.delete,
   listDistricts: {
     method: 'GET',
-    path: '/api/lookups/districts',
+    path: DISTRICTS,
     auth: 'jwt',
     permissions: ['Geography_READ'],
     tag: TAG,
@@ -204,43 +245,12 @@ export const GEOGRAPHY_ROUTES = routeManifest({
     query: listDistrictsQuery,
     response: { status: 200, description: 'Districts', schema: successEnvelope(z.array(district)) },
   },
-  createDistrict: {
-    method: 'POST',
-    path: '/api/lookups/districts',
-    auth: 'jwt',
-    permissions: ['Geography_CREATE'],
-    tag: TAG,
-    summary: 'Create a district',
-    body: { json: createDistrictBody, example: { provinceId: 3, name: 'Lalitpur' } },
-    response: { status: 201, description: 'District created', schema: successEnvelope(district) },
-    errors: ['PROVINCE_NOT_FOUND', 'GEOGRAPHY_NAME_TAKEN'],
-  },
-  updateDistrict: {
-    method: 'PATCH',
-    path: '/api/lookups/districts/:publicId',
-    auth: 'jwt',
-    permissions: ['Geography_UPDATE'],
-    tag: TAG,
-    summary: 'Update a district (rename or move refused while referenced)',
-    params: publicIdParams,
-    body: { json: updateDistrictBody, example: { nameNp: 'ललितपुर' } },
-    response: { status: 200, description: 'District updated', schema: successEnvelope(district) },
-    errors: ['DISTRICT_NOT_FOUND', 'PROVINCE_NOT_FOUND', 'GEOGRAPHY_NAME_TAKEN', 'GEOGRAPHY_RENAME_REFERENCED'],
-  },
-  deleteDistrict: {
-    method: 'DELETE',
-    path: '/api/lookups/districts/:publicId',
-    auth: 'jwt',
-    permissions: ['Geography_DELETE'],
-    tag: TAG,
-    summary: 'Delete an unreferenced district',
-    params: publicIdParams,
-    response: { status: 200, description: 'District deleted', schema: nullEnvelope },
-    errors: ['DISTRICT_NOT_FOUND', 'GEOGRAPHY_IN_USE'],
-  },
+  createDistrict: districtWrites.create,
+  updateDistrict: districtWrites.update,
+  deleteDistrict: districtWrites.delete,
   listMunicipalities: {
     method: 'GET',
-    path: '/api/lookups/municipalities',
+    path: MUNICIPALITIES,
     auth: 'jwt',
     permissions: ['Geography_READ'],
     tag: TAG,
@@ -248,38 +258,7 @@ export const GEOGRAPHY_ROUTES = routeManifest({
     query: listMunicipalitiesQuery,
     response: { status: 200, description: 'Municipalities', schema: paginatedEnvelope(municipality) },
   },
-  createMunicipality: {
-    method: 'POST',
-    path: '/api/lookups/municipalities',
-    auth: 'jwt',
-    permissions: ['Geography_CREATE'],
-    tag: TAG,
-    summary: 'Create a municipality',
-    body: { json: createMunicipalityBody, example: { districtId: 27, name: 'Godawari', type: 'municipality', wardCount: 14 } },
-    response: { status: 201, description: 'Municipality created', schema: successEnvelope(municipality) },
-    errors: ['DISTRICT_NOT_FOUND', 'GEOGRAPHY_NAME_TAKEN'],
-  },
-  updateMunicipality: {
-    method: 'PATCH',
-    path: '/api/lookups/municipalities/:publicId',
-    auth: 'jwt',
-    permissions: ['Geography_UPDATE'],
-    tag: TAG,
-    summary: 'Update a municipality (rename or move refused while referenced)',
-    params: publicIdParams,
-    body: { json: updateMunicipalityBody, example: { wardCount: 15 } },
-    response: { status: 200, description: 'Municipality updated', schema: successEnvelope(municipality) },
-    errors: ['MUNICIPALITY_NOT_FOUND', 'DISTRICT_NOT_FOUND', 'GEOGRAPHY_NAME_TAKEN', 'GEOGRAPHY_RENAME_REFERENCED'],
-  },
-  deleteMunicipality: {
-    method: 'DELETE',
-    path: '/api/lookups/municipalities/:publicId',
-    auth: 'jwt',
-    permissions: ['Geography_DELETE'],
-    tag: TAG,
-    summary: 'Delete an unreferenced municipality',
-    params: publicIdParams,
-    response: { status: 200, description: 'Municipality deleted', schema: nullEnvelope },
-    errors: ['MUNICIPALITY_NOT_FOUND', 'GEOGRAPHY_IN_USE'],
-  },
+  createMunicipality: municipalityWrites.create,
+  updateMunicipality: municipalityWrites.update,
+  deleteMunicipality: municipalityWrites.delete,
 });

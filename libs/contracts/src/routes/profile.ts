@@ -33,6 +33,15 @@ export const addressBody = z.strictObject({
 });
 export type AddressBody = z.output<typeof addressBody>;
 
+/** A stored address; `ward` and `street` null when not stored. */
+export const storedAddressSchema = z.object({
+  provinceId: z.number().int(),
+  districtId: z.number().int(),
+  municipalityId: z.number().int(),
+  ward: z.number().int().nullable(),
+  street: z.string().nullable(),
+});
+
 /** The profile of contract §4 (`me`, login, refresh, users admin). */
 export const profileSchema = z.object({
   publicId: z.uuid(),
@@ -43,15 +52,7 @@ export const profileSchema = z.object({
   emailVerified: z.boolean(),
   phoneVerified: z.boolean(),
   hasPassword: z.boolean().describe('false: no password yet (show "add password"); true: one is set'),
-  address: z
-    .object({
-      provinceId: z.number().int(),
-      districtId: z.number().int(),
-      municipalityId: z.number().int(),
-      ward: z.number().int().nullable(),
-      street: z.string().nullable(),
-    })
-    .nullable(),
+  address: storedAddressSchema.nullable(),
   createdAt: timestamp,
 });
 export type ProfileDto = z.input<typeof profileSchema>;

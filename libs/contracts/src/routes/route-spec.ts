@@ -93,6 +93,11 @@ export function routeManifest<const Manifest extends Record<string, RouteSpec>>(
   return manifest;
 }
 
+/** One route kept with its literal types, for a helper that builds several alike (`routeManifest` checks the whole). */
+export function routeSpec<const Spec extends RouteSpec>(spec: Spec): Spec {
+  return spec;
+}
+
 export function isJsonBody(body: RouteSpec['body']): body is JsonBody {
   return body !== undefined && 'json' in body;
 }

@@ -3,13 +3,16 @@ import { copyProperties } from './message-copy.js';
 
 describe('copyProperties', () => {
   it('keeps what identifies the message, takes the given headers, and drops the rest', () => {
-    const properties = {
+    const identifying = {
       contentType: 'application/json',
       contentEncoding: 'utf-8',
       messageId: 'm-1',
       correlationId: 'c-1',
       type: 'feedback.submitted',
       timestamp: 1_700_000_000,
+    };
+    const properties = {
+      ...identifying,
       headers: { 'x-death': [], traceparent: 't' },
       expiration: '1000',
       replyTo: 'somewhere',
@@ -18,12 +21,7 @@ describe('copyProperties', () => {
     } as unknown as MessageProperties;
     expect(copyProperties(properties, { kept: 1 })).toEqual({
       persistent: true,
-      contentType: 'application/json',
-      contentEncoding: 'utf-8',
-      messageId: 'm-1',
-      correlationId: 'c-1',
-      type: 'feedback.submitted',
-      timestamp: 1_700_000_000,
+      ...identifying,
       headers: { kept: 1 },
     });
   });

@@ -12,3 +12,6 @@ export * from './rpc-handler.decorator.js';
 export * from './rpc.module.js';
 export * from './start-event-transport.js';
 export * from './audit.module.js';
+export * from './events-controller.js';
+export * from './start-event-service.js';
+export * from './event-service.module.js';

@@ -90,6 +90,8 @@ export class OutboxRelay {
   private listenFailures = 0;
   private draining: Promise<void> | undefined;
   private wakeAgain = false;
+  /** Rows may wait with a later `available_at` than the due timer knows (a failed publish, or a start). */
+  private pushedBack = true;
   private drainFailures = 0;
   private dueTimer: NodeJS.Timeout | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
@@ -162,16 +164,18 @@ export class OutboxRelay {
   }
 
   private async drain(): Promise<void> {
-    clearTimeout(this.dueTimer);
     try {
       while (!this.stopping.signal.aborted && this.options.broker.isConnected()) {
         const claimed = await this.relayBatch();
         if (claimed < this.settings.batchSize) break;
       }
       this.drainFailures = 0;
-      await this.scheduleNextDue();
+      // Only a failure pushes a row back (or rows left by an earlier run, before the first drain):
+      // a drain that failed nothing leaves the due timer as it was, and costs no query for it.
+      if (this.pushedBack) await this.scheduleNextDue();
     } catch (error) {
       this.drainFailures += 1;
+      this.pushedBack = true;
       const delay = backoffDelay(this.drainFailures - 1, this.settings.retry);
       this.options.logger.error({ err: error, retryInMs: delay }, 'outbox relay: drain failed');
       this.setDueTimer(delay);
@@ -193,6 +197,7 @@ export class OutboxRelay {
       await this.store.markSent(client, sent);
       return this.store.markFailed(client, failed, this.settings.maxAttempts);
     });
+    if (failed.length > 0) this.pushedBack = true;
     this.stats.published += sent.length;
     this.stats.failed += failed.length;
     this.stats.parked += parked.length;
@@ -225,14 +230,20 @@ export class OutboxRelay {
   /** Rows pushed back after a failure are due later: wake exactly then rather than at the next poll. */
   private async scheduleNextDue(): Promise<void> {
     if (this.stopping.signal.aborted || !this.options.broker.isConnected()) return;
+    this.pushedBack = false;
     const next = await this.withClient((client) => this.store.nextDueAt(client));
+    clearTimeout(this.dueTimer);
     if (next) this.setDueTimer(Math.max(0, next.getTime() - Date.now()));
   }
 
   private setDueTimer(delayMs: number): void {
     if (this.stopping.signal.aborted || delayMs >= this.settings.pollIntervalMs) return;
     clearTimeout(this.dueTimer);
-    this.dueTimer = setTimeout(() => this.wake(), delayMs + 5);
+    this.dueTimer = setTimeout(() => {
+      // The drain this starts looks for the next row due after this one.
+      this.pushedBack = true;
+      this.wake();
+    }, delayMs + 5);
   }
 
   /** LISTEN on a dedicated connection, re-established with backoff; the poll covers the gaps. */

@@ -12,9 +12,19 @@ export interface SqlExecutor {
   $executeRawUnsafe(query: string, ...values: unknown[]): PromiseLike<number>;
 }
 
+/** One outbox row, ready to insert: validated payload (JSON), its id (the AMQP messageId) and trace context. */
+export interface OutboxEntry {
+  id: string;
+  type: EventType;
+  payload: string;
+  traceparent: string | null;
+}
+
 /**
  * Records events in the producing service's outbox table, inside the caller's transaction: the
  * event exists if and only if the business write commits. The relay publishes it afterwards.
+ * A repository whose business write is one statement inserts `entry()` in that same statement
+ * instead (a CTE): atomic with no transaction to open, one round trip.
  */
 export class Outbox {
   private readonly insert: string;
@@ -30,10 +40,14 @@ export class Outbox {
    * becomes the AMQP messageId.
    */
   async record<Type extends EventType>(tx: Transaction | SqlExecutor, type: Type, payload: EventPayload<Type>): Promise<string> {
-    const body = EVENT_SCHEMAS[type].parse(payload);
-    const id = uuidv7();
-    await clientOf<SqlExecutor>(tx).$executeRawUnsafe(this.insert, id, type, JSON.stringify(body), currentTraceparent());
+    const { id, payload: body, traceparent } = this.entry(type, payload);
+    await clientOf<SqlExecutor>(tx).$executeRawUnsafe(this.insert, id, type, body, traceparent);
     return id;
+  }
+
+  /** The row `record` inserts, for a caller inserting it itself: validated (a programming error throws), stamped, with its id. */
+  entry<Type extends EventType>(type: Type, payload: EventPayload<Type>): OutboxEntry {
+    return { id: uuidv7(), type, payload: JSON.stringify(EVENT_SCHEMAS[type].parse(payload)), traceparent: currentTraceparent() };
   }
 }
 

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EVENT_TYPES } from '@school/contracts';
-import { InboxModule } from '@school/messaging/nest';
-import { ErasureEventsController } from './erasure-events.controller.js';
+import { eventsController, handledBy, InboxModule } from '@school/messaging/nest';
 import { FeedbackErasureRepository } from './feedback-erasure.repository.js';
 import { FeedbackErasureService } from './feedback-erasure.service.js';
 
@@ -14,7 +13,7 @@ export const ERASURE_PREFETCH = 5;
 /** Contract §11 in feedback: erased accounts' submissions lose their author. */
 @Module({
   imports: [InboxModule],
-  controllers: [ErasureEventsController],
+  controllers: [eventsController({ [EVENT_TYPES.userErased]: handledBy(FeedbackErasureService, 'handle') })],
   providers: [FeedbackErasureRepository, FeedbackErasureService],
 })
 export class ErasureModule {}

@@ -3,7 +3,6 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Principal } from '@school/auth';
 import { Outbox } from '@school/messaging';
 import { EVENT_TYPES, type EventPayload } from '@school/contracts';
-import { UnitOfWork } from '@school/service';
 import type { CustomerFeedbackBody, GuestFeedbackBody } from '@school/contracts';
 import { FeedbackRepository, type NewFeedbackSubmission } from './feedback.repository.js';
 import type { RequestOrigin } from './request-origin.js';
@@ -12,7 +11,7 @@ type Sender = EventPayload<typeof EVENT_TYPES.feedbackSubmitted>['from'];
 
 /**
  * Spec §4.3: an accepted submission is stored and records `feedback.submitted` in the same
- * transaction (spec §6); the notifier mails SUPPORT_EMAIL and tells the live holders of
+ * statement (spec §6: one transaction); the notifier mails SUPPORT_EMAIL and tells the live holders of
  * Feedback_READ. Nothing is ever read back: feedback is one-way.
  */
 @Injectable()
@@ -22,7 +21,6 @@ export class FeedbackService {
   constructor(
     private readonly submissions: FeedbackRepository,
     private readonly outbox: Outbox,
-    private readonly unitOfWork: UnitOfWork,
   ) {}
 
   /** The signed-in account is the sender; its publicId is all the event carries of it. */
@@ -44,16 +42,15 @@ export class FeedbackService {
   }
 
   private async accept(fields: Omit<NewFeedbackSubmission, 'id' | 'createdAt' | keyof RequestOrigin>, from: Sender, origin: RequestOrigin): Promise<void> {
-    await this.unitOfWork.run(async (tx) => {
-      const row = await this.submissions.create({ id: randomUUID(), ...fields, ...origin }, tx);
-      await this.outbox.record(tx, EVENT_TYPES.feedbackSubmitted, {
-        id: row.id,
-        category: row.category,
-        subject: row.subject,
-        message: row.message,
-        createdAt: row.createdAt.toISOString(),
-        from,
-      });
+    const submission = { id: randomUUID(), ...fields, ...origin, createdAt: new Date() };
+    const event = this.outbox.entry(EVENT_TYPES.feedbackSubmitted, {
+      id: submission.id,
+      category: submission.category,
+      subject: submission.subject ?? null,
+      message: submission.message,
+      createdAt: submission.createdAt.toISOString(),
+      from,
     });
+    await this.submissions.createWithEvent(submission, event);
   }
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { ModuleMetadata } from '@nestjs/common';
 import { INBOX_MIGRATIONS, Outbox, OUTBOX_MIGRATIONS } from '@school/messaging';
 import { DatabaseSchema } from '@school/service';
-import { useCaseContext } from '@school/service/testing';
+import { type MediumWorld, mediumWorld } from '@school/service/testing';
 import { migratedTestSchema } from '@school/testing';
 import { Prisma, PrismaClient } from '../../src/generated/prisma/client.js';
 
@@ -13,15 +13,11 @@ export interface OutboxRow {
   payload: Record<string, unknown>;
 }
 
-/** One medium suite's world: a context's use cases over a migrated schema of its own (docs/testing.md). */
-export interface FeedbackMedium {
-  /** The context's client, for reading what the use cases wrote. */
-  prisma: PrismaClient;
-  get<T>(type: abstract new (...args: never[]) => T): T;
+/** One medium suite's world, with the outbox the use cases write to. */
+export interface FeedbackMedium extends MediumWorld<PrismaClient> {
   outboxRows(): Promise<OutboxRow[]>;
   /** Empties the submissions and the outbox. */
   clear(): Promise<void>;
-  close(): Promise<void>;
 }
 
 /**
@@ -30,29 +26,16 @@ export interface FeedbackMedium {
  */
 export async function feedbackMedium(prefix: string, providers: NonNullable<ModuleMetadata['providers']>): Promise<FeedbackMedium> {
   const db = await migratedTestSchema(serviceDir, prefix, [OUTBOX_MIGRATIONS, INBOX_MIGRATIONS]);
-  try {
-    const context = await useCaseContext({
-      Prisma: PrismaClient,
-      databaseUrl: db.databaseUrl,
-      schema: db.schema,
-      providers: [{ provide: Outbox, useFactory: (schema: DatabaseSchema) => new Outbox(schema.name), inject: [DatabaseSchema] }, ...providers],
-    });
-    const prisma = context.get(PrismaClient);
-    const schema = Prisma.raw(context.get(DatabaseSchema).sql);
-    return {
-      prisma,
-      get: (type) => context.get(type),
-      outboxRows: () => prisma.$queryRaw<OutboxRow[]>`SELECT type, payload FROM ${schema}.outbox_events ORDER BY created_at, id`,
-      async clear() {
-        await prisma.$executeRaw`TRUNCATE ${schema}.feedback_submissions, ${schema}.outbox_events`;
-      },
-      async close() {
-        await context.close();
-        await db.drop();
-      },
-    };
-  } catch (error) {
-    await db.drop();
-    throw error;
-  }
+  const world = await mediumWorld(db, {
+    Prisma: PrismaClient,
+    providers: [{ provide: Outbox, useFactory: (schema: DatabaseSchema) => new Outbox(schema.name), inject: [DatabaseSchema] }, ...providers],
+  });
+  const schema = Prisma.raw(world.get(DatabaseSchema).sql);
+  return {
+    ...world,
+    outboxRows: () => world.prisma.$queryRaw<OutboxRow[]>`SELECT type, payload FROM ${schema}.outbox_events ORDER BY created_at, id`,
+    async clear() {
+      await world.prisma.$executeRaw`TRUNCATE ${schema}.feedback_submissions, ${schema}.outbox_events`;
+    },
+  };
 }

@@ -4,8 +4,7 @@ import type { INestApplication } from '@nestjs/common';
 import { forwardedForHeaders } from '@school/auth';
 import { parseConfig } from '@school/config';
 import { INBOX_MIGRATIONS, OUTBOX_MIGRATIONS } from '@school/messaging';
-import { startEventTransport } from '@school/messaging/nest';
-import { TestBroker, uniqueBrokerPrefix, untilConsuming } from '@school/messaging/testing';
+import { listenConsuming, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { createPrismaClient } from '@school/prisma';
 import { createServiceApp } from '@school/service';
 import { createLogger } from '@school/telemetry';
@@ -61,11 +60,7 @@ export async function startFeedback(): Promise<FeedbackUnderTest> {
     FORWARDING_SECRET: forwardingSecret,
   });
   const app = await createServiceApp(AppModule.forRoot(config, { schema: db.schema }), { logger: createLogger({ service: 'feedback', level: 'silent' }) });
-  await startEventTransport(app);
-  await untilConsuming(app, scaled(30_000));
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.getHttpServer().address();
-  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const baseUrl = await listenConsuming(app, scaled(30_000));
 
   return {
     baseUrl,

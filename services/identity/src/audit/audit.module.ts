@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
 import { EVENT_TYPES } from '@school/contracts';
-import { InboxModule } from '@school/messaging/nest';
+import { eventsController, handledBy, InboxModule } from '@school/messaging/nest';
 import { AccountsModule } from '../accounts/accounts.module.js';
 import { AuditEntriesController } from './audit-entries.controller.js';
 import { AuditEntriesRepository } from './audit-entries.repository.js';
-import { AuditEventsController } from './audit-events.controller.js';
 import { AuditRetention } from './audit-retention.js';
 import { ListEntries } from './use-cases/list-entries.js';
 import { RecordEntry } from './use-cases/record-entry.js';
@@ -16,7 +15,10 @@ export const AUDIT_EVENTS = { consumer: 'identity', bindings: [EVENT_TYPES.audit
 /** Contract §13: the audit store. It builds on the accounts only (the actor's email). */
 @Module({
   imports: [InboxModule, AccountsModule],
-  controllers: [AuditEntriesController, AuditEventsController],
+  controllers: [
+    AuditEntriesController,
+    eventsController({ [EVENT_TYPES.auditEntryRecorded]: handledBy(RecordEntry, 'handle'), [EVENT_TYPES.userErased]: handledBy(ScrubErasedAccount, 'handle') }),
+  ],
   providers: [AuditEntriesRepository, RecordEntry, ScrubErasedAccount, ListEntries, AuditRetention],
 })
 export class AuditStoreModule {}

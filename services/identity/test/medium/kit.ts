@@ -1,19 +1,13 @@
 import { join } from 'node:path';
 import type { ModuleMetadata } from '@nestjs/common';
 import { INBOX_MIGRATIONS, OUTBOX_MIGRATIONS } from '@school/messaging';
-import { useCaseContext } from '@school/service/testing';
+import { type MediumWorld, mediumWorld } from '@school/service/testing';
 import { migratedTestSchema } from '@school/testing';
 import { PrismaClient } from '../../src/generated/prisma/client.js';
 
 const serviceDir = join(import.meta.dirname, '..', '..');
 
-/** One medium suite's world: a context's use cases over a migrated schema of its own (docs/testing.md). */
-export interface IdentityMedium {
-  /** The context's client, for arranging rows and reading what the use cases wrote. */
-  prisma: PrismaClient;
-  get<T>(type: abstract new (...args: never[]) => T): T;
-  close(): Promise<void>;
-}
+export type IdentityMedium = MediumWorld<PrismaClient>;
 
 /**
  * `providers`: the context's use cases and repositories (as its Nest module lists them, without a
@@ -23,18 +17,5 @@ export interface IdentityMedium {
  */
 export async function identityMedium(prefix: string, providers: NonNullable<ModuleMetadata['providers']>, config: object = {}): Promise<IdentityMedium> {
   const db = await migratedTestSchema(serviceDir, prefix, [OUTBOX_MIGRATIONS, INBOX_MIGRATIONS]);
-  try {
-    const context = await useCaseContext({ Prisma: PrismaClient, databaseUrl: db.databaseUrl, schema: db.schema, config, providers });
-    return {
-      prisma: context.get(PrismaClient),
-      get: (type) => context.get(type),
-      async close() {
-        await context.close();
-        await db.drop();
-      },
-    };
-  } catch (error) {
-    await db.drop();
-    throw error;
-  }
+  return mediumWorld(db, { Prisma: PrismaClient, config, providers });
 }

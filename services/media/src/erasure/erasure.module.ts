@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EVENT_TYPES } from '@school/contracts';
-import { InboxModule } from '@school/messaging/nest';
+import { eventsController, handledBy, InboxModule } from '@school/messaging/nest';
 import { UploadsModule } from '../uploads/uploads.module.js';
-import { ErasureEventsController } from './erasure-events.controller.js';
 import { MediaErasureRepository } from './media-erasure.repository.js';
 import { MediaErasureService } from './media-erasure.service.js';
 
@@ -15,7 +14,7 @@ export const ERASURE_PREFETCH = 1;
 /** Contract §11 in media: an erased account's files leave storage. */
 @Module({
   imports: [InboxModule, UploadsModule],
-  controllers: [ErasureEventsController],
+  controllers: [eventsController({ [EVENT_TYPES.userErased]: handledBy(MediaErasureService, 'handle') })],
   providers: [MediaErasureRepository, MediaErasureService],
 })
 export class ErasureModule {}

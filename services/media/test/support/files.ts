@@ -80,6 +80,16 @@ function crc32(bytes: Buffer): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
+/** A little-endian record of `size` bytes: each field its offset, width and value (zeros elsewhere). */
+function record(size: number, fields: readonly (readonly [offset: number, width: 2 | 4, value: number])[]): Buffer {
+  const bytes = Buffer.alloc(size);
+  for (const [offset, width, value] of fields) {
+    if (width === 2) bytes.writeUInt16LE(value, offset);
+    else bytes.writeUInt32LE(value, offset);
+  }
+  return bytes;
+}
+
 /** A ZIP archive of stored (uncompressed) entries, as Office documents and .zip files are containers. */
 export function zip(entries: Record<string, string>): Buffer {
   const locals: Buffer[] = [];
@@ -89,33 +99,37 @@ export function zip(entries: Record<string, string>): Buffer {
     const nameBytes = Buffer.from(name);
     const data = Buffer.from(content);
     const crc = crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
-    central.writeUInt32LE(offset, 42);
+    // What a local header (after its signature) and the entry's central record share: version needed, CRC, sizes, name length.
+    const shared = record(26, [
+      [0, 2, 20],
+      [10, 4, crc],
+      [14, 4, data.length],
+      [18, 4, data.length],
+      [22, 2, nameBytes.length],
+    ]);
+    const local = Buffer.concat([record(4, [[0, 4, 0x04034b50]]), shared]);
+    // Signature and "made by" version before, the local header's offset at the end.
+    const central = Buffer.concat([
+      record(6, [
+        [0, 4, 0x02014b50],
+        [4, 2, 20],
+      ]),
+      shared,
+      record(14, [[10, 4, offset]]),
+    ]);
     locals.push(local, nameBytes, data);
     centrals.push(central, nameBytes);
     offset += local.length + nameBytes.length + data.length;
   }
   const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(Object.keys(entries).length, 8);
-  end.writeUInt16LE(Object.keys(entries).length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
+  const count = Object.keys(entries).length;
+  const end = record(22, [
+    [0, 4, 0x06054b50],
+    [8, 2, count],
+    [10, 2, count],
+    [12, 4, directory.length],
+    [16, 4, offset],
+  ]);
   return Buffer.concat([...locals, directory, end]);
 }
 

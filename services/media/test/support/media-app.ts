@@ -7,8 +7,7 @@ import type { INestApplication } from '@nestjs/common';
 import { forwardedForHeaders } from '@school/auth';
 import { parseConfig } from '@school/config';
 import { INBOX_MIGRATIONS, OUTBOX_MIGRATIONS } from '@school/messaging';
-import { startEventTransport } from '@school/messaging/nest';
-import { TestBroker, uniqueBrokerPrefix, untilConsuming } from '@school/messaging/testing';
+import { listenConsuming, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { createPrismaClient } from '@school/prisma';
 import { createServiceApp } from '@school/service';
 import { createLogger } from '@school/telemetry';
@@ -89,16 +88,10 @@ export async function startMedia(env: Record<string, string> = {}, options: Medi
     if (!env['STORAGE_DIR']) await rm(storageDir, { recursive: true, force: true });
     if (!env['AMQP_NAME_PREFIX']) await (await TestBroker.connect(brokerPrefix)).destroy();
   };
-  try {
-    await startEventTransport(app);
-    await untilConsuming(app, scaled(30_000));
-    await app.listen({ host: '127.0.0.1', port: 0 });
-  } catch (error) {
+  const baseUrl = await listenConsuming(app, scaled(30_000)).catch(async (error: unknown) => {
     await release();
     throw error;
-  }
-  const address = app.getHttpServer().address();
-  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  });
   return {
     baseUrl,
     app,

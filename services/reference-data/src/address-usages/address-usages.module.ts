@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EVENT_TYPES } from '@school/contracts';
-import { InboxModule } from '@school/messaging/nest';
+import { eventsController, handledBy, InboxModule } from '@school/messaging/nest';
 import { GeographyModule } from '../geography/geography.module.js';
-import { AddressEventsController } from './address-events.controller.js';
 import { AddressUsagesRepository } from './address-usages.repository.js';
 import { AddressUsagesService } from './address-usages.service.js';
 
@@ -12,7 +11,12 @@ export const ADDRESS_EVENTS = { consumer: 'reference-data', bindings: [EVENT_TYP
 /** Users' geography usages, from identity's address events and erasures. */
 @Module({
   imports: [InboxModule, GeographyModule],
-  controllers: [AddressEventsController],
+  controllers: [
+    eventsController({
+      [EVENT_TYPES.userAddressChanged]: handledBy(AddressUsagesService, 'handle'),
+      [EVENT_TYPES.userErased]: handledBy(AddressUsagesService, 'handleErased'),
+    }),
+  ],
   providers: [AddressUsagesRepository, AddressUsagesService],
 })
 export class AddressUsagesModule {}

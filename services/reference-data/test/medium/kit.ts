@@ -4,7 +4,7 @@ import type { ModuleMetadata } from '@nestjs/common';
 import { parseConfig } from '@school/config';
 import { AuditRecorder, INBOX_MIGRATIONS, Outbox, OUTBOX_MIGRATIONS } from '@school/messaging';
 import { DatabaseSchema } from '@school/service';
-import { useCaseContext } from '@school/service/testing';
+import { type MediumWorld, mediumWorld } from '@school/service/testing';
 import { migratedTestSchema } from '@school/testing';
 import { referenceDataEnv } from '../../src/config.js';
 import { PrismaClient } from '../../src/generated/prisma/client.js';
@@ -12,13 +12,7 @@ import { ListCacheModule } from '../../src/list-cache/list-cache.module.js';
 
 const serviceDir = join(import.meta.dirname, '..', '..');
 
-/** One medium suite's world: a context's use cases over a migrated schema of its own (docs/testing.md). */
-export interface ReferenceDataMedium {
-  /** The context's client, for arranging rows and reading what the use cases wrote. */
-  prisma: PrismaClient;
-  get<T>(type: abstract new (...args: never[]) => T): T;
-  close(): Promise<void>;
-}
+export type ReferenceDataMedium = MediumWorld<PrismaClient>;
 
 /**
  * `providers`: the context's use cases and repositories (as its Nest module lists them, without the
@@ -27,36 +21,20 @@ export interface ReferenceDataMedium {
  */
 export async function referenceDataMedium(prefix: string, providers: NonNullable<ModuleMetadata['providers']>): Promise<ReferenceDataMedium> {
   const db = await migratedTestSchema(serviceDir, prefix, [INBOX_MIGRATIONS, OUTBOX_MIGRATIONS]);
-  try {
-    const config = parseConfig(referenceDataEnv, {
-      ...process.env,
-      NODE_ENV: 'test',
-      DATABASE_URL: db.databaseUrl,
-      CACHE_KEY_PREFIX: `test:${randomBytes(6).toString('hex')}:`,
-    });
-    const context = await useCaseContext({
-      Prisma: PrismaClient,
-      databaseUrl: db.databaseUrl,
-      schema: db.schema,
-      config,
-      imports: [ListCacheModule],
-      providers: [
-        { provide: Outbox, useFactory: (schema: DatabaseSchema) => new Outbox(schema.name), inject: [DatabaseSchema] },
-        { provide: AuditRecorder, useFactory: (outbox: Outbox) => new AuditRecorder(outbox), inject: [Outbox] },
-        ...providers,
-      ],
-    });
-    const prisma = context.get(PrismaClient);
-    return {
-      prisma,
-      get: (type) => context.get(type),
-      async close() {
-        await context.close();
-        await db.drop();
-      },
-    };
-  } catch (error) {
-    await db.drop();
-    throw error;
-  }
+  const config = parseConfig(referenceDataEnv, {
+    ...process.env,
+    NODE_ENV: 'test',
+    DATABASE_URL: db.databaseUrl,
+    CACHE_KEY_PREFIX: `test:${randomBytes(6).toString('hex')}:`,
+  });
+  return mediumWorld(db, {
+    Prisma: PrismaClient,
+    config,
+    imports: [ListCacheModule],
+    providers: [
+      { provide: Outbox, useFactory: (schema: DatabaseSchema) => new Outbox(schema.name), inject: [DatabaseSchema] },
+      { provide: AuditRecorder, useFactory: (outbox: Outbox) => new AuditRecorder(outbox), inject: [Outbox] },
+      ...providers,
+    ],
+  });
 }

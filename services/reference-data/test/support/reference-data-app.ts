@@ -4,8 +4,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { forwardedForHeaders } from '@school/auth';
 import { parseConfig } from '@school/config';
 import { AmqpConnection, INBOX_MIGRATIONS, OUTBOX_MIGRATIONS, RpcClient, RpcServer, silentLogger, type RpcRoute } from '@school/messaging';
-import { startEventTransport } from '@school/messaging/nest';
-import { TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix, untilConsuming } from '@school/messaging/testing';
+import { listenConsuming, TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { applyMigrations, createPrismaClient } from '@school/prisma';
 import { createServiceApp } from '@school/service';
 import { createLogger } from '@school/telemetry';
@@ -17,6 +16,9 @@ import { PrismaClient } from '../../src/generated/prisma/client.js';
 const serviceDir = join(import.meta.dirname, '..', '..');
 
 export type { HttpAnswer } from '@school/testing';
+
+/** The names of a list answer's rows, in its order. */
+export const namesIn = (answer: HttpAnswer) => (answer.body.data as { name: string }[]).map((row) => row.name);
 
 export interface ReferenceDataInstance {
   baseUrl: string;
@@ -74,11 +76,7 @@ export async function referenceDataSuite(prefix: string): Promise<ReferenceDataS
       const app = await createServiceApp(AppModule.forRoot(config, { schema: db.schema }), {
         logger: createLogger({ service: 'reference-data', level: 'silent' }),
       });
-      await startEventTransport(app);
-      await untilConsuming(app, scaled(30_000));
-      await app.listen({ host: '127.0.0.1', port: 0 });
-      const address = app.getHttpServer().address();
-      const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+      const baseUrl = await listenConsuming(app, scaled(30_000));
       let closing: Promise<void> | undefined;
       const instance: ReferenceDataInstance = {
         baseUrl,
