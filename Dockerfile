@@ -24,4 +24,6 @@ USER node
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 CMD ["node", "scripts/dist/docker/healthcheck.js"]
 # Exec form: node is PID 1 and receives SIGTERM itself (graceful shutdown in every process).
 STOPSIGNAL SIGTERM
-CMD ["node", "--enable-source-maps", "entrypoint.mjs"]
+# No --enable-source-maps: 10-20 MB per process for TypeScript lines in stack traces; an operator who
+# wants them sets NODE_OPTIONS="--enable-source-maps --max-semi-space-size=4" (docs/configuration.md).
+CMD ["node", "entrypoint.mjs"]

@@ -131,6 +131,18 @@ export function cpuPerRequest(before: CpuTimes | undefined, after: CpuTimes | un
   return `CPU ms per request: ${perRequest.map(([name, ms]) => `${name} ${ms.toFixed(3)}`).join(', ')}`;
 }
 
+/** A process's resident memory in MB (Linux /proc: VmRSS now, VmHWM its peak); undefined when it is gone or there is no /proc. */
+export function residentMb(pid: number | undefined, field: 'VmRSS' | 'VmHWM'): number | undefined {
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const kb = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1];
+  return kb === undefined ? undefined : Number(kb) / 1024;
+}
+
 /** Stops one started process and forgets it, so waitFor() no longer counts its exit as a failure. */
 export const stopProcess = (child: ChildProcess): Promise<void> => processes.stop(child);
 

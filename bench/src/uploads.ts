@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { processDefaults } from '@school/system-harness/processes';
 import { freePort } from '@school/testing';
-import { freshDatabase, reportResult, startProcess, stopAll, stopProcess, waitFor } from './support.js';
+import { freshDatabase, reportResult, residentMb, startProcess, stopAll, stopProcess, waitFor } from './support.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const mains = { identity: `${root}services/identity/dist/main.js`, media: `${root}services/media/dist/main.js`, gateway: `${root}services/gateway/dist/main.js` };
@@ -135,13 +135,7 @@ async function uploadRate(url: string, token: string, png: Buffer): Promise<numb
   return count / ((performance.now() - started) / 1000);
 }
 
-function peakRssMb(pid: number | undefined): number | undefined {
-  if (!existsSync(`/proc/${pid}/status`)) return undefined;
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((entry) => entry.startsWith('VmHWM:'));
-  return line ? Number(line.replace(/\D+/g, '')) / 1024 : undefined;
-}
+const peakRssMb = (pid: number | undefined): number | undefined => residentMb(pid, 'VmHWM');
 
 const database = await freshDatabase('bench_uploads');
 const workDir = await mkdtemp(join(tmpdir(), 'bench-uploads-'));

@@ -28,7 +28,8 @@ describe('Dockerfile', () => {
   it('runs as the node user, in exec form (node receives SIGTERM), with a HEALTHCHECK on /health/live', () => {
     expect(finalStage).toMatch(/^USER node$/m);
     expect(finalStage).toMatch(/^STOPSIGNAL SIGTERM$/m);
-    expect(finalStage).toMatch(/^CMD \["node", "--enable-source-maps", "entrypoint.mjs"\]$/m);
+    // Source maps off (docs/decisions/0018-memory-footprint.md): NODE_OPTIONS turns them on.
+    expect(finalStage).toMatch(/^CMD \["node", "entrypoint.mjs"\]$/m);
     expect(finalStage).toMatch(/^HEALTHCHECK .* CMD \["node", "scripts\/dist\/docker\/healthcheck.js"\]$/m);
     expect(readRepoFile('scripts/src/docker/healthcheck.ts')).toContain('/health/live');
     expect(imageEnvironment('identity')).toEqual(expect.objectContaining({ NODE_ENV: 'production', HOST: '0.0.0.0', SERVICE: 'identity' }));
@@ -75,7 +76,7 @@ describe('Dockerfile', () => {
         // Production requires the secret it signs forwarded client addresses with (ADR 0007).
         FORWARDING_SECRET: 'image-test-forwarding-secret-of-32-chars',
       };
-      const child = spawn(process.execPath, ['--enable-source-maps', 'entrypoint.mjs'], { cwd: target, env, stdio: 'ignore' });
+      const child = spawn(process.execPath, ['entrypoint.mjs'], { cwd: target, env, stdio: 'ignore' });
       const exited = once(child, 'exit');
       let healthy = false;
       const giveUpAt = Date.now() + scaled(30_000);

@@ -144,6 +144,7 @@ describe('npm start -- --help', () => {
     expect((await run.exited).code).toBe(0);
     const text = run.output();
     expect(text).toContain('--no-build');
+    expect(text).toContain('--source-maps');
     for (const variable of ['PORT', 'HOST', ...SERVICE_NAMES.map(servicePortVariable), 'DATABASE_URL', 'TRUST_PROXY']) {
       expect(text).toMatch(new RegExp(`^ {2}${variable}=`, 'm'));
     }

@@ -20,7 +20,7 @@ const STOP_TIMEOUT_MS = 10_000;
 /** Children still starting when another failed have served nothing: they get less time to stop. */
 const STARTUP_STOP_TIMEOUT_MS = 3_000;
 const LAST_LINES = 30;
-const FLAGS = ['--help', '-h', '--no-build'];
+const FLAGS = ['--help', '-h', '--no-build', '--source-maps'];
 
 const args = process.argv.slice(2);
 const unknown = args.filter((arg) => !FLAGS.includes(arg));
@@ -33,6 +33,8 @@ if (args.includes('--help') || args.includes('-h')) {
   process.exit(0);
 }
 const shouldBuild = !args.includes('--no-build');
+// Stack traces in TypeScript lines cost every process 10-20 MB of parsed maps (docs/decisions/0018-memory-footprint.md).
+const nodeOptions = args.includes('--source-maps') ? ['--enable-source-maps'] : [];
 const nxEnv = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' };
 
 function run(what: string, command: string, commandArgs: string[]): void {
@@ -90,7 +92,7 @@ let onStartupFailure = (): void => undefined;
 const startupFailed = new Promise<void>((resolve) => (onStartupFailure = resolve));
 
 function launch(name: ProcessName): void {
-  const child = spawnProcess(name, { env: environments[name], nodeOptions: ['--enable-source-maps'] });
+  const child = spawnProcess(name, { env: environments[name], nodeOptions });
   const tail = new OutputTail();
   tails.set(name, tail);
   forwardOutput(child, { label: `[${name}]`.padEnd(17), readable: readableLogs, tail });

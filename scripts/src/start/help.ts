@@ -40,6 +40,7 @@ export function printHelp(root: string): void {
     '',
     'Flags:',
     '  --no-build   start the existing build (dist/) without building',
+    '  --source-maps  stack traces in TypeScript lines (node --enable-source-maps; 10-20 MB more per process)',
     '  --help, -h   this text',
     '',
     'Variables (environment, or a .env file at the repository root; the environment wins):',
