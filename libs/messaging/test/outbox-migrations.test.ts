@@ -24,7 +24,7 @@ describe('the outbox migrations of this library', () => {
 });
 
 describe('the producing services', () => {
-  /** A service produces events when it wires the outbox; it must then apply the outbox's migrations. */
+  /** A service produces events when it wires the outbox (itself or through `eventServiceModule`); it must then apply the outbox's migrations. */
   async function services(): Promise<{ name: string; produces: boolean; appliesOutbox: boolean; keepsCopies: boolean }[]> {
     const names = (await readdir(servicesDir, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
     return Promise.all(
@@ -33,7 +33,7 @@ describe('the producing services', () => {
         const migrations = await readdir(join(servicesDir, name, 'prisma', 'migrations')).catch(() => [] as string[]);
         return {
           name,
-          produces: (await source('app.module.ts')).includes('OutboxModule.forRoot('),
+          produces: /OutboxModule\.forRoot\(|\boutbox: true\b/.test(await source('app.module.ts')),
           appliesOutbox: /MIGRATIONS: ServiceMigrations = \[[^\]]*OUTBOX_MIGRATIONS/.test(await source('migrations.ts')),
           keepsCopies: migrations.some((folder) => folder.endsWith('_outbox') || folder.endsWith('_outbox_parking')),
         };
