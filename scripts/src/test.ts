@@ -3,8 +3,10 @@
 // `npm run test:unit` (`--unit`): the unit lane only, the seconds-long loop.
 // `npm test -- --affected` (the GitHub workflow): Prettier's check, then the lanes of the projects a change affects
 // against NX_BASE, as Nx runs them; `npm test -- -p identity`: those projects' lanes.
+// `--record-suite-seconds`: afterwards, rewrites each project's suite-seconds.json (the order its lane
+// starts its suites in on a fresh clone: libs/testing/jest/longest-first-sequencer.js) from this run.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LaneSummary } from '@school/testing/results-reporter';
@@ -14,7 +16,8 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);
 const unitOnly = args.includes('--unit');
 const affected = args.includes('--affected');
-const nxArgs = args.filter((arg) => arg !== '--unit' && arg !== '--affected');
+const recordSuiteSeconds = args.includes('--record-suite-seconds');
+const nxArgs = args.filter((arg) => arg !== '--unit' && arg !== '--affected' && arg !== '--record-suite-seconds');
 
 // The API docs page test drives Debian's Chromium (e2e/test/support/browser.ts): say so before anything runs.
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -116,6 +119,7 @@ for (const entry of existsSync(resultsDir) ? readdirSync(resultsDir, { recursive
   // A lane replayed from Nx's cache may predate the timings.
   if (lane.seconds !== undefined) laneTimes.push({ name: laneName, seconds: lane.seconds });
   for (const { file, seconds } of lane.suites ?? []) suiteTimes.push({ name: `${project} ${file}`, seconds });
+  if (recordSuiteSeconds && lane.suites) recordSeconds(project, lane.suites);
   lanes += 1;
 }
 // Where the time went: the longest lanes bound the run, and the longest suites bound their lanes.
@@ -132,6 +136,17 @@ if (failedSteps.length > 0) console.log(`failed: ${failedSteps.join(', ')}`);
 if (failedTests.length > 0) console.log(`failed tests:\n${failedTests.join('\n')}`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(status);
+
+/** Rewrites `<project folder>/suite-seconds.json`, where the project keeps one, with this run's suite times. */
+function recordSeconds(project: string, suites: NonNullable<LaneSummary['suites']>): void {
+  const name = project.replace('@school/', '');
+  const file = [`services/${name}`, `libs/${name}`, name].map((folder) => join(root, folder, 'suite-seconds.json')).find((path) => existsSync(path));
+  if (!file) return;
+  const ordered = [...suites].sort((a, b) => a.file.localeCompare(b.file));
+  const seconds = Object.fromEntries(ordered.map((suite): [string, number] => [suite.file, Math.round(suite.seconds)]));
+  writeFileSync(file, `${JSON.stringify(seconds, null, 2)}\n`);
+  console.log(`recorded ${suites.length} suite times in ${file}`);
+}
 
 function duration(ms: number): string {
   const seconds = Math.round(ms / 1000);
