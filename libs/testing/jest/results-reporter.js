@@ -14,9 +14,10 @@ const resultsDir = process.env.TEST_RESULTS_DIR ?? fileURLToPath(new URL('../../
 const EXIT_GRACE_MS = 10_000;
 
 export default class ResultsReporter {
-  constructor(globalConfig) {
+  /** `options.project`: the name the summary goes under (default: the package at jest's rootDir). */
+  constructor(globalConfig, options = {}) {
     this.rootDir = globalConfig.rootDir;
-    this.project = JSON.parse(readFileSync(join(globalConfig.rootDir, 'package.json'), 'utf8')).name;
+    this.project = options.project ?? JSON.parse(readFileSync(join(globalConfig.rootDir, 'package.json'), 'utf8')).name;
     this.lane = process.env.JEST_LANE ?? 'all';
   }
 
