@@ -25,6 +25,10 @@ export const SHARED_MFA_TOKEN_TTL_SECONDS = Math.ceil(scaled(6_000) / 1000);
 
 const STATE_VARIABLE = 'SHARED_SYSTEM_FILE';
 
+/** The processes a suite may start another replica of beside the shared system (sessions-devices.test.ts). */
+const REPLICA_NAMES = ['gateway', 'identity'] as const;
+type ReplicaName = (typeof REPLICA_NAMES)[number];
+
 type State =
   | {
       ready: true;
@@ -36,6 +40,7 @@ type State =
       serviceUrls: Record<ServiceName, string>;
       logDir: string;
       databaseUrl: string;
+      environments: Record<ReplicaName, NodeJS.ProcessEnv>;
     }
   | { ready: false; error: string };
 
@@ -72,7 +77,8 @@ export async function hostSharedSystem(): Promise<SharedSystemHost> {
 function stateOf(system: RunningSystem, logDir: string): State {
   const { gatewayUrl, gatewayMetricsUrl, brokerPrefix, mailDir, internalHosts, databaseUrl } = system;
   const serviceUrls = Object.fromEntries(SERVICE_NAMES.map((name) => [name, system.serviceUrl(name)])) as Record<ServiceName, string>;
-  return { ready: true, gatewayUrl, gatewayMetricsUrl, brokerPrefix, mailDir, internalHosts, serviceUrls, logDir, databaseUrl };
+  const environments = Object.fromEntries(REPLICA_NAMES.map((name) => [name, system.environment(name)])) as Record<ReplicaName, NodeJS.ProcessEnv>;
+  return { ready: true, gatewayUrl, gatewayMetricsUrl, brokerPrefix, mailDir, internalHosts, serviceUrls, logDir, databaseUrl, environments };
 }
 
 /** Written whole, then renamed: a reader never sees half a file. */
@@ -101,6 +107,11 @@ export async function sharedSystem(): Promise<SystemView> {
 /** The shared system's database (every service's schema), for suites that read what the services wrote. */
 export async function sharedSystemDatabaseUrl(): Promise<string> {
   return (await readyState()).databaseUrl;
+}
+
+/** The variables a process of the shared system was started with, to start another replica of it beside the system. */
+export async function sharedSystemEnvironment(name: ReplicaName): Promise<NodeJS.ProcessEnv> {
+  return (await readyState()).environments[name];
 }
 
 async function readyState(): Promise<Extract<State, { ready: true }>> {
