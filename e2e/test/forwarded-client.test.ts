@@ -1,6 +1,7 @@
-import { type RunningSystem, startSystem } from '@school/system-harness';
+import type { SystemView } from '@school/system-harness';
 import { withConnection } from '@school/testing';
-import { AUTH_PREFIX, BOOTSTRAP_ADMIN } from './support/people.js';
+import { AUTH_PREFIX, BOOTSTRAP_ADMIN, clientAddress } from './support/people.js';
+import { sharedSystem, sharedSystemDatabaseUrl } from './support/shared-system.js';
 
 /**
  * Issue 31 item 9, docs/decisions/0007: services take the client address the gateway forwards only
@@ -10,14 +11,12 @@ import { AUTH_PREFIX, BOOTSTRAP_ADMIN } from './support/people.js';
  * identity share the one generated for the installation.
  */
 describe('the client address a service records', () => {
-  let system: RunningSystem;
+  let system: SystemView;
+  let databaseUrl: string;
 
   beforeAll(async () => {
-    system = await startSystem({ label: 'forwarded', env: { TRUST_PROXY: '1' } });
-  });
-
-  afterAll(async () => {
-    await system?.shutdown();
+    system = await sharedSystem();
+    databaseUrl = await sharedSystemDatabaseUrl();
   });
 
   /** Logs the bootstrap admin in at `baseUrl` and answers the ip identity stored on the new session. */
@@ -30,19 +29,21 @@ describe('the client address a service records', () => {
     expect(response.status).toBe(200);
     const { data } = (await response.json()) as { data: { accessToken: string } };
     const { sid } = JSON.parse(Buffer.from(data.accessToken.split('.')[1] ?? '', 'base64url').toString()) as { sid: string };
-    return withConnection(system.databaseUrl, async (client) => {
+    return withConnection(databaseUrl, async (client) => {
       const { rows } = await client.query<{ ip: string | null }>('SELECT ip FROM identity.sessions WHERE id = $1', [sid]);
       return rows[0]?.ip ?? null;
     });
   }
 
   it('is the client address the gateway determined, for a request through the gateway', async () => {
-    expect(await sessionIp(system.gatewayUrl, { 'x-forwarded-for': '203.0.113.50' })).toBe('203.0.113.50');
+    const address = clientAddress();
+    expect(await sessionIp(system.gatewayUrl, { 'x-forwarded-for': address })).toBe(address);
   });
 
   it('is the socket address of a direct caller, whatever X-Forwarded-For and signature it writes', async () => {
-    const identityUrl = `http://127.0.0.1:${system.environment('identity')['PORT']}`;
-    const attempts: Record<string, string>[] = [{ 'x-forwarded-for': '203.0.113.51' }, { 'x-forwarded-for': '203.0.113.51', 'x-forwarded-for-signature': 'forged' }];
+    const identityUrl = `http://127.0.0.1:${new URL(system.serviceUrl('identity')).port}`;
+    const address = clientAddress();
+    const attempts: Record<string, string>[] = [{ 'x-forwarded-for': address }, { 'x-forwarded-for': address, 'x-forwarded-for-signature': 'forged' }];
     for (const headers of attempts) {
       expect({ headers, ip: await sessionIp(identityUrl, headers) }).toEqual({ headers, ip: '127.0.0.1' });
     }

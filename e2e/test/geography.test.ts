@@ -1,37 +1,39 @@
 import { randomBytes } from 'node:crypto';
 import type { GeographyRowDto } from '@school/contracts';
-import { type RunningSystem, startSystem } from '@school/system-harness';
+import type { SystemView } from '@school/system-harness';
 import { httpClient, type HttpAnswer } from '@school/testing';
+import { clientAddress } from './support/people.js';
+import { sharedSystem } from './support/shared-system.js';
 
 /**
  * Issue 11, geography and the school profile through the gateway: the seeds, lists, create and
  * update, the name rules, and the references of child rows and the school profile. Users'
- * addresses as references: address-references.test.ts.
+ * addresses as references: address-references.test.ts. On the shared system other suites add rows
+ * of their own, so the lists are read for the seeded rows (the seed's exact counts: reference-data's
+ * geography.test.ts); no other suite writes the school profile.
  */
 
-let system: RunningSystem;
+let system: SystemView;
 let admin: string;
 
 type Answer = HttpAnswer;
 
 type Row = GeographyRowDto;
 
-const request = httpClient(() => system.gatewayUrl);
+const request = httpClient(() => system.gatewayUrl, { headers: () => ({ 'x-forwarded-for': clientAddress() }) });
 const call = (method: string, path: string, body?: unknown, accessToken: string | null = admin) => request(method, path, body, accessToken);
 
 const data = <T>(answer: Answer) => answer.body.data as T;
 const label = (what: string) => `${what} ${randomBytes(3).toString('hex')}`;
 const refusal = (errorCode: string) => ({ message: expect.any(String), data: null, errorCode });
 
+const SEEDED_PROVINCES = ['Bagmati', 'Gandaki', 'Karnali', 'Koshi', 'Lumbini', 'Madhesh', 'Sudurpashchim'];
+
 beforeAll(async () => {
-  system = await startSystem();
+  system = await sharedSystem();
   const login = await call('POST', '/api/auth/login/email', { email: 'admin@example.com', password: 'Admin123!' }, null);
   expect(login.status).toBe(200);
   admin = (login.body.data as { accessToken: string }).accessToken;
-}, 90_000);
-
-afterAll(async () => {
-  await system?.shutdown();
 });
 
 async function chain() {
@@ -50,10 +52,10 @@ describe('geography through the gateway (spec §4.7)', () => {
 
   it('serves the seeded provinces, districts and municipalities of Nepal, sorted by name', async () => {
     const provinces = data<Row[]>(await call('GET', '/api/lookups/provinces'));
-    expect(provinces.map((row) => row.name)).toEqual(['Bagmati', 'Gandaki', 'Karnali', 'Koshi', 'Lumbini', 'Madhesh', 'Sudurpashchim']);
+    expect(provinces.map((row) => row.name).filter((name) => SEEDED_PROVINCES.includes(name))).toEqual(SEEDED_PROVINCES);
     expect(provinces.find((row) => row.name === 'Koshi')).toMatchObject({ nameNp: 'कोशी', code: 'NP-P1', isActive: true });
     const districts = data<Row[]>(await call('GET', '/api/lookups/districts'));
-    expect(districts).toHaveLength(77);
+    expect(districts.length).toBeGreaterThanOrEqual(77);
     const bagmati = provinces.find((row) => row.name === 'Bagmati') as Row;
     const inBagmati = data<Row[]>(await call('GET', `/api/lookups/districts?provinceId=${bagmati.id}`));
     expect(inBagmati).toHaveLength(13);
@@ -61,9 +63,12 @@ describe('geography through the gateway (spec §4.7)', () => {
     expect(kathmandu).toMatchObject({ nameNp: 'काठमाडौं', code: null, provinceId: bagmati.id, provinceName: 'Bagmati' });
 
     const all = await call('GET', '/api/lookups/municipalities?pagination=false');
-    expect(all.body).toMatchObject({ count: 36, currentPage: 1, totalPage: 1, errorCode: null });
+    // Every row in one page (other suites may add some between the list and its count).
+    expect(all.body).toMatchObject({ count: expect.any(Number), currentPage: 1, totalPage: 1, errorCode: null });
+    expect((all.body as { count: number }).count).toBeGreaterThanOrEqual(36);
+    expect(data<Row[]>(all).length).toBeGreaterThanOrEqual(36);
     const page = await call('GET', '/api/lookups/municipalities');
-    expect(page.body).toMatchObject({ count: 36, currentPage: 1, totalPage: 2 });
+    expect(page.body).toMatchObject({ count: expect.any(Number), currentPage: 1, totalPage: Math.ceil((page.body as { count: number }).count / 20) });
     expect(data<Row[]>(page)).toHaveLength(20);
     const inKathmandu = data<Row[]>(await call('GET', `/api/lookups/municipalities?districtId=${kathmandu.id}`));
     expect(inKathmandu.map((row) => [row.name, row.type, row.wardCount])).toEqual([

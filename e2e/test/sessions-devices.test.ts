@@ -3,11 +3,16 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '@school/testing';
 import { linkToken, type Mail, mailPart, mailsTo } from './support/mail.js';
-import { AUTH_PREFIX, BOOTSTRAP_ADMIN, invitedPerson, type SignedIn, type Surface } from './support/people.js';
+import { AUTH_PREFIX, BOOTSTRAP_ADMIN, clientAddress, invitedPerson, signIn, type SignedIn, type Surface } from './support/people.js';
 import { repositoryRoot } from './support/repository-root.js';
-import { startSystem, type RunningSystem } from '@school/system-harness';
+import { sharedSystem, sharedSystemEnvironment } from './support/shared-system.js';
+import type { SystemView } from '@school/system-harness';
 
-/** Contract §10 through the gateway: people and administrators see and end sessions; a new device is announced by email. */
+/**
+ * Contract §10 through the gateway: people and administrators see and end sessions; a new device is
+ * announced by email. On the shared system, as an administrator of its own: it ends every session of
+ * its administrator, and every other suite signs in as the bootstrap admin.
+ */
 
 const PASSWORD = 'Sess10ns!Amber-Rook';
 const NEW_DEVICE_SUBJECT = 'New sign-in to your account';
@@ -40,15 +45,15 @@ const refusal = (errorCode: string) => expect.objectContaining({ errorCode, data
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('sessions and devices (contract §10)', () => {
-  let system: RunningSystem;
+  let system: SystemView;
   let admin: Tokens;
+  /** The suite's own administrator. */
+  let administrator: SignedIn;
 
-  let clients = 0;
   async function call(method: string, path: string, token?: string, body?: unknown, base = system.gatewayUrl): Promise<Answer> {
     // A client address of its own per request (TRUST_PROXY=1): the ip throttles of contract §4 never refuse the test itself.
-    clients += 1;
     const headers: Record<string, string> = {
-      'x-forwarded-for': `10.25.${(clients >> 8) & 255}.${clients & 255}`,
+      'x-forwarded-for': clientAddress(),
       ...(token && { authorization: `Bearer ${token}` }),
       ...(body !== undefined && { 'content-type': 'application/json' }),
     };
@@ -78,14 +83,12 @@ describe('sessions and devices (contract §10)', () => {
   const owners = {} as Record<Surface, SignedIn>;
 
   beforeAll(async () => {
-    system = await startSystem({ env: { TRUST_PROXY: '1' } });
-    admin = await login('admin', BOOTSTRAP_ADMIN.email, BOOTSTRAP_ADMIN.password);
+    system = await sharedSystem();
+    const bootstrap = await signIn(system, 'admin', BOOTSTRAP_ADMIN.email, BOOTSTRAP_ADMIN.password);
+    administrator = await invitedPerson(system, bootstrap.accessToken, 'admin', PASSWORD);
+    admin = await login('admin', administrator.email, PASSWORD);
     owners.admin = await person('admin');
     owners.mobile = await person('mobile');
-  });
-
-  afterAll(async () => {
-    await system?.shutdown();
   });
 
   describe.each(['admin', 'mobile'] as const)('the caller’s own sessions on the %s surface', (surface) => {
@@ -239,14 +242,14 @@ describe('sessions and devices (contract §10)', () => {
     });
 
     it('ends the administrator’s own sessions too when they name their own account', async () => {
-      const own = await login('admin', BOOTSTRAP_ADMIN.email, BOOTSTRAP_ADMIN.password);
+      const own = await login('admin', administrator.email, PASSWORD);
       const adminId = ((await me('admin', own.accessToken)).body.data as { publicId: string }).publicId;
       const answer = await call('DELETE', `/api/users/${adminId}/sessions`, own.accessToken);
       expect(answer.status).toBe(200);
       expect((answer.body.data as { ended: number }).ended).toBeGreaterThanOrEqual(2);
       expect((await me('admin', own.accessToken)).status).toBe(401);
       expect((await me('admin', admin.accessToken)).status).toBe(401);
-      admin = await login('admin', BOOTSTRAP_ADMIN.email, BOOTSTRAP_ADMIN.password);
+      admin = await login('admin', administrator.email, PASSWORD);
     });
   });
 
@@ -256,7 +259,7 @@ describe('sessions and devices (contract §10)', () => {
     const url = `http://127.0.0.1:${port}`;
     const child = spawn(process.execPath, [join(repositoryRoot, `services/${name}/dist/main.js`)], {
       cwd: repositoryRoot,
-      env: { ...system.environment(name), PORT: String(port), ...env },
+      env: { ...(await sharedSystemEnvironment(name)), PORT: String(port), ...env },
       stdio: 'ignore',
     });
     for (let waited = 0; waited < 60; waited += 1) {

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { scaled } from '@school/testing';
-import { startSystem, type RunningSystem } from '@school/system-harness';
+import type { SystemView } from '@school/system-harness';
 import { Secret, TOTP } from 'otpauth';
 import { linkToken, mailsTo } from './support/mail.js';
 import { AUTH_PREFIX, BOOTSTRAP_ADMIN, clientAddress, invitedPerson } from './support/people.js';
+import { SHARED_MFA_TOKEN_TTL_SECONDS as MFA_TOKEN_TTL_SECONDS, sharedSystem } from './support/shared-system.js';
 
 /**
  * Contract §12 through the gateway: two-step sign-in for the administrator surface. Codes are
@@ -14,8 +15,6 @@ import { AUTH_PREFIX, BOOTSTRAP_ADMIN, clientAddress, invitedPerson } from './su
 
 const PASSWORD = 'Tw0-Step!Quartz-Heron';
 const STEP_MS = 30_000;
-/** The mfaToken lives this long here (the contract's 5 minutes shortened, so its expiry is waited for, not slept). */
-const MFA_TOKEN_TTL_SECONDS = Math.ceil(scaled(6_000) / 1000);
 
 interface Answer<Data = unknown> {
   status: number;
@@ -69,7 +68,7 @@ async function steadyMoment(needMs = scaled(8_000)): Promise<number> {
 }
 
 describe('two-step sign-in for the administrator surface (contract §12)', () => {
-  let system: RunningSystem;
+  let system: SystemView;
   let admin: TokenPair;
 
   async function call<Data = unknown>(method: string, path: string, token?: string, body?: unknown, address = clientAddress()): Promise<Answer<Data>> {
@@ -125,14 +124,10 @@ describe('two-step sign-in for the administrator surface (contract §12)', () =>
   }
 
   beforeAll(async () => {
-    system = await startSystem({ env: { TRUST_PROXY: '1' }, processEnv: { identity: { MFA_TOKEN_TTL_SECONDS: String(MFA_TOKEN_TTL_SECONDS) } } });
+    system = await sharedSystem();
     const answer = await call<TokenPair>('POST', `${AUTH_PREFIX.admin}/login/email`, undefined, { email: BOOTSTRAP_ADMIN.email, password: BOOTSTRAP_ADMIN.password });
     expect(answer.status).toBe(200);
     admin = answer.body.data;
-  });
-
-  afterAll(async () => {
-    await system?.shutdown();
   });
 
   it('enrols: start answers a base32 secret and its otpauth URL, nothing changes until a code confirms it, a new start replaces it', async () => {

@@ -49,7 +49,7 @@ export async function signIn(system: SystemView, surface: Surface, email: string
 export async function invitedPerson(
   system: SystemView,
   adminToken: string,
-  role: 'staff' | 'customer',
+  role: 'admin' | 'staff' | 'customer',
   password: string,
   { mailTimeoutMs }: { mailTimeoutMs?: number } = {},
 ): Promise<SignedIn> {

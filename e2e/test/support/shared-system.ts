@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ProcessName, SERVICE_NAMES, type ServiceName } from '@school/config';
 import { type RunningSystem, startSystem, type SystemView } from '@school/system-harness';
+import { scaled } from '@school/testing';
 
 /**
  * One system for every suite of a jest run that needs no system of its own: jest's global setup
@@ -16,7 +17,17 @@ import { type RunningSystem, startSystem, type SystemView } from '@school/system
 /** Every process of the shared system: one trusted proxy, so a suite may speak from addresses of its own. */
 export const SHARED_SYSTEM_ENV = { TRUST_PROXY: '1' } as const;
 
+/**
+ * How long identity's mfaToken lives on the shared system: the contract's 5 minutes shortened, so
+ * two-step-sign-in.test.ts waits for one to expire; no other suite signs in in two steps.
+ */
+export const SHARED_MFA_TOKEN_TTL_SECONDS = Math.ceil(scaled(6_000) / 1000);
+
 const STATE_VARIABLE = 'SHARED_SYSTEM_FILE';
+
+/** The processes a suite may start another replica of beside the shared system (sessions-devices.test.ts). */
+const REPLICA_NAMES = ['gateway', 'identity'] as const;
+type ReplicaName = (typeof REPLICA_NAMES)[number];
 
 type State =
   | {
@@ -29,6 +40,7 @@ type State =
       serviceUrls: Record<ServiceName, string>;
       logDir: string;
       databaseUrl: string;
+      environments: Record<ReplicaName, NodeJS.ProcessEnv>;
     }
   | { ready: false; error: string };
 
@@ -44,7 +56,7 @@ export async function hostSharedSystem(): Promise<SharedSystemHost> {
   process.env[STATE_VARIABLE] = stateFile;
   const logDir = join(folder, 'logs');
   await mkdir(logDir);
-  const started = startSystem({ env: SHARED_SYSTEM_ENV, logDir }).then(
+  const started = startSystem({ env: SHARED_SYSTEM_ENV, processEnv: { identity: { MFA_TOKEN_TTL_SECONDS: String(SHARED_MFA_TOKEN_TTL_SECONDS) } }, logDir }).then(
     async (system) => {
       await publish(stateFile, stateOf(system, logDir));
       return system;
@@ -65,7 +77,8 @@ export async function hostSharedSystem(): Promise<SharedSystemHost> {
 function stateOf(system: RunningSystem, logDir: string): State {
   const { gatewayUrl, gatewayMetricsUrl, brokerPrefix, mailDir, internalHosts, databaseUrl } = system;
   const serviceUrls = Object.fromEntries(SERVICE_NAMES.map((name) => [name, system.serviceUrl(name)])) as Record<ServiceName, string>;
-  return { ready: true, gatewayUrl, gatewayMetricsUrl, brokerPrefix, mailDir, internalHosts, serviceUrls, logDir, databaseUrl };
+  const environments = Object.fromEntries(REPLICA_NAMES.map((name) => [name, system.environment(name)])) as Record<ReplicaName, NodeJS.ProcessEnv>;
+  return { ready: true, gatewayUrl, gatewayMetricsUrl, brokerPrefix, mailDir, internalHosts, serviceUrls, logDir, databaseUrl, environments };
 }
 
 /** Written whole, then renamed: a reader never sees half a file. */
@@ -94,6 +107,11 @@ export async function sharedSystem(): Promise<SystemView> {
 /** The shared system's database (every service's schema), for suites that read what the services wrote. */
 export async function sharedSystemDatabaseUrl(): Promise<string> {
   return (await readyState()).databaseUrl;
+}
+
+/** The variables a process of the shared system was started with, to start another replica of it beside the system. */
+export async function sharedSystemEnvironment(name: ReplicaName): Promise<NodeJS.ProcessEnv> {
+  return (await readyState()).environments[name];
 }
 
 async function readyState(): Promise<Extract<State, { ready: true }>> {
