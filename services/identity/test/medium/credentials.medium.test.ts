@@ -24,6 +24,14 @@ import { DAY, HOUR, MINUTE, NEW_PASSWORD, PASSWORD, tokenOf, uniqueEmail, unique
 import { type IdentityMedium, identityMediumWithSessions, mediumConfig } from './kit.js';
 
 const CLIENT = { ip: '198.51.100.11', userAgent: 'jest' };
+
+/** The events the credentials' use cases record. */
+type CredentialEvent =
+  | typeof EVENT_TYPES.passwordResetRequested
+  | typeof EVENT_TYPES.passwordChanged
+  | typeof EVENT_TYPES.invitationCreated
+  | typeof EVENT_TYPES.emailVerificationRequested
+  | typeof EVENT_TYPES.phoneVerificationRequested;
 const INVALID = { code: 'AUTH_VERIFICATION_CODE_INVALID' };
 
 /**
@@ -80,14 +88,9 @@ describe('verification credentials: the use cases over their repositories (mediu
     return user;
   }
 
-  const eventsOf = async <
-    Type extends
-      typeof EVENT_TYPES.passwordResetRequested | typeof EVENT_TYPES.passwordChanged | typeof EVENT_TYPES.invitationCreated | typeof EVENT_TYPES.emailVerificationRequested,
-  >(
-    type: Type,
-    user: User,
-  ) => (await world.recorded(type)).filter((event) => event['userId'] === user.publicId) as EventPayload<Type>[];
-  const lastEventOf = async <Type extends Parameters<typeof eventsOf>[0]>(type: Type, user: User) => {
+  const eventsOf = async <Type extends CredentialEvent>(type: Type, user: User) =>
+    (await world.recorded(type)).filter((event) => event['userId'] === user.publicId) as EventPayload<Type>[];
+  const lastEventOf = async <Type extends CredentialEvent>(type: Type, user: User) => {
     const last = (await eventsOf(type, user)).at(-1);
     if (!last) throw new Error(`no ${type} event for ${user.publicId}`);
     return last as EventPayload<Type>;
