@@ -2,10 +2,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import type { Principal } from '@school/auth';
-import { EVENT_TYPES, type EventPayload, forgotPasswordBody, resetPasswordBody } from '@school/contracts';
+import { EVENT_TYPES, type EventPayload, forgotPasswordBody, resetPasswordBody, setPasswordBody } from '@school/contracts';
 import { UnitOfWork } from '@school/service';
 import { AccountsModule } from '../../src/accounts/accounts.module.js';
 import { ResetPassword } from '../../src/auth/use-cases/reset-password.js';
+import { SetPassword } from '../../src/auth/use-cases/set-password.js';
 import { Clock } from '../../src/credentials/clock.js';
 import { OtpHasher } from '../../src/credentials/credential-secrets.js';
 import { CREDENTIALS_OPTIONS, type CredentialsOptions } from '../../src/credentials/credentials.config.js';
@@ -37,10 +38,10 @@ const INVALID = { code: 'AUTH_VERIFICATION_CODE_INVALID' };
 /**
  * Verification credentials (spec §3.1, §4.2 rules 4-7, §5, contract §4) against the use cases, in
  * one world: what forgot issues and to whom, the reset by link and by code, expiry, attempts,
- * retiring, invitations, when the new password is hashed; email and phone verification. The wire
- * (the same answer for any account, the bodies' rules, the surfaces, guards, sessions refused at
- * once, an invitation from POST /api/users) is credentials-reset.test.ts and
- * credentials-verification.test.ts.
+ * retiring, invitations, when the new password is hashed; email and phone verification; the
+ * signed-in caller's set password. The wire (the same answer for any account, the bodies' rules,
+ * the surfaces, guards, sessions refused at once, an invitation from POST /api/users) is
+ * credentials-reset.test.ts, credentials-verification.test.ts and profile.test.ts.
  */
 describe('verification credentials: the use cases over their repositories (medium)', () => {
   let world: IdentityMedium;
@@ -48,9 +49,15 @@ describe('verification credentials: the use cases over their repositories (mediu
   let restoreClock: (() => void) | undefined;
 
   beforeAll(async () => {
-    world = await identityMediumWithSessions('identity_reset_medium', [ResetPassword], mediumConfig(), [AccountsModule, PasswordsModule, LoginBackoffModule, CredentialsModule], {
-      rpc: true,
-    });
+    world = await identityMediumWithSessions(
+      'identity_credentials_medium',
+      [ResetPassword, SetPassword],
+      mediumConfig(),
+      [AccountsModule, PasswordsModule, LoginBackoffModule, CredentialsModule],
+      {
+        rpc: true,
+      },
+    );
     // One hash for every account's first password: a reset still hashes its new one, and each check verifies.
     passwordHash = await world.get(PasswordHasher).hash(PASSWORD);
   });
@@ -559,6 +566,61 @@ describe('verification credentials: the use cases over their repositories (mediu
     it('refuses a confirm without any live code', async () => {
       const user = await account({ role: 'staff' });
       await refused(confirm(user, uniquePhone(), '123456'));
+    });
+  });
+
+  describe('set password (the signed-in caller)', () => {
+    /** The caller signed in twice: `current` is the session its token belongs to. */
+    async function signedInTwice(user: User) {
+      await startSession(user);
+      await startSession(user);
+      const [current, other] = await sessionsOf(user);
+      return { current: current!, other: other!, principal: principalOf(user, current!.id) };
+    }
+    const principalOf = (user: User, sessionId: string): Principal => ({
+      userId: user.publicId,
+      sessionId,
+      role: user.role,
+      surface: 'admin',
+      expiresAt: new Date(Date.now() + HOUR),
+    });
+    const setPassword = (principal: Principal, body: Record<string, unknown>) => world.get(SetPassword).execute(principal, setPasswordBody.parse(body));
+    const outcome = (work: Promise<unknown>) =>
+      work.then(
+        () => 'done',
+        (error: { code?: string }) => error.code ?? error,
+      );
+
+    it.each(['staff', 'customer'] as const)('changes the password of a %s, ending the other sessions only, and tells the holder', async (role) => {
+      const user = await account({ role });
+      const { current, other, principal } = await signedInTwice(user);
+      await setPassword(principal, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
+      expect(await passwordIs(user, NEW_PASSWORD)).toBe(true);
+      expect(await world.prisma.session.findUniqueOrThrow({ where: { id: current.id } })).toMatchObject({ revokedAt: null });
+      expect(await world.prisma.session.findUniqueOrThrow({ where: { id: other.id } })).toMatchObject({ revokedReason: 'password_changed' });
+      expect(await eventsOf(EVENT_TYPES.passwordChanged, user)).toEqual([{ userId: user.publicId, email: user.email, name: 'Test Person', changedAt: expect.any(String) }]);
+    });
+
+    it('sets a first password without currentPassword', async () => {
+      const invited = await account({ password: false });
+      await setPassword(principalOf(invited, randomUUID()), { newPassword: NEW_PASSWORD });
+      expect(await passwordIs(invited, NEW_PASSWORD)).toBe(true);
+    });
+
+    it('requires currentPassword once a password exists, and refuses a wrong one; both keep the password and the sessions', async () => {
+      const user = await account();
+      const { principal } = await signedInTwice(user);
+      expect(await outcome(setPassword(principal, { newPassword: NEW_PASSWORD }))).toBe('AUTH_CURRENT_PASSWORD_REQUIRED');
+      expect(await outcome(setPassword(principal, { currentPassword: 'Wr0ng!password', newPassword: NEW_PASSWORD }))).toBe('AUTH_INVALID_CREDENTIALS');
+      expect(await passwordIs(user, PASSWORD)).toBe(true);
+      expect(await sessionsOf(user)).toEqual([expect.objectContaining({ revokedAt: null }), expect.objectContaining({ revokedAt: null })]);
+      expect(await eventsOf(EVENT_TYPES.passwordChanged, user)).toEqual([]);
+    });
+
+    it('refuses the token of a since-deleted account', async () => {
+      const user = await account();
+      await world.prisma.user.update({ where: { id: user.id }, data: { deletedAt: new Date() } });
+      expect(await outcome(setPassword(principalOf(user, randomUUID()), { currentPassword: PASSWORD, newPassword: NEW_PASSWORD }))).toBe('AUTH_UNAUTHENTICATED');
     });
   });
 });
