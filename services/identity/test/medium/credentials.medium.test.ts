@@ -4,6 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jes
 import type { Principal } from '@school/auth';
 import { EVENT_TYPES, type EventPayload, forgotPasswordBody, resetPasswordBody, setPasswordBody } from '@school/contracts';
 import { UnitOfWork } from '@school/service';
+import { AccountMatchesRepository } from '../../src/accounts/account-matches.repository.js';
+import { UsersRepository } from '../../src/accounts/users.repository.js';
+import { CredentialsRepository } from '../../src/credentials/credentials.repository.js';
 import { AccountsModule } from '../../src/accounts/accounts.module.js';
 import { ResetPassword } from '../../src/auth/use-cases/reset-password.js';
 import { SetPassword } from '../../src/auth/use-cases/set-password.js';
@@ -39,9 +42,10 @@ const INVALID = { code: 'AUTH_VERIFICATION_CODE_INVALID' };
  * Verification credentials (spec §3.1, §4.2 rules 4-7, §5, contract §4) against the use cases, in
  * one world: what forgot issues and to whom, the reset by link and by code, expiry, attempts,
  * retiring, invitations, when the new password is hashed; email and phone verification; the
- * signed-in caller's set password. The wire (the same answer for any account, the bodies' rules,
+ * signed-in caller's set password; the hourly message cap and the same steps for anyone. The wire (the same answer for any account, the bodies' rules,
  * the surfaces, guards, sessions refused at once, an invitation from POST /api/users) is
- * credentials-reset.test.ts, credentials-verification.test.ts and profile.test.ts.
+ * credentials-reset.test.ts, credentials-verification.test.ts, credentials-messages.test.ts and
+ * profile.test.ts.
  */
 describe('verification credentials: the use cases over their repositories (medium)', () => {
   let world: IdentityMedium;
@@ -52,7 +56,8 @@ describe('verification credentials: the use cases over their repositories (mediu
     world = await identityMediumWithSessions(
       'identity_credentials_medium',
       [ResetPassword, SetPassword],
-      mediumConfig(),
+      // The worker serves requests when a test says so (serveRequests), never in between.
+      mediumConfig({ MESSAGE_REQUESTS_INTERVAL_MS: '60000' }),
       [AccountsModule, PasswordsModule, LoginBackoffModule, CredentialsModule],
       {
         rpc: true,
@@ -621,6 +626,115 @@ describe('verification credentials: the use cases over their repositories (mediu
       const user = await account();
       await world.prisma.user.update({ where: { id: user.id }, data: { deletedAt: new Date() } });
       expect(await outcome(setPassword(principalOf(user, randomUUID()), { currentPassword: PASSWORD, newPassword: NEW_PASSWORD }))).toBe('AUTH_UNAUTHENTICATED');
+    });
+  });
+
+  describe('phones and messages', () => {
+    const messagesTo = async (user: User) =>
+      (await eventsOf(EVENT_TYPES.passwordResetRequested, user)).length + (await eventsOf(EVENT_TYPES.emailVerificationRequested, user)).length;
+
+    it('forgot by a phone that is not verified sends nothing; by a verified one, the code by SMS', async () => {
+      const unverified = await account({ phone: uniquePhone() });
+      const verified = await account({ phone: uniquePhone(), phoneVerified: true });
+      await forgot({ phone: unverified.phone });
+      await forgot({ phone: verified.phone });
+      expect(await credentialsOf(unverified)).toEqual([]);
+      expect(await eventsOf(EVENT_TYPES.passwordResetRequested, unverified)).toEqual([]);
+      expect((await lastEventOf(EVENT_TYPES.passwordResetRequested, verified)).delivery).toEqual({ channel: 'sms', phone: verified.phone });
+    });
+
+    it('reset by a phone that is not verified refuses even the right code, without counting an attempt', async () => {
+      const user = await account({ phone: uniquePhone() });
+      const { otp } = await forgotByEmail(user);
+      await refused(reset({ phone: user.phone, otp, password: NEW_PASSWORD }));
+      await refused(reset({ email: user.email, phone: user.phone, otp, password: NEW_PASSWORD }));
+      expect((await credentialsOf(user))[0]).toMatchObject({ attempts: 0, redeemedAt: null, retiredAt: null });
+      // The code itself is good: with the email alone it resets.
+      await reset({ email: user.email, otp, password: NEW_PASSWORD });
+    });
+
+    it('sends at most five messages of forgot and resend an hour to one account, whatever the way; invitations do not count', async () => {
+      const user = await account({ phone: uniquePhone(), phoneVerified: true });
+      await invitationTokenOf(user);
+      const resend = async () => {
+        await world.get(EmailVerificationService).resend(user.email);
+        await serveRequests();
+      };
+      await forgot({ email: user.email });
+      await forgot({ email: user.email.toUpperCase() });
+      await forgot({ phone: user.phone });
+      await resend();
+      await resend();
+      expect(await messagesTo(user)).toBe(5);
+      expect(await eventsOf(EVENT_TYPES.invitationCreated, user)).toHaveLength(1);
+
+      await forgot({ email: user.email });
+      await resend();
+      expect(await messagesTo(user)).toBe(5);
+      expect(await credentialsOf(user)).toHaveLength(6); // the invitation and the five messages
+
+      // The hour is a sliding window from each message: an hour after them, one more may go.
+      clockAhead(60 * MINUTE + MINUTE);
+      await forgot({ email: user.email });
+      expect(await messagesTo(user)).toBe(6);
+    });
+
+    it('caps each account on its own', async () => {
+      const flooded = await account();
+      const other = await account();
+      for (let request = 0; request < 7; request += 1) await world.get(PasswordResetService).forgot(forgotPasswordBody.parse({ email: flooded.email }));
+      await forgot({ email: other.email });
+      expect(await messagesTo(flooded)).toBe(5);
+      expect(await messagesTo(other)).toBe(1);
+    });
+
+    it('reset by code takes the same steps for nobody, an unverified phone, an account without a live code and one with it', async () => {
+      const credentials = world.get(CredentialsRepository);
+      const users = world.get(UsersRepository);
+      const matches = world.get(AccountMatchesRepository);
+      const steps: string[] = [];
+      const record = <T extends object>(target: T, method: keyof T & string, step: string) => {
+        const original = (target[method] as (...args: unknown[]) => unknown).bind(target);
+        jest.spyOn(target, method as never).mockImplementation(((...args: unknown[]) => {
+          steps.push(step);
+          return original(...args);
+        }) as never);
+      };
+      const withCode = await account({ phone: uniquePhone(), phoneVerified: true });
+      const { otp } = await forgotByEmail(withCode);
+      const withoutCode = await account();
+      const unverifiedPhone = await account({ phone: uniquePhone() });
+      record(matches, 'accountByEmail', 'find account');
+      record(matches, 'accountByVerifiedPhone', 'find account');
+      record(users, 'findLiveByEmail', 'users lookup');
+      record(users, 'findLiveByVerifiedPhone', 'users lookup');
+      record(world.get(UnitOfWork), 'run', 'transaction');
+      record(credentials, 'lockPerson', 'lock');
+      record(credentials, 'lockNobody', 'lock');
+      record(credentials, 'unfinishedOf', 'live credentials');
+      record(credentials, 'recordFailedAttempt', 'write');
+      record(credentials, 'recordNoAttempt', 'write');
+      try {
+        const bodies = {
+          nobodyByEmail: { email: uniqueEmail('nobody') },
+          nobodyByPhone: { phone: uniquePhone() },
+          unverifiedPhone: { phone: unverifiedPhone.phone },
+          withoutCode: { email: withoutCode.email },
+          withCodeByEmail: { email: withCode.email },
+          withCodeByPhone: { phone: withCode.phone },
+        };
+        const traces: Record<string, string[]> = {};
+        for (const [label, body] of Object.entries(bodies)) {
+          steps.length = 0;
+          await refused(reset({ ...body, otp: wrongOf(otp), password: PASSWORD }));
+          traces[label] = [...steps];
+        }
+        const expected = ['find account', 'transaction', 'lock', 'live credentials', 'write'];
+        for (const trace of Object.values(traces)) expect(trace).toEqual(expected);
+      } finally {
+        jest.restoreAllMocks();
+      }
+      expect((await credentialsOf(withCode))[0]!.attempts).toBe(2);
     });
   });
 });
