@@ -24,7 +24,8 @@ import { LoginBackoffModule } from '../../src/login-backoff/login-backoff.module
 import { PasswordHasher } from '../../src/passwords/password-hasher.js';
 import { PasswordsModule } from '../../src/passwords/passwords.module.js';
 import { SessionsService } from '../../src/sessions/sessions.service.js';
-import { DAY, HOUR, MINUTE, NEW_PASSWORD, PASSWORD, tokenOf, uniqueEmail, uniquePhone } from '../kit/index.js';
+import { NEW_PASSWORD, PASSWORD, uniqueEmail, uniquePhone } from '../kit/accounts.js';
+import { DAY, HOUR, MINUTE, tokenOf } from '../kit/credentials.js';
 import { type IdentityMedium, identityMediumWithSessions, mediumConfig } from './kit.js';
 
 const CLIENT = { ip: '198.51.100.11', userAgent: 'jest' };

@@ -17,8 +17,10 @@ import { SessionsService } from '../../src/sessions/sessions.service.js';
 import { CreateUser } from '../../src/users/use-cases/create-user.js';
 import { DeleteUser } from '../../src/users/use-cases/delete-user.js';
 import { UpdateUser } from '../../src/users/use-cases/update-user.js';
-import { NEW_PASSWORD, tokenOf, uniqueEmail } from '../kit/index.js';
-import { type IdentityMedium, identityMediumWithSessions, mediumConfig } from './kit.js';
+import { NEW_PASSWORD, uniqueEmail } from '../kit/accounts.js';
+import { tokenOf } from '../kit/credentials.js';
+import { type GeographyStandIn, geographyStandIn, KATHMANDU, until } from '../kit/geography.js';
+import { type IdentityMediumWithSessions, identityMediumWithSessions, mediumConfig } from './kit.js';
 
 const CLIENT = { ip: '198.51.100.12', userAgent: 'jest' };
 const HOUR = 3_600_000;
@@ -27,11 +29,13 @@ const HOUR = 3_600_000;
  * The administrator's operations on accounts (contract §6) against the use cases: creating (the
  * email's uniqueness, races, the invitation), editing (an unverified new phone, sessions ended by a
  * ban or a role change), deleting, an admin's own account, the last active admin, and the
- * credentials a ban or delete retires (contract §4). The wire (guards, envelopes, validation,
- * a ban refused at once, one refusal of each rule) is users.test.ts and users-account-control.test.ts.
+ * credentials a ban or delete retires (contract §4), the address reference-data checks (contract
+ * §6; its stand-in on the suite's broker prefix) and its event. The wire (guards, envelopes, validation,
+ * a ban refused at once, one refusal of each rule, reference-data not answering) is users.test.ts,
+ * users-account-control.test.ts and users-address.test.ts.
  */
 describe('users: the use cases over their repositories (medium)', () => {
-  let world: IdentityMedium;
+  let world: IdentityMediumWithSessions;
 
   beforeAll(async () => {
     world = await identityMediumWithSessions(
@@ -267,6 +271,117 @@ describe('users: the use cases over their repositories (medium)', () => {
       const credentials = await world.prisma.verificationCredential.findMany({ where: { userId: user.id } });
       expect(credentials.filter((credential) => credential.purpose === 'password_reset').every((credential) => credential.retiredAt !== null)).toBe(true);
       expect(credentials.find((credential) => credential.purpose === 'email_verification')).toMatchObject({ retiredAt: null });
+    });
+  });
+
+  describe('the address (contract §6): checked with reference-data, its committed value told through the outbox', () => {
+    let geography: GeographyStandIn;
+    let admin: User;
+
+    beforeAll(async () => {
+      admin = await account({ role: 'admin' });
+      geography = geographyStandIn(world.brokerPrefix!);
+      await geography.start();
+    });
+
+    afterAll(() => geography?.close());
+
+    const createAddressed = async (address: unknown, email = uniqueEmail('addressed')) => create({ email, name: 'Sita Sharma', role: 'customer', address });
+    const addressColumnsOf = (publicId: string) =>
+      world.prisma.user.findUniqueOrThrow({
+        where: { publicId },
+        select: { addressProvinceId: true, addressDistrictId: true, addressMunicipalityId: true, addressWard: true, addressStreet: true },
+      });
+    const changesOf = async (publicId: string) => (await world.recorded(EVENT_TYPES.userAddressChanged)).filter((event) => event['userId'] === publicId);
+    const userWith = async (publicId: string) => world.prisma.user.findUniqueOrThrow({ where: { publicId } });
+
+    it('stores a valid address as asked, its street trimmed; ward and street are optional', async () => {
+      const stored = { ...KATHMANDU, ward: 7, street: 'Tole 3,\nnear the temple' };
+      const profile = await createAddressed({ ...KATHMANDU, ward: 7, street: '  Tole 3,\nnear the temple ' });
+      expect(profile.address).toEqual(stored);
+      expect(geography.asked).toContainEqual(KATHMANDU);
+      expect(await addressColumnsOf(profile.publicId)).toEqual({
+        addressProvinceId: 1,
+        addressDistrictId: 10,
+        addressMunicipalityId: 100,
+        addressWard: 7,
+        addressStreet: stored.street,
+      });
+      expect((await createAddressed(KATHMANDU)).address).toEqual({ ...KATHMANDU, ward: null, street: null });
+    });
+
+    it('accepts a 255-character street and wards 1 and 99 (wardCount never constrains the stored ward)', async () => {
+      for (const extra of [{ street: 's'.repeat(255), ward: 1 }, { ward: 99 }]) expect((await createAddressed({ ...KATHMANDU, ...extra })).address).toMatchObject(extra);
+    });
+
+    it.each([
+      ['an unknown province', { provinceId: 9, districtId: 10, municipalityId: 100 }, 'address.provinceId', 'no such province'],
+      ['an unknown district', { provinceId: 1, districtId: 99, municipalityId: 100 }, 'address.districtId', 'no such district'],
+      ['an unknown municipality', { provinceId: 1, districtId: 10, municipalityId: 999 }, 'address.municipalityId', 'no such municipality'],
+      ['a district of another province', { provinceId: 1, districtId: 20, municipalityId: 200 }, 'address.districtId', 'is not a district of the province'],
+      ['a municipality of another district', { provinceId: 1, districtId: 10, municipalityId: 200 }, 'address.municipalityId', 'is not a municipality of the district'],
+    ])('refuses %s naming the field, nothing created or changed', async (_case, address, field, message) => {
+      const email = uniqueEmail('refused');
+      await expect(createAddressed(address, email)).rejects.toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ field, message }] });
+      expect(await world.prisma.user.count({ where: { email } })).toBe(0);
+
+      const profile = await createAddressed(KATHMANDU);
+      const user = await userWith(profile.publicId);
+      await expect(update(admin, user, { address })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ field, message }] });
+      expect(await addressColumnsOf(profile.publicId)).toMatchObject({ addressProvinceId: 1, addressDistrictId: 10, addressMunicipalityId: 100 });
+    });
+
+    it('replaces the address, keeps it when a patch has none, and clears it with null without asking', async () => {
+      const user = await userWith((await createAddressed({ ...KATHMANDU, ward: 3, street: 'Old street' })).publicId);
+      const moved = { provinceId: 2, districtId: 20, municipalityId: 200, ward: null, street: null };
+      expect((await update(admin, user, { address: { provinceId: 2, districtId: 20, municipalityId: 200 } })).address).toEqual(moved);
+      expect((await update(admin, user, { name: 'Renamed' })).address).toEqual(moved);
+      const asking = geography.asked.length;
+      expect((await update(admin, user, { address: null })).address).toBeNull();
+      expect(geography.asked.length).toBe(asking);
+      expect(await addressColumnsOf(user.publicId)).toEqual({
+        addressProvinceId: null,
+        addressDistrictId: null,
+        addressMunicipalityId: null,
+        addressWard: null,
+        addressStreet: null,
+      });
+    });
+
+    it('records the committed ids, a version that grows with each address write, and the claim the write relied on', async () => {
+      const { publicId } = await createAddressed({ ...KATHMANDU, ward: 2 });
+      const user = await userWith(publicId);
+      const created = geography.claims.at(-1);
+      expect(await changesOf(publicId)).toEqual([{ userId: publicId, address: KATHMANDU, version: 1, claimId: created }]);
+
+      const other = { provinceId: 2, districtId: 20, municipalityId: 200 };
+      await update(admin, user, { address: other });
+      const moved = geography.claims.at(-1);
+      // No address in the body, no event; a soft delete keeps the address (it still counts as a reference).
+      await update(admin, user, { name: 'Renamed' });
+      await update(admin, user, { address: null });
+      await remove(admin, user);
+
+      expect(await changesOf(publicId)).toEqual([
+        { userId: publicId, address: KATHMANDU, version: 1, claimId: created },
+        { userId: publicId, address: other, version: 2, claimId: moved },
+        { userId: publicId, address: null, version: 3, claimId: null },
+      ]);
+      expect(new Set([created, moved]).size).toBe(2);
+    });
+
+    it('records no event for a refused write and releases its claim; a committed one keeps it', async () => {
+      const taken = uniqueEmail('taken');
+      await create({ email: taken, name: 'Taken', role: 'customer' });
+      const before = await world.recorded(EVENT_TYPES.userAddressChanged);
+      const asking = geography.claims.length;
+      const releasedBefore = geography.released.length;
+      expect(await outcome(createAddressed(KATHMANDU, taken))).toBe('USER_EMAIL_TAKEN');
+      expect(geography.claims.length).toBe(asking + 1);
+      expect(await world.recorded(EVENT_TYPES.userAddressChanged)).toEqual(before);
+      await until(() => geography.released.includes(geography.claims.at(-1) as string), "the refused write's claim released");
+      expect(geography.released.slice(releasedBefore)).toEqual([geography.claims.at(-1)]);
+      expect((await world.prisma.user.findMany({ where: { email: taken } })).map((user) => user.addressVersion)).toEqual([0]);
     });
   });
 });
