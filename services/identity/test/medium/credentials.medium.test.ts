@@ -24,7 +24,7 @@ import { LoginBackoffModule } from '../../src/login-backoff/login-backoff.module
 import { PasswordHasher } from '../../src/passwords/password-hasher.js';
 import { PasswordsModule } from '../../src/passwords/passwords.module.js';
 import { SessionsService } from '../../src/sessions/sessions.service.js';
-import { NEW_PASSWORD, PASSWORD, uniqueEmail, uniquePhone } from '../kit/accounts.js';
+import { type AccountRows, NEW_PASSWORD, PASSWORD, uniqueEmail, uniquePhone, writeAccount } from '../kit/accounts.js';
 import { DAY, HOUR, MINUTE, tokenOf } from '../kit/credentials.js';
 import { type IdentityMedium, identityMediumWithSessions, mediumConfig } from './kit.js';
 
@@ -82,24 +82,7 @@ describe('verification credentials: the use cases over their repositories (mediu
     restoreClock = () => spy.mockRestore();
   }
 
-  async function account(
-    options: { role?: 'customer' | 'staff' | 'admin'; phone?: string; emailVerified?: boolean; phoneVerified?: boolean; banned?: boolean; password?: boolean } = {},
-  ): Promise<User> {
-    const user = await world.prisma.user.create({
-      data: {
-        publicId: randomUUID(),
-        email: uniqueEmail(options.role ?? 'customer'),
-        name: 'Test Person',
-        role: options.role ?? 'customer',
-        phone: options.phone ?? null,
-        banned: options.banned ?? false,
-        emailVerifiedAt: options.emailVerified ? new Date() : null,
-        phoneVerifiedAt: options.phoneVerified ? new Date() : null,
-      },
-    });
-    if (options.password !== false) await world.prisma.providerAccount.create({ data: { userId: user.id, provider: 'EMAIL', passwordHash } });
-    return user;
-  }
+  const account = ({ password = true, ...rows }: AccountRows & { password?: boolean } = {}) => writeAccount(world.prisma, rows, password ? passwordHash : undefined);
 
   const eventsOf = async <Type extends CredentialEvent>(type: Type, user: User) =>
     (await world.recorded(type)).filter((event) => event['userId'] === user.publicId) as EventPayload<Type>[];

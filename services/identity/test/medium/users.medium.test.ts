@@ -17,7 +17,7 @@ import { SessionsService } from '../../src/sessions/sessions.service.js';
 import { CreateUser } from '../../src/users/use-cases/create-user.js';
 import { DeleteUser } from '../../src/users/use-cases/delete-user.js';
 import { UpdateUser } from '../../src/users/use-cases/update-user.js';
-import { NEW_PASSWORD, uniqueEmail } from '../kit/accounts.js';
+import { type AccountRows, NEW_PASSWORD, uniqueEmail, writeAccount } from '../kit/accounts.js';
 import { tokenOf } from '../kit/credentials.js';
 import { type GeographyStandIn, geographyStandIn, KATHMANDU, until } from '../kit/geography.js';
 import { type IdentityMediumWithSessions, identityMediumWithSessions, mediumConfig } from './kit.js';
@@ -49,18 +49,7 @@ describe('users: the use cases over their repositories (medium)', () => {
 
   afterAll(() => world?.close());
 
-  async function account(options: { role?: 'customer' | 'staff' | 'admin'; banned?: boolean; deleted?: boolean } = {}): Promise<User> {
-    return world.prisma.user.create({
-      data: {
-        publicId: randomUUID(),
-        email: uniqueEmail(options.role ?? 'customer'),
-        name: 'Test Person',
-        role: options.role ?? 'customer',
-        banned: options.banned ?? false,
-        deletedAt: options.deleted ? new Date() : null,
-      },
-    });
-  }
+  const account = (rows: AccountRows = {}) => writeAccount(world.prisma, rows);
   /** The principal of an access token of `user`'s, as the guard hands it to the route. */
   const actorOf = (user: User): Principal => ({ userId: user.publicId, sessionId: randomUUID(), role: user.role, surface: 'admin', expiresAt: new Date(Date.now() + HOUR) });
   /** Each as the route hands it over: the body parsed by the route's own schema. */
