@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Role } from '@school/auth';
-import type { User } from '../../src/generated/prisma/client.js';
+import type { PrismaClient, User } from '../../src/generated/prisma/client.js';
 import { SigningKeyService } from '../../src/keys/signing-key.service.js';
 import { PasswordHasher } from '../../src/passwords/password-hasher.js';
 import type { HttpAnswer, IdentityUnderTest } from './identity-app.js';
@@ -26,37 +26,46 @@ export function uniquePhone(): string {
   return `+97798${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
 }
 
-export interface AccountOptions {
+/** An account's rows as an administrator would have created them. */
+export interface AccountRows {
   role?: Role;
   email?: string;
   phone?: string | null;
-  /** null: an invited account that has not set a password yet. */
-  password?: string | null;
   banned?: boolean;
   emailVerified?: boolean;
   phoneVerified?: boolean;
+  deleted?: boolean;
+}
+
+export interface AccountOptions extends Omit<AccountRows, 'deleted'> {
+  /** null: an invited account that has not set a password yet. */
+  password?: string | null;
+}
+
+/** The rows of an account written directly through `prisma`; with `passwordHash`, its EMAIL provider account (without, an invited account). */
+export async function writeAccount(prisma: PrismaClient, rows: AccountRows = {}, passwordHash?: string): Promise<User> {
+  const role = rows.role ?? 'customer';
+  const user = await prisma.user.create({
+    data: {
+      publicId: randomUUID(),
+      email: rows.email ?? uniqueEmail(role),
+      name: 'Test Person',
+      role,
+      phone: rows.phone ?? null,
+      banned: rows.banned ?? false,
+      emailVerifiedAt: rows.emailVerified ? new Date() : null,
+      phoneVerifiedAt: rows.phoneVerified ? new Date() : null,
+      deletedAt: rows.deleted ? new Date() : null,
+    },
+  });
+  if (passwordHash !== undefined) await prisma.providerAccount.create({ data: { userId: user.id, provider: 'EMAIL', passwordHash } });
+  return user;
 }
 
 /** An account as an administrator would have created it (rows written directly), with a password unless null. */
-export async function createAccount(identity: IdentityUnderTest, options: AccountOptions = {}): Promise<User> {
-  const role = options.role ?? 'customer';
-  const user = await identity.prisma.user.create({
-    data: {
-      publicId: randomUUID(),
-      email: options.email ?? uniqueEmail(role),
-      name: 'Test Person',
-      role,
-      phone: options.phone ?? null,
-      banned: options.banned ?? false,
-      emailVerifiedAt: options.emailVerified ? new Date() : null,
-      phoneVerifiedAt: options.phoneVerified ? new Date() : null,
-    },
-  });
-  if (options.password !== null) {
-    const passwordHash = await identity.app.get(PasswordHasher, { strict: false }).hash(options.password ?? PASSWORD);
-    await identity.prisma.providerAccount.create({ data: { userId: user.id, provider: 'EMAIL', passwordHash } });
-  }
-  return user;
+export async function createAccount(identity: IdentityUnderTest, { password, ...rows }: AccountOptions = {}): Promise<User> {
+  const passwordHash = password === null ? undefined : await identity.app.get(PasswordHasher, { strict: false }).hash(password ?? PASSWORD);
+  return writeAccount(identity.prisma, rows, passwordHash);
 }
 
 export interface TokenPairData {

@@ -5,10 +5,9 @@ import { UnitOfWork } from '@school/service';
 import { UsersRepository } from '../../src/accounts/users.repository.js';
 import { NEW_DEVICE_ALERT_CAP, NewDeviceAlert } from '../../src/auth/new-device-alert.js';
 import type { User } from '../../src/generated/prisma/client.js';
-import { SessionsModule } from '../../src/sessions/sessions.module.js';
 import { type DeviceInfo, SessionsService } from '../../src/sessions/sessions.service.js';
 import { inLanes } from '../kit/accounts.js';
-import { identityMedium, type IdentityMedium, mediumConfig, sessionSupport } from './kit.js';
+import { type IdentityMedium, identityMediumWithSessions, mediumConfig } from './kit.js';
 
 const CLIENT = { ip: '198.51.100.9', userAgent: 'jest' };
 
@@ -22,20 +21,15 @@ describe('new-device emails: the decision over its repositories (medium)', () =>
   let alert: NewDeviceAlert;
   let sessions: SessionsService;
   let unitOfWork: UnitOfWork;
-  const config = mediumConfig();
-  const support = sessionSupport(config);
 
   beforeAll(async () => {
-    world = await identityMedium('identity_devices_medium', [UsersRepository, NewDeviceAlert], config, [support.module, SessionsModule]);
+    world = await identityMediumWithSessions('identity_devices_medium', [UsersRepository, NewDeviceAlert], mediumConfig());
     alert = world.get(NewDeviceAlert);
     sessions = world.get(SessionsService);
     unitOfWork = world.get(UnitOfWork);
   });
 
-  afterAll(async () => {
-    await world?.close();
-    await support.close();
-  });
+  afterAll(() => world?.close());
 
   const account = () => world.prisma.user.create({ data: { publicId: randomUUID(), email: `${randomUUID()}@example.com`, name: 'Device Holder', role: 'customer' } });
   /** A successful login's part of the decision, in a transaction of its own as the login's: its session's opening remembers the device. */

@@ -3,15 +3,17 @@ import { join } from 'node:path';
 import { type DynamicModule, type ModuleMetadata, Module } from '@nestjs/common';
 import { closeRedis, createAuthRedis, SessionRevocations } from '@school/auth';
 import { parseConfig } from '@school/config';
-import { AuditRecorder, INBOX_MIGRATIONS, Outbox, OUTBOX_MIGRATIONS, OUTBOX_TABLE } from '@school/messaging';
+import { AuditRecorder, INBOX_MIGRATIONS, Outbox, OUTBOX_MIGRATIONS, OUTBOX_TABLE, RpcClient } from '@school/messaging';
+import { rpcStandIn, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { DatabaseSchema } from '@school/service';
 import { type MediumWorld, mediumWorld } from '@school/service/testing';
-import { migratedTestSchema } from '@school/testing';
+import { migratedTestSchema, scaled } from '@school/testing';
 import { type IdentityConfig, identityEnv } from '../../src/config.js';
 import { Prisma, PrismaClient } from '../../src/generated/prisma/client.js';
 import { KEYS_OPTIONS, keysModuleOptions } from '../../src/keys/keys.options.js';
 import { SigningKeyRepository } from '../../src/keys/signing-key.repository.js';
 import { SigningKeyService } from '../../src/keys/signing-key.service.js';
+import { SessionsModule } from '../../src/sessions/sessions.module.js';
 import { REVOCATION_TTL_SECONDS } from '../../src/sessions/token-lifetimes.js';
 
 const serviceDir = join(import.meta.dirname, '..', '..');
@@ -71,7 +73,7 @@ class SessionSupportModule {}
  * What starting a session needs besides the sessions context, global as the app provides it: the
  * signing keys and the revocations on Redis, under a key of the suite's own. `close` after the world's.
  */
-export function sessionSupport(config: IdentityConfig): { module: DynamicModule; close(): Promise<void> } {
+function sessionSupport(config: IdentityConfig): { module: DynamicModule; close(): Promise<void> } {
   const redis = createAuthRedis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   const key = `test:revoked:${randomBytes(6).toString('hex')}`;
   return {
@@ -89,6 +91,72 @@ export function sessionSupport(config: IdentityConfig): { module: DynamicModule;
     async close() {
       await redis.del(key);
       await closeRedis(redis);
+    },
+  };
+}
+
+@Module({})
+class ReferenceDataRpcModule {}
+
+/**
+ * The RPC client identity asks reference-data through (AccountsModule's address check), global as
+ * the app's messaging module gives it: the socket suites' stand-in, on a broker prefix of the
+ * suite's own, so a call no test server answers times out as it would with reference-data down.
+ * The suite's `brokerPrefix` is where a test starts its reference-data server.
+ */
+async function referenceDataRpc(): Promise<{ module: DynamicModule; brokerPrefix: string; close(): Promise<void> }> {
+  const brokerPrefix = uniqueBrokerPrefix('identity-medium');
+  const standIn = await rpcStandIn(brokerPrefix, { callTimeoutMs: scaled(2_000), readyWithinMs: scaled(10_000) });
+  return {
+    module: { module: ReferenceDataRpcModule, global: true, providers: [{ provide: RpcClient, useValue: standIn.rpc }], exports: [RpcClient] },
+    brokerPrefix,
+    close: () => standIn.close(),
+  };
+}
+
+/** A world with sessions; `brokerPrefix` is set where it has the reference-data RPC. */
+export interface IdentityMediumWithSessions extends IdentityMedium {
+  brokerPrefix?: string;
+}
+
+/**
+ * A world with sessions: `identityMedium` over the sessions context (`SessionsModule`) and what it
+ * needs (`sessionSupport`), `imports` beside them; `rpc`: with the reference-data RPC client too
+ * (AccountsModule needs it). Its `close` closes what it started besides the world.
+ */
+export async function identityMediumWithSessions(
+  prefix: string,
+  providers: NonNullable<ModuleMetadata['providers']>,
+  config: IdentityConfig,
+  imports: NonNullable<ModuleMetadata['imports']> = [],
+  { rpc = false }: { rpc?: boolean } = {},
+): Promise<IdentityMediumWithSessions> {
+  const support = sessionSupport(config);
+  const closeSupport = async (reference?: { close(): Promise<void> }) => {
+    try {
+      await reference?.close();
+    } finally {
+      await support.close();
+    }
+  };
+  let reference: Awaited<ReturnType<typeof referenceDataRpc>> | undefined;
+  let world: IdentityMedium;
+  try {
+    reference = rpc ? await referenceDataRpc() : undefined;
+    world = await identityMedium(prefix, providers, config, [support.module, SessionsModule, ...(reference ? [reference.module] : []), ...imports]);
+  } catch (error) {
+    await closeSupport(reference);
+    throw error;
+  }
+  return {
+    ...world,
+    ...(reference ? { brokerPrefix: reference.brokerPrefix } : {}),
+    async close() {
+      try {
+        await world.close();
+      } finally {
+        await closeSupport(reference);
+      }
     },
   };
 }

@@ -11,9 +11,8 @@ import { LoginBackoffModule } from '../../src/login-backoff/login-backoff.module
 import { MfaModule } from '../../src/mfa/mfa.module.js';
 import { PasswordHasher } from '../../src/passwords/password-hasher.js';
 import { PasswordsModule } from '../../src/passwords/passwords.module.js';
-import { SessionsModule } from '../../src/sessions/sessions.module.js';
 import type { Surface } from '../../src/sessions/surface.js';
-import { identityMedium, type IdentityMedium, mediumConfig, sessionSupport } from './kit.js';
+import { type IdentityMedium, identityMediumWithSessions, mediumConfig } from './kit.js';
 
 const PASSWORD = 'Str0ng!pass';
 const WRONG = 'Wr0ng!password';
@@ -29,14 +28,10 @@ describe('login: the use case over its repositories (medium)', () => {
   let world: IdentityMedium;
   let login: Login;
   let passwordHash: string;
-  const config = mediumConfig();
-  const support = sessionSupport(config);
 
   beforeAll(async () => {
-    world = await identityMedium('identity_login_medium', [Login, NewDeviceAlert, LoginAccountsRepository, UsersRepository], config, [
-      support.module,
+    world = await identityMediumWithSessions('identity_login_medium', [Login, NewDeviceAlert, LoginAccountsRepository, UsersRepository], mediumConfig(), [
       PasswordsModule,
-      SessionsModule,
       LoginBackoffModule,
       MfaModule,
     ]);
@@ -45,10 +40,7 @@ describe('login: the use case over its repositories (medium)', () => {
     passwordHash = await world.get(PasswordHasher).hash(PASSWORD);
   });
 
-  afterAll(async () => {
-    await world?.close();
-    await support.close();
-  });
+  afterAll(() => world?.close());
 
   async function account(options: { role?: Role; password?: boolean; banned?: boolean; deleted?: boolean } = {}): Promise<User> {
     const user = await world.prisma.user.create({

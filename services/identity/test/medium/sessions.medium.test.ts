@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { isDependencyUnavailable } from '@school/http';
 import { UnitOfWork } from '@school/service';
-import { SessionsRepository } from '../../src/sessions/sessions.repository.js';
 import { type SessionSubject, SessionsService } from '../../src/sessions/sessions.service.js';
-import { identityMedium, type IdentityMedium, mediumConfig, sessionSupport } from './kit.js';
+import { type IdentityMedium, identityMediumWithSessions, mediumConfig } from './kit.js';
 
 const CAP = 50;
 const GRACE_SECONDS = 2;
@@ -19,19 +18,14 @@ describe('sessions: the use case over its repository (medium)', () => {
   let world: IdentityMedium;
   let sessions: SessionsService;
   let unitOfWork: UnitOfWork;
-  const config = mediumConfig({ REFRESH_REUSE_GRACE_SECONDS: String(GRACE_SECONDS) });
-  const support = sessionSupport(config);
 
   beforeAll(async () => {
-    world = await identityMedium('identity_sessions_medium', [SessionsRepository, SessionsService], config, [support.module]);
+    world = await identityMediumWithSessions('identity_sessions_medium', [], mediumConfig({ REFRESH_REUSE_GRACE_SECONDS: String(GRACE_SECONDS) }));
     sessions = world.get(SessionsService);
     unitOfWork = world.get(UnitOfWork);
   });
 
-  afterAll(async () => {
-    await world?.close();
-    await support.close();
-  });
+  afterAll(() => world?.close());
 
   async function account(): Promise<SessionSubject> {
     const user = await world.prisma.user.create({ data: { publicId: randomUUID(), email: `${randomUUID()}@example.com`, name: 'Session Holder', role: 'customer' } });
