@@ -5,8 +5,8 @@ import { httpClient, scaled } from '@school/testing';
 /**
  * A service stopped under the gateway: its routes answer 503 SERVICE_UNAVAILABLE at once; with
  * reference-data stopped an address write answers 503 and writes nothing, never a guess; with
- * identity stopped reference-data still decides deletes alone (issues 11 and 22). Each system here
- * is the suite's own: it stops its processes.
+ * identity stopped reference-data still decides deletes alone (issues 11 and 22). The system is the
+ * suite's own: it stops its processes, and starts again the one a later test needs.
  */
 
 interface Row {
@@ -27,17 +27,21 @@ async function adminToken(system: RunningSystem): Promise<string> {
   return ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
 }
 
+let system: RunningSystem;
+
+beforeAll(async () => {
+  system = await startSystem();
+}, 90_000);
+
+afterAll(async () => {
+  await system?.shutdown();
+});
+
 describe('with media, then identity, stopped', () => {
-  let system: RunningSystem;
   let admin: string;
 
   beforeAll(async () => {
-    system = await startSystem();
     admin = await adminToken(system);
-  }, 90_000);
-
-  afterAll(async () => {
-    await system?.shutdown();
   });
 
   const request = httpClient(() => system.gatewayUrl);
@@ -80,26 +84,22 @@ describe('with media, then identity, stopped', () => {
 
 describe('with reference-data stopped', () => {
   it('creating a user with an address answers 503 and creates nothing', async () => {
-    // Identity is stopped by the suite above; this one needs it, so it runs on a system of its own.
-    const own = await startSystem();
-    try {
-      const headers = { authorization: `Bearer ${await adminToken(own)}`, 'content-type': 'application/json' };
-      await own.stop('reference-data');
-      const address = email();
-      const created = await fetch(`${own.gatewayUrl}/api/users`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ email: address, name: 'No Geography', role: 'customer', address: { provinceId: 1, districtId: 1, municipalityId: 1 } }),
-      });
-      expect(created.status).toBe(503);
-      expect(((await created.json()) as { errorCode: string }).errorCode).toBe('SERVICE_UNAVAILABLE');
-      const list = await fetch(`${own.gatewayUrl}/api/users?search=${encodeURIComponent(address)}`, { headers });
-      expect(((await list.json()) as { data: unknown[] }).data).toEqual([]);
-      // Without an address identity does not need reference-data.
-      const plain = await fetch(`${own.gatewayUrl}/api/users`, { method: 'POST', headers, body: JSON.stringify({ email: email(), name: 'Plain', role: 'customer' }) });
-      expect(plain.status).toBe(201);
-    } finally {
-      await own.shutdown();
-    }
+    // The suite above stopped identity, which this one needs.
+    await system.restart('identity');
+    const headers = { authorization: `Bearer ${await adminToken(system)}`, 'content-type': 'application/json' };
+    await system.stop('reference-data');
+    const address = email();
+    const created = await fetch(`${system.gatewayUrl}/api/users`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ email: address, name: 'No Geography', role: 'customer', address: { provinceId: 1, districtId: 1, municipalityId: 1 } }),
+    });
+    expect(created.status).toBe(503);
+    expect(((await created.json()) as { errorCode: string }).errorCode).toBe('SERVICE_UNAVAILABLE');
+    const list = await fetch(`${system.gatewayUrl}/api/users?search=${encodeURIComponent(address)}`, { headers });
+    expect(((await list.json()) as { data: unknown[] }).data).toEqual([]);
+    // Without an address identity does not need reference-data.
+    const plain = await fetch(`${system.gatewayUrl}/api/users`, { method: 'POST', headers, body: JSON.stringify({ email: email(), name: 'Plain', role: 'customer' }) });
+    expect(plain.status).toBe(201);
   }, 90_000);
 });
