@@ -36,7 +36,8 @@ export function jestConfig(projectDir, { templateDatabases, ...overrides } = {})
       '^@school/([a-z-]+)/([a-z-]+)$': join(root, 'libs/$1/src/$2/index.ts'),
       '^(\\.{1,2}/.*)\\.js$': '$1',
     },
-    reporters: ['default', join(root, 'libs/testing/jest/results-reporter.js')],
+    // Run as a project of jest.unit.config.js, the reporters are that config's.
+    ...(!globalThis.jestWorkspaceLane && { reporters: ['default', join(root, 'libs/testing/jest/results-reporter.js')] }),
     ...(templateDatabases && { globalSetup: join(root, 'scripts/jest/global-setup.js'), testEnvironmentOptions: { templateDatabases } }),
     ...overrides,
     // Every timeout, the default and those a test names, stretched on a loaded machine (TEST_TIME_SCALE).

@@ -3,8 +3,8 @@
 // `npm run test:unit` (`--unit`): the unit lane only, the seconds-long loop.
 // `npm test -- --affected` (the GitHub workflow): Prettier's check, then the lanes of the projects a change affects
 // against NX_BASE, as Nx runs them; `npm test -- -p identity`: those projects' lanes.
-// `--record-suite-seconds`: afterwards, rewrites each project's suite-seconds.json (the order its lane
-// starts its suites in on a fresh clone: libs/testing/jest/longest-first-sequencer.js) from this run.
+// `--record-suite-seconds`: afterwards, updates suite-seconds.json (the order the e2e lane starts its
+// suites in on a fresh clone: libs/testing/jest/longest-first-sequencer.js) from this run.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -110,6 +110,7 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedTests: string[] = [];
 const laneTimes: Array<{ name: string; seconds: number }> = [];
 const suiteTimes: Array<{ name: string; seconds: number }> = [];
+const recorded: Array<[string, number]> = [];
 let lanes = 0;
 for (const entry of existsSync(resultsDir) ? readdirSync(resultsDir, { recursive: true }) : []) {
   if (!String(entry).endsWith('.json')) continue;
@@ -121,8 +122,16 @@ for (const entry of existsSync(resultsDir) ? readdirSync(resultsDir, { recursive
   // A lane replayed from Nx's cache may predate the timings.
   if (lane.seconds !== undefined) laneTimes.push({ name: laneName, seconds: lane.seconds });
   for (const { file, seconds } of lane.suites ?? []) suiteTimes.push({ name: `${project} ${file}`, seconds });
-  if (recordSuiteSeconds && lane.suites) recordSeconds(project, lane.suites);
+  recorded.push(...recordedSeconds(laneName, lane.suites ?? []));
   lanes += 1;
+}
+if (recordSuiteSeconds) {
+  // Over the times kept before (a run of some projects records theirs only), without suites since deleted.
+  const file = join(root, 'suite-seconds.json');
+  const kept = { ...(JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>), ...Object.fromEntries(recorded) };
+  const entries = Object.entries(kept).filter(([suite]) => existsSync(join(root, suite)));
+  writeFileSync(file, `${JSON.stringify(Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b))), null, 2)}\n`);
+  console.log(`recorded the times of ${recorded.length} suites in suite-seconds.json`);
 }
 // Where the time went: the longest lanes bound the run, and the longest suites bound their lanes.
 const slowest = (times: typeof laneTimes, count: number) =>
@@ -139,15 +148,9 @@ if (failedTests.length > 0) console.log(`failed tests:\n${failedTests.join('\n')
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(status);
 
-/** Rewrites `<project folder>/suite-seconds.json`, where the project keeps one, with this run's suite times. */
-function recordSeconds(project: string, suites: NonNullable<LaneSummary['suites']>): void {
-  const name = project.replace('@school/', '');
-  const file = [`services/${name}`, `libs/${name}`, name].map((folder) => join(root, folder, 'suite-seconds.json')).find((path) => existsSync(path));
-  if (!file) return;
-  const ordered = [...suites].sort((a, b) => a.file.localeCompare(b.file));
-  const seconds = Object.fromEntries(ordered.map((suite): [string, number] => [suite.file, Math.round(suite.seconds)]));
-  writeFileSync(file, `${JSON.stringify(seconds, null, 2)}\n`);
-  console.log(`recorded ${suites.length} suite times in ${file}`);
+/** The e2e lane's suite times, by path from the repository's root, for suite-seconds.json (libs/testing/jest/longest-first-sequencer.js). */
+function recordedSeconds(lane: string, suites: NonNullable<LaneSummary['suites']>): Array<[string, number]> {
+  return lane === '@school/e2e e2e' ? suites.map((suite): [string, number] => [`e2e/${suite.file}`, Math.round(suite.seconds)]) : [];
 }
 
 function duration(ms: number): string {
