@@ -284,18 +284,30 @@ describe('outbox and relay (real Postgres and RabbitMQ)', () => {
     const { connection } = startRelay({
       wrap: (publisher) => ({
         publish: async (event) => {
-          const { rows } = await db.pool.query<{ open: number; busy: number }>(
-            `SELECT count(*) FILTER (WHERE xact_start IS NOT NULL)::int AS open, count(*) FILTER (WHERE state <> 'idle')::int AS busy
-               FROM pg_stat_activity WHERE application_name = $1`,
-            [`outbox-relay:${db.schema}`],
-          );
+          // The publish waits here, so a transaction the relay held across it would be open in every
+          // sample; one of its other connections may be between two statements of its own (its
+          // LISTEN starting, a poll's claim finding nothing) on a loaded machine, and settle.
+          const relayActivity = async () =>
+            (
+              await db.pool.query<{ open: number; busy: number }>(
+                `SELECT count(*) FILTER (WHERE xact_start IS NOT NULL)::int AS open, count(*) FILTER (WHERE state <> 'idle')::int AS busy
+                   FROM pg_stat_activity WHERE application_name = $1`,
+                [`outbox-relay:${db.schema}`],
+              )
+            ).rows[0];
+          const deadline = Date.now() + scaled(2_000);
+          let activity = await relayActivity();
+          while ((activity?.open !== 0 || activity?.busy !== 0) && Date.now() < deadline) {
+            await delay(50);
+            activity = await relayActivity();
+          }
           const rowLockFree = await db
             .transaction(async (_tx, client) => {
               await client.query(`SELECT id FROM "${db.schema}".outbox_events WHERE id = $1 FOR UPDATE NOWAIT`, [event.id]);
               return true;
             })
             .catch(() => false);
-          observed.push({ openTransactions: rows[0]?.open ?? -1, relayConnectionsBusy: rows[0]?.busy ?? -1, rowLockFree });
+          observed.push({ openTransactions: activity?.open ?? -1, relayConnectionsBusy: activity?.busy ?? -1, rowLockFree });
           await publisher.publish(event);
         },
       }),
