@@ -1,7 +1,7 @@
 // `npm run bench:login` (after `npm run build`): one bounded run on this machine, against a fresh
 // database that is dropped at the end. Needs Postgres and Redis (DATABASE_URL, REDIS_URL).
 //
-// 1. raw argon2id verifications/s: identity's own parameters (ARGON2_OPTIONS from its build),
+// 1. raw argon2id verifications/s: identity's default parameters (argon2Options() from its build),
 //    `cores` verifications in flight (the most that run at once: one per core), in a process of its own;
 // 2. POST /api/mobile/auth/login/email through the gateway, 2 x `cores` connections: identity runs
 //    `cores` verifications at once, the other logins meanwhile do their SQL, signing and proxying;
@@ -73,9 +73,9 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
 function inArgon2Child(body: string): string {
   const script = `
     import argon2 from 'argon2';
-    import { ARGON2_OPTIONS } from ${JSON.stringify(`${root}services/identity/dist/passwords/password-hasher.js`)};
+    import { argon2Options } from ${JSON.stringify(`${root}services/identity/dist/passwords/password-hasher.js`)};
     const password = ${JSON.stringify(password)};
-    const hash = await argon2.hash(password, ARGON2_OPTIONS);
+    const hash = await argon2.hash(password, argon2Options());
     await argon2.verify(hash, password);
     const verify = async () => { if (!(await argon2.verify(hash, password))) throw new Error('verify failed'); };
     ${body}

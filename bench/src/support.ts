@@ -32,6 +32,7 @@ export { type FreshDatabase, freshDatabase } from '@school/system-harness';
 export async function startProductionSystem(label: string, env: Record<string, string>, processEnv?: SystemOptions['processEnv']): Promise<RunningSystem> {
   const system = await startSystem({
     label,
+    owaspPasswordHashing: true,
     ...(processEnv && { processEnv }),
     env: {
       NODE_ENV: 'production',

@@ -13,3 +13,4 @@ export * from './redis-database.js';
 export * from './wait-for.js';
 export * from './round-robin-balancer.js';
 export * from './gradient-png.js';
+export * from './password-hash-cost.js';

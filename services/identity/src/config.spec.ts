@@ -56,4 +56,16 @@ describe('identity configuration rules', () => {
     expect(() => configOf({ JWT_PUBLIC_KEYS: previous })).toThrow(/^Invalid configuration: JWT_PUBLIC_KEYS: goes with JWT_PRIVATE_KEY/);
     expect(configOf({ JWT_PRIVATE_KEY: signingKey, JWT_PUBLIC_KEYS: previous.replace(/\n/g, '\\n') }).JWT_PUBLIC_KEYS).toEqual([previous.trim()]);
   });
+
+  it("hashes at OWASP's argon2id parameters unless told, and refuses production below OWASP's minimum, in one line naming the variable", () => {
+    const production = { NODE_ENV: 'production', JWT_PRIVATE_KEY: signingKey, OTP_SECRET: otpSecret, FORWARDING_SECRET, MFA_ENCRYPTION_KEY };
+    expect(configOf({})).toMatchObject({ PASSWORD_HASH_MEMORY_KIB: 19_456, PASSWORD_HASH_TIME_COST: 2 });
+    expect(() => configOf({ ...production, PASSWORD_HASH_MEMORY_KIB: '19455' })).toThrow(
+      /^Invalid configuration: PASSWORD_HASH_MEMORY_KIB: must be at least 19456 with PASSWORD_HASH_TIME_COST=2 in production \(OWASP's argon2id minimum\)$/,
+    );
+    expect(() => configOf({ ...production, PASSWORD_HASH_MEMORY_KIB: '19456', PASSWORD_HASH_TIME_COST: '1' })).toThrow(/must be at least 47104 with PASSWORD_HASH_TIME_COST=1/);
+    expect(configOf({ ...production, PASSWORD_HASH_MEMORY_KIB: '7168', PASSWORD_HASH_TIME_COST: '9' })).toMatchObject({ PASSWORD_HASH_MEMORY_KIB: 7168 });
+    expect(configOf({ NODE_ENV: 'test', PASSWORD_HASH_MEMORY_KIB: '1024', PASSWORD_HASH_TIME_COST: '1' })).toMatchObject({ PASSWORD_HASH_MEMORY_KIB: 1024 });
+    expect(() => configOf({ PASSWORD_HASH_MEMORY_KIB: '1023' })).toThrow(/^Invalid configuration: PASSWORD_HASH_MEMORY_KIB: /);
+  });
 });

@@ -6,7 +6,7 @@ import { credentialsEnv, otpSecretRequiredInProduction } from './credentials/cre
 import { keysEnv, publicKeysNeedPrivateKey, signingKeyRequiredInProduction } from './keys/keys.config.js';
 import { loginBackoffEnv } from './login-backoff/login-backoff.config.js';
 import { mfaEnv, mfaKeyRequiredInProduction } from './mfa/mfa.config.js';
-import { passwordsEnv } from './passwords/passwords.config.js';
+import { passwordHashCostAtLeastOwaspInProduction, passwordsEnv } from './passwords/passwords.config.js';
 import { retentionEnv } from './retention/retention.config.js';
 import { sessionsEnv } from './sessions/sessions.config.js';
 
@@ -26,11 +26,12 @@ export const identityEnv = serviceEnv(SERVICES.identity.port, {
 
 export type IdentityConfig = z.infer<z.ZodObject<typeof identityEnv>>;
 
-/** Checked with the values at start-up: a production identity has its own signing key, OTP secret, MFA key and forwarding secret. */
+/** Checked with the values at start-up: a production identity has its own signing key, OTP secret, MFA key and forwarding secret, and hashes passwords at least as hard as OWASP asks. */
 export const identityConfigRules: readonly ConfigRule<IdentityConfig>[] = [
   signingKeyRequiredInProduction,
   publicKeysNeedPrivateKey,
   otpSecretRequiredInProduction,
   mfaKeyRequiredInProduction,
   forwardingSecretRequiredInProduction,
+  passwordHashCostAtLeastOwaspInProduction,
 ];

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { AccountCreator } from '../accounts/account-creator.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
+import type { HashCost } from '../passwords/passwords.config.js';
 import { newPassword } from '../passwords/password-policy.js';
 import { ProviderAccountsRepository } from '../accounts/provider-accounts.repository.js';
 import { AdminsRepository } from '../accounts/admins.repository.js';
@@ -16,6 +17,8 @@ export interface UserCreateTarget {
   databaseUrl: string;
   /** The identity schema (contract §1). */
   schema: string;
+  /** argon2id's cost for the new password, as identity's configuration gives it (OWASP's by default). */
+  hashCost?: HashCost;
   /** Applied first (idempotent, as at identity's start-up), so the command works on a fresh database. */
   migrationsDir?: string;
 }
@@ -56,7 +59,13 @@ export async function userCreate(argv: string[], target: UserCreateTarget, outpu
   }
   const prisma = createPrismaClient(PrismaClient, { databaseUrl: target.databaseUrl, schema: target.schema, maxConnections: 2 });
   try {
-    const creator = new AccountCreator(new UsersRepository(prisma), new AdminsRepository(prisma), new ProviderAccountsRepository(), new PasswordHasher(), new UnitOfWork(prisma));
+    const creator = new AccountCreator(
+      new UsersRepository(prisma),
+      new AdminsRepository(prisma),
+      new ProviderAccountsRepository(),
+      new PasswordHasher({ cost: target.hashCost }),
+      new UnitOfWork(prisma),
+    );
     const user = await creator.create({ email: input.email, role: input.role, password: input.password, name: input.name ?? input.email.split('@')[0]! });
     output.out(user.publicId);
     return 0;

@@ -2,12 +2,12 @@ import { availableParallelism } from 'node:os';
 import argon2 from 'argon2';
 import { FairScheduler, QueueFullError } from '@school/async';
 import { AppError } from '@school/http';
+import { type HashCost, OWASP_HASH_COST, type PasswordsConfig } from './passwords.config.js';
 
-/**
- * argon2id with the OWASP parameters (m = 19456 KiB, t = 2, p = 1). Verification reads the
- * parameters from the stored hash, so raising them later keeps old hashes valid.
- */
-export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+export const hashCostOf = (config: PasswordsConfig): HashCost => ({ memoryCost: config.PASSWORD_HASH_MEMORY_KIB, timeCost: config.PASSWORD_HASH_TIME_COST });
+
+/** argon2's options for new hashes at `cost`: argon2id, one lane. */
+export const argon2Options = (cost: HashCost = OWASP_HASH_COST): argon2.HashOptions => ({ type: argon2.argon2id, parallelism: 1, ...cost });
 
 /**
  * How many hashes or verifications run at once: one per core, and always one thread of libuv's pool
@@ -21,7 +21,7 @@ export function hashingConcurrency(cores = availableParallelism(), threadPoolSiz
 /** The longest a hash should wait for a core: past it, telling the client to come back beats making it wait. */
 export const TARGET_WORST_WAIT_MS = 1_000;
 
-/** One argon2id at ARGON2_OPTIONS on a server core: about 25 ms measured; a slower core is assumed. */
+/** One argon2id at OWASP_HASH_COST on a server core: about 25 ms measured; a slower core is assumed. */
 export const ESTIMATED_HASH_MS = 50;
 
 /**
@@ -43,6 +43,15 @@ export function hashingBusy(cause?: unknown): AppError {
   });
 }
 
+export interface HasherOptions {
+  /** Jobs at once (hashingConcurrency()). */
+  concurrency?: number;
+  /** Jobs that may wait beyond them (defaultMaxWaiting(concurrency)). */
+  maxWaiting?: number;
+  /** For new hashes (OWASP_HASH_COST). */
+  cost?: HashCost;
+}
+
 /**
  * The rest wait their turn beyond `hashingConcurrency()`, and at most `maxWaiting` of them, served
  * one client (address) after another, none holding more than 2 places in the line (contract §9;
@@ -56,8 +65,10 @@ export class PasswordHasher {
   readonly queue: FairScheduler;
   /** A hash of a random password, verified against when the account is unknown so timing is equal. */
   private readonly decoy: Promise<string>;
+  private readonly options: argon2.HashOptions;
 
-  constructor(concurrency: number = hashingConcurrency(), maxWaiting: number = defaultMaxWaiting(concurrency)) {
+  constructor({ concurrency = hashingConcurrency(), maxWaiting = defaultMaxWaiting(concurrency), cost = OWASP_HASH_COST }: HasherOptions = {}) {
+    this.options = argon2Options(cost);
     this.queue = new FairScheduler({ concurrency, maxWaiting });
     // First in the queue, so it is ready before any verification that needs it.
     this.decoy = this.hash(`decoy-${Math.random()}`);
@@ -70,7 +81,7 @@ export class PasswordHasher {
   }
 
   hash(password: string): Promise<string> {
-    return this.run(() => argon2.hash(password, ARGON2_OPTIONS));
+    return this.run(() => argon2.hash(password, this.options));
   }
 
   /**

@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG } from '@school/service';
-import { defaultMaxWaiting, hashingConcurrency, PasswordHasher } from './password-hasher.js';
+import { defaultMaxWaiting, hashCostOf, hashingConcurrency, PasswordHasher } from './password-hasher.js';
 import { PasswordStrengthWarmUp } from './password-strength.warm-up.js';
 import type { PasswordsConfig } from './passwords.config.js';
 
 /** One hasher per process: its queue bounds the argon2id work of every route that hashes or verifies. */
 function hasherOf(config: PasswordsConfig): PasswordHasher {
   const concurrency = hashingConcurrency();
-  return new PasswordHasher(concurrency, config.PASSWORD_HASH_MAX_WAITING ?? defaultMaxWaiting(concurrency));
+  return new PasswordHasher({ concurrency, maxWaiting: config.PASSWORD_HASH_MAX_WAITING ?? defaultMaxWaiting(concurrency), cost: hashCostOf(config) });
 }
 
 @Module({
