@@ -3,6 +3,7 @@ import type { GeographyRowDto } from '@school/contracts';
 import type { SystemView } from '@school/system-harness';
 import { httpClient, type HttpAnswer } from '@school/testing';
 import { clientAddress } from './support/people.js';
+import { SEEDED_PROVINCES } from './support/seed.js';
 import { sharedSystem } from './support/shared-system.js';
 
 /**
@@ -26,8 +27,6 @@ const call = (method: string, path: string, body?: unknown, accessToken: string 
 const data = <T>(answer: Answer) => answer.body.data as T;
 const label = (what: string) => `${what} ${randomBytes(3).toString('hex')}`;
 const refusal = (errorCode: string) => ({ message: expect.any(String), data: null, errorCode });
-
-const SEEDED_PROVINCES = ['Bagmati', 'Gandaki', 'Karnali', 'Koshi', 'Lumbini', 'Madhesh', 'Sudurpashchim'];
 
 beforeAll(async () => {
   system = await sharedSystem();
