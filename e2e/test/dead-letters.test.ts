@@ -7,40 +7,38 @@ import { EVENT_TYPES } from '@school/contracts';
 import { TestBroker } from '@school/messaging/testing';
 import { INBOUND_EVENTS } from '../../services/notifier/src/inbound/inbound-topology.js';
 import { mailsTo } from './support/mail.js';
-import { startSystem, type RunningSystem } from '@school/system-harness';
+import type { SystemView } from '@school/system-harness';
 import { scaled } from '@school/testing';
+import { sharedSystem } from './support/shared-system.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
+/**
+ * On the shared system: no other suite parks a message (nothing should), so the notifier's
+ * dead-letter queue holds only what this suite puts there; the broker's names stay the system's.
+ */
 describe('npm run dlq against the running notifier', () => {
-  let system: RunningSystem;
-  let isolated: Record<string, string>;
+  let system: SystemView;
   let broker: TestBroker;
   let notifier: ConsumerTopology;
 
   beforeAll(async () => {
-    system = await startSystem({
-      env: (resources) => {
-        isolated = resources;
-        return {};
-      },
-    });
-    broker = await TestBroker.connect(isolated['AMQP_NAME_PREFIX']!);
+    system = await sharedSystem();
+    broker = await TestBroker.connect(system.brokerPrefix);
     notifier = broker.consumer(INBOUND_EVENTS.consumer, INBOUND_EVENTS.bindings);
-  });
+  }, 90_000);
 
   afterAll(async () => {
-    await system?.shutdown();
-    await broker?.destroy();
+    await broker?.close();
   });
 
-  /** The built command, as `npm run dlq` runs it, with this run's AMQP_NAME_PREFIX. */
+  /** The built command, as `npm run dlq` runs it, with the system's AMQP_NAME_PREFIX. */
   function dlq(...argv: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
       execFile(
         process.execPath,
         ['libs/messaging/dist/cli/dlq.js', ...argv],
-        { cwd: root, env: { ...process.env, ...isolated, DOTENV_PATH: '/dev/null' } },
+        { cwd: root, env: { ...process.env, AMQP_NAME_PREFIX: system.brokerPrefix, DOTENV_PATH: '/dev/null' } },
         (error, stdout, stderr) => resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
       );
     });
