@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { commonEnv, databaseEnv, loadConfig, SERVICES } from '@school/config';
-import { hashCostOf } from '../passwords/password-hasher.js';
-import { passwordHashCostAtLeastOwaspInProduction, passwordsEnv } from '../passwords/passwords.config.js';
+import { hashCostOf, passwordHashCostAtLeastOwaspInProduction, passwordsEnv } from '../passwords/passwords.config.js';
 import { userCreate } from './user-create.command.js';
 
 // Entry point of `npm run user:create -- --email E --role admin --password P [--name N]`.

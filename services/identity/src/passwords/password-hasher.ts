@@ -2,9 +2,7 @@ import { availableParallelism } from 'node:os';
 import argon2 from 'argon2';
 import { FairScheduler, QueueFullError } from '@school/async';
 import { AppError } from '@school/http';
-import { type HashCost, OWASP_HASH_COST, type PasswordsConfig } from './passwords.config.js';
-
-export const hashCostOf = (config: PasswordsConfig): HashCost => ({ memoryCost: config.PASSWORD_HASH_MEMORY_KIB, timeCost: config.PASSWORD_HASH_TIME_COST });
+import { type HashCost, OWASP_HASH_COST } from './passwords.config.js';
 
 /** argon2's options for new hashes at `cost`: argon2id, one lane. */
 export const argon2Options = (cost: HashCost = OWASP_HASH_COST): argon2.HashOptions => ({ type: argon2.argon2id, parallelism: 1, ...cost });

@@ -7,6 +7,11 @@ import { z } from 'zod';
  */
 export const OWASP_MIN_MEMORY_KIB = [47_104, 19_456, 12_288, 9_216, 7_168] as const;
 
+/** The least memory OWASP asks of argon2id at `timeCost` passes. */
+export function owaspMinMemoryKib(timeCost: number): number {
+  return OWASP_MIN_MEMORY_KIB[Math.min(timeCost, OWASP_MIN_MEMORY_KIB.length) - 1]!;
+}
+
 /** argon2id's memory (KiB) and passes for new hashes; PASSWORD_HASH_MEMORY_KIB and PASSWORD_HASH_TIME_COST. */
 export interface HashCost {
   memoryCost: number;
@@ -17,7 +22,7 @@ export interface HashCost {
  * OWASP's second configuration (m = 19456 KiB, t = 2, p = 1), identity's default. Verification reads
  * the parameters from the stored hash, so raising them later keeps old hashes valid.
  */
-export const OWASP_HASH_COST: HashCost = { memoryCost: OWASP_MIN_MEMORY_KIB[1], timeCost: 2 };
+export const OWASP_HASH_COST: HashCost = { memoryCost: owaspMinMemoryKib(2), timeCost: 2 };
 
 /** argon2's least memory cost that the binding accepts for one lane. */
 const ARGON2_MIN_MEMORY_KIB = 1_024;
@@ -48,8 +53,8 @@ export interface PasswordsConfig {
   PASSWORD_HASH_TIME_COST: number;
 }
 
-/** The least memory OWASP asks of argon2id at `timeCost` passes. */
-export const owaspMinMemoryKib = (timeCost: number): number => OWASP_MIN_MEMORY_KIB[Math.min(timeCost, OWASP_MIN_MEMORY_KIB.length) - 1]!;
+/** The cost new hashes take from the configuration. */
+export const hashCostOf = (config: PasswordsConfig): HashCost => ({ memoryCost: config.PASSWORD_HASH_MEMORY_KIB, timeCost: config.PASSWORD_HASH_TIME_COST });
 
 /** A production identity never stores hashes weaker than OWASP's recommendation for argon2id. */
 export const passwordHashCostAtLeastOwaspInProduction: ConfigRule<PasswordsConfig & { NODE_ENV: string }> = (config) =>

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG } from '@school/service';
-import { defaultMaxWaiting, hashCostOf, hashingConcurrency, PasswordHasher } from './password-hasher.js';
+import { defaultMaxWaiting, hashingConcurrency, PasswordHasher } from './password-hasher.js';
 import { PasswordStrengthWarmUp } from './password-strength.warm-up.js';
-import type { PasswordsConfig } from './passwords.config.js';
+import { hashCostOf, type PasswordsConfig } from './passwords.config.js';
 
 /** One hasher per process: its queue bounds the argon2id work of every route that hashes or verifies. */
 function hasherOf(config: PasswordsConfig): PasswordHasher {
