@@ -1,9 +1,9 @@
+import { createRequire } from 'node:module';
 import { operatorEnvironment } from '@school/config';
 import { getNodeAutoInstrumentations } from './instrumentations.js';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { detectResources, envDetector, hostDetector, processDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { AlwaysOffSampler, BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { AlwaysOffSampler, BatchSpanProcessor, NodeTracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 
 let running: { provider: NodeTracerProvider; unregister: () => void } | undefined;
@@ -23,7 +23,8 @@ export interface TelemetryOptions {
  *
  * Only the tracer provider, the W3C propagator, the async-context manager and the two HTTP
  * instrumentations are loaded: `@opentelemetry/sdk-node` would also load every metrics and logs
- * exporter and gRPC (about 1,800 more modules and 40 MB per process).
+ * exporter and gRPC (about 1,800 more modules and 40 MB per process). The OTLP exporter itself
+ * (some 130 modules: its transformer loads the metrics and logs SDKs) only with an endpoint.
  */
 export function startTelemetry(service: string, { autoInstrument = true }: TelemetryOptions = {}): void {
   if (running || process.env.OTEL_SDK_DISABLED === 'true') return;
@@ -36,11 +37,18 @@ export function startTelemetry(service: string, { autoInstrument = true }: Telem
     // Without an endpoint nothing is recorded: spans are sampled out (cheap, non-recording) but keep
     // their trace ids, so logs carry them and `traceparent` still flows to the next hop. With one,
     // the sampler is OTEL_TRACES_SAMPLER's (parent-based always-on by default).
-    ...(endpoint ? { spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` }))] } : { sampler: new AlwaysOffSampler() }),
+    ...(endpoint ? { spanProcessors: [new BatchSpanProcessor(otlpExporter(endpoint))] } : { sampler: new AlwaysOffSampler() }),
   });
   provider.register();
   const unregister = registerInstrumentations({ tracerProvider: provider, instrumentations: autoInstrument ? getNodeAutoInstrumentations() : [] });
   running = { provider, unregister };
+}
+
+/** Loaded synchronously (the package's CommonJS build, the one `import` loads too): the provider must be registered before the HTTP modules load. */
+function otlpExporter(endpoint: string): SpanExporter {
+  const load = createRequire(import.meta.url);
+  const { OTLPTraceExporter } = load('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  return new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` });
 }
 
 export async function stopTelemetry(): Promise<void> {
