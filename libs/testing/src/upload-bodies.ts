@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { scaled } from './time-scale.js';
 
 export interface OversizedExchange {
   /** Body bytes the socket had accepted when the first byte of the answer arrived (or it closed). */
@@ -14,8 +15,8 @@ export interface OversizedExchange {
 const CHUNK = Buffer.alloc(64 * 1024, 0x20);
 const RSS_SAMPLE_MS = 20;
 const ANSWER_GRACE_MS = 300;
-/** A server that neither answers nor closes is not waited for longer than this. */
-const GIVE_UP_MS = 15_000;
+/** A server that neither reads, answers nor closes for this long (stretched by the time scale) is given up on. */
+const STALL_MS = 15_000;
 
 /**
  * Sends `head` (request line and headers, chunked transfer encoding) then `prefix`, then blank
@@ -43,7 +44,11 @@ export function sendOversized(url: string, head: string, prefix: Buffer, bodyByt
       // The answer is a short envelope; a server keeping the connection open is not waited for.
       setTimeout(() => socket.destroy(), ANSWER_GRACE_MS).unref();
     };
+    // Progress, not the clock: a slow machine reads 200 MiB slowly, a stalled server not at all.
+    const giveUp = setTimeout(() => socket.destroy(), scaled(STALL_MS));
+    socket.on('drain', () => giveUp.refresh());
     socket.on('data', (data: Buffer) => {
+      giveUp.refresh();
       stop();
       received.push(data);
     });
@@ -51,7 +56,6 @@ export function sendOversized(url: string, head: string, prefix: Buffer, bodyByt
       stop();
       sending = false;
     });
-    const giveUp = setTimeout(() => socket.destroy(), GIVE_UP_MS);
     socket.once('close', () => {
       clearTimeout(giveUp);
       clearInterval(sampler);
@@ -124,13 +128,14 @@ export function writeThenRead(url: string, head: string, body: number | Buffer):
     const received: Buffer[] = [];
     const errors: string[] = [];
     socket.pause();
+    const giveUp = setTimeout(() => socket.destroy(), scaled(STALL_MS));
     socket.on('data', (data: Buffer) => {
+      giveUp.refresh();
       // A server keeping the connection open after its (short) answer is not waited for.
       if (received.length === 0) setTimeout(() => socket.destroy(), ANSWER_GRACE_MS).unref();
       received.push(data);
     });
     socket.on('error', (error: NodeJS.ErrnoException) => errors.push(String(error.code)));
-    const giveUp = setTimeout(() => socket.destroy(), GIVE_UP_MS);
     socket.once('close', () => {
       clearTimeout(giveUp);
       resolve({ response: Buffer.concat(received).toString('latin1'), errors });
