@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '@school/testing';
+import { freePort, waitFor } from '@school/testing';
 import { linkToken, type Mail, mailPart, mailsTo } from './support/mail.js';
 import { AUTH_PREFIX, BOOTSTRAP_ADMIN, clientAddress, invitedPerson, signIn, type SignedIn, type Surface } from './support/people.js';
 import { repositoryRoot } from './support/repository-root.js';
 import { sharedSystem, sharedSystemEnvironment } from './support/shared-system.js';
-import type { SystemView } from '@school/system-harness';
+import { type SystemView, untilReady } from '@school/system-harness';
 
 /**
  * Contract §10 through the gateway: people and administrators see and end sessions; a new device is
@@ -260,14 +260,18 @@ describe('sessions and devices (contract §10)', () => {
     const child = spawn(process.execPath, [join(repositoryRoot, `services/${name}/dist/main.js`)], {
       cwd: repositoryRoot,
       env: { ...(await sharedSystemEnvironment(name)), PORT: String(port), ...env },
-      stdio: 'ignore',
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    for (let waited = 0; waited < 60; waited += 1) {
-      if ((await fetch(`${url}/health/ready`).catch(() => undefined))?.ok) return { child, url };
-      await sleep(500);
-    }
+    // Ready, exited or silent too long, however slow the machine (the harness's own rule for a start).
+    let lastOutputAt = Date.now();
+    for (const output of [child.stdout, child.stderr]) output.on('data', () => (lastOutputAt = Date.now()));
+    const failure = await untilReady(`${url}/health/ready`, {
+      exited: () => (child.exitCode === null ? undefined : `it exited (code ${child.exitCode})`),
+      lastOutputAt: () => lastOutputAt,
+    });
+    if (failure === undefined) return { child, url };
     child.kill('SIGTERM');
-    throw new Error(`the second ${name} did not become ready`);
+    throw new Error(`the second ${name} did not become ready: ${failure}`);
   }
 
   describe('with a second gateway replica on the same Redis', () => {
@@ -318,10 +322,7 @@ describe('sessions and devices (contract §10)', () => {
 
   /** Waits for `count` new-device emails to `email`, then for a later mail as a marker: once it is in, any further new-device email would be too. */
   async function expectNewDeviceMails(email: string, count: number): Promise<void> {
-    for (let waited = 0; (await newDeviceMails(email)).length < count; waited += 1) {
-      if (waited === 100) throw new Error(`${count} new-device emails did not reach ${email}`);
-      await sleep(200);
-    }
+    await waitFor(async () => (await newDeviceMails(email)).length >= count, { timeoutMs: 20_000, intervalMs: 200, what: `${count} new-device emails to ${email}` });
     expect((await call('POST', '/api/auth/password/forgot', undefined, { email })).status).toBe(200);
     await linkToken(system.mailDir, email, '/reset-password');
     expect(await newDeviceMails(email)).toHaveLength(count);
@@ -367,12 +368,8 @@ describe('sessions and devices (contract §10)', () => {
 
   describe('the new-device email', () => {
     async function mailNaming(email: string, text: string): Promise<Mail> {
-      for (let waited = 0; waited < 100; waited += 1) {
-        const mail = (await newDeviceMails(email)).find((candidate) => candidate.text.includes(text));
-        if (mail) return mail;
-        await sleep(200);
-      }
-      throw new Error(`no new-device email naming ${text} reached ${email}`);
+      const named = async () => (await newDeviceMails(email)).find((candidate) => candidate.text.includes(text));
+      return waitFor(named, { timeoutMs: 20_000, intervalMs: 200, what: `a new-device email to ${email} naming ${text}` });
     }
 
     it('arrives once per new device, naming it, its type and the time in UTC; a known device and the first login after an invitation send nothing', async () => {
