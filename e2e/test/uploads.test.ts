@@ -188,11 +188,11 @@ describe('uploads through the gateway', () => {
 
   it('cuts a 200 MiB customer upload off after about 5 MiB with 413 UPLOAD_TOO_LARGE', async () => {
     const head = chunkedUploadHead('/api/mobile/uploads?uploadType=file', 'oversized', { authorization: `Bearer ${customer.accessToken}`, 'x-forwarded-for': randomIp() });
-    const exchange = await sendOversized(system.gatewayUrl, head, multipartPrefix('oversized', 'file', 'big.txt'), 200 * MIB);
+    // The client waits after the cap and what loopback holds in flight: the answer must come from that.
+    const exchange = await sendOversized(system.gatewayUrl, head, multipartPrefix('oversized', 'file', 'big.txt'), 200 * MIB, { pauseAt: 5 * MIB + 32 * MIB });
     expect(exchange.response).toMatch(/^HTTP\/1\.1 413 /);
     expect(exchange.response).toContain('"errorCode":"UPLOAD_TOO_LARGE"');
     expect(exchange.writtenAtAnswer).toBeGreaterThan(5 * MIB);
-    expect(exchange.writtenAtAnswer).toBeLessThan(5 * MIB + 32 * MIB);
   });
 
   it('throttles customer uploads to 10 per 60 s per ip, aliases counting together: the 11th is 429 RATE_LIMITED with Retry-After', async () => {

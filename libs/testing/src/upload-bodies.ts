@@ -18,14 +18,24 @@ const ANSWER_GRACE_MS = 300;
 /** A server that neither reads, answers nor closes for this long (stretched by the time scale) is given up on. */
 const STALL_MS = 15_000;
 
+export interface OversizedOptions {
+  /** Go on sending after the answer, stopping only when the connection closes, as a hostile client would. */
+  ignoreAnswer?: boolean;
+  /**
+   * Stop sending after this many body bytes and wait for the answer: a server that answers at its
+   * cap must do so from what it has by then, however slow the machine (where a client that goes on
+   * sending gets further the longer the answer takes).
+   */
+  pauseAt?: number;
+}
+
 /**
  * Sends `head` (request line and headers, chunked transfer encoding) then `prefix`, then blank
  * bytes generated as they are written (never held whole) up to `bodyBytes`, stopping as a client
- * does once an answer arrives or the connection closes (`ignoreAnswer`: only when the connection
- * closes, as a hostile client would). For servers running in this process, the
+ * does once an answer arrives or the connection closes. For servers running in this process, the
  * resident memory is sampled meanwhile: a body buffered whole would show as growth of its size.
  */
-export function sendOversized(url: string, head: string, prefix: Buffer, bodyBytes: number, options: { ignoreAnswer?: boolean } = {}): Promise<OversizedExchange> {
+export function sendOversized(url: string, head: string, prefix: Buffer, bodyBytes: number, options: OversizedOptions = {}): Promise<OversizedExchange> {
   const { hostname, port } = new URL(url);
   const baseline = process.memoryUsage.rss();
   let peak = baseline;
@@ -63,16 +73,17 @@ export function sendOversized(url: string, head: string, prefix: Buffer, bodyByt
       resolve({ writtenAtAnswer: writtenAtAnswer ?? written, written, response: Buffer.concat(received).toString('latin1'), peakRssGrowth: peak - baseline });
     });
     const chunked = (bytes: Buffer) => Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n')]);
+    const until = Math.min(bodyBytes, options.pauseAt ?? bodyBytes);
     const pump = () => {
-      while (sending && !socket.destroyed && written < bodyBytes) {
-        const piece = CHUNK.subarray(0, Math.min(CHUNK.length, bodyBytes - written));
+      while (sending && !socket.destroyed && written < until) {
+        const piece = CHUNK.subarray(0, Math.min(CHUNK.length, until - written));
         written += piece.length;
         if (!socket.write(chunked(piece))) {
           socket.once('drain', pump);
           return;
         }
       }
-      if (!sending || socket.destroyed) return;
+      if (!sending || socket.destroyed || written < bodyBytes) return;
       socket.write('0\r\n\r\n');
       if (options.ignoreAnswer) setTimeout(() => socket.destroy(), ANSWER_GRACE_MS).unref();
     };

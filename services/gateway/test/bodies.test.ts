@@ -156,12 +156,11 @@ describe('gateway request bodies', () => {
     ['/mobile/uploads', 6 * MIB],
   ])('cuts a 200 MiB chunked upload to %s after about its cap (%d bytes): 413, memory flat', async (path, cap) => {
     const head = chunkedUploadHead(path, 'oversized', { authorization });
-    const exchange = await sendOversized(gateway.url, head, multipartPrefix('oversized'), 200 * MIB);
+    // The client waits after the cap and what loopback holds in flight besides what the gateway read: the answer must come from that.
+    const exchange = await sendOversized(gateway.url, head, multipartPrefix('oversized'), 200 * MIB, { pauseAt: cap + 24 * MIB });
     expect(exchange.response).toMatch(/^HTTP\/1\.1 413 /);
     expect(exchange.response).toContain('"errorCode":"UPLOAD_TOO_LARGE"');
-    // Loopback buffers hold a few MiB besides what the gateway read.
     expect(exchange.writtenAtAnswer).toBeGreaterThan(cap);
-    expect(exchange.writtenAtAnswer).toBeLessThan(cap + 24 * MIB);
     expect(exchange.peakRssGrowth).toBeLessThan(64 * MIB);
   });
 });
