@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { answersWithin, DeadlineExceededError, withDeadline } from './deadline.js';
 
 describe('withDeadline', () => {
@@ -19,24 +19,21 @@ describe('withDeadline', () => {
   });
 
   it('takes an answer that arrived in time while the event loop was blocked past the deadline', async () => {
-    // The server answers at once, then the process is not scheduled for 300 ms (a busy machine, a
-    // long synchronous task): when it runs again the answer is waiting and the timer is due.
-    const server = createServer((socket) =>
-      socket
-        .on('error', () => undefined)
-        .on('data', () => {
-          socket.write('pong');
-          const until = Date.now() + 300;
-          while (Date.now() < until);
-        }),
-    );
+    // The answer reaches the socket as the deadline starts, then the process is not scheduled for
+    // 300 ms (a busy machine, a long synchronous task): when it runs again the answer is waiting
+    // and the timer is due. Both happen in one synchronous block, so however slow the machine, the
+    // answer is in time and the stall is past the deadline.
+    const server = createServer();
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
-    await once(client, 'connect');
+    const [[accepted]] = (await Promise.all([once(server, 'connection'), once(client, 'connect')])) as [[Socket], unknown];
+    accepted.on('error', () => undefined);
     try {
       const answer = withDeadline(() => new Promise((resolve) => client.once('data', () => resolve('answer'))), 50, 'echo');
-      client.write('ping');
+      accepted.write('pong');
+      const until = Date.now() + 300;
+      while (Date.now() < until);
       await expect(answer).resolves.toBe('answer');
     } finally {
       client.destroy();
