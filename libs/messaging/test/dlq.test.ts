@@ -107,7 +107,8 @@ describe('npm run dlq (real RabbitMQ, real consumer)', () => {
     for (const message of first) expect(Math.abs(Date.parse(message.deadLetteredAt ?? '') - before)).toBeLessThan(60_000);
 
     expect(await listed()).toEqual(first);
-    expect(await broker.messageCount(topology.deadLetterQueue)).toBe(3);
+    // Listing looks through the messages and leaves them: back in the queue once the broker has processed the command's close.
+    await waitFor(async () => (await broker.messageCount(topology.deadLetterQueue)) === 3, { what: 'the three listed messages back in the dead-letter queue' });
     expect(handled).toEqual([]);
 
     const text = await run('list');
@@ -134,7 +135,8 @@ describe('npm run dlq (real RabbitMQ, real consumer)', () => {
     const missing = await run('replay', '--id', 'no-such-id');
     expect(missing.status).toBe(EXIT.failed);
     expect(missing.err).toBe(`dlq: no message with id no-such-id in ${topology.deadLetterQueue}`);
-    expect(await broker.messageCount(topology.deadLetterQueue)).toBe(2);
+    // The messages it looked through come back to the queue once the broker has processed the command's close.
+    await waitFor(async () => (await broker.messageCount(topology.deadLetterQueue)) === 2, { what: 'the two parked messages back in the dead-letter queue' });
   });
 
   it('replays every parked message once: the retried one goes back under its original key with no retry headers', async () => {
