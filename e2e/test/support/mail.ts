@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { scaled } from '@school/testing';
 
 /** The notifier's mails of a run: `.eml` files under the system's MAIL_OUTBOX_DIR. */
 
@@ -27,7 +28,7 @@ export async function mailsTo(mailDir: string, address: string): Promise<Mail[]>
 }
 
 /** The token of a link to `path` (e.g. `/accept-invitation`) mailed to `address`, once it has arrived; not one of `seen`. */
-export async function linkToken(mailDir: string, address: string, path: string, seen: ReadonlySet<string> = new Set(), timeoutMs = 20_000): Promise<string> {
+export async function linkToken(mailDir: string, address: string, path: string, seen: ReadonlySet<string> = new Set(), timeoutMs = scaled(20_000)): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const mail of await mailsTo(mailDir, address)) {

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { scaled } from '@school/testing';
 
 /** OTLP span kinds (the numbers on the wire). */
 export const SPAN_KIND = { internal: 1, server: 2, client: 3, producer: 4, consumer: 5 } as const;
@@ -68,7 +69,7 @@ export class OtlpReceiver {
   }
 
   /** The spans of `traceId` once `complete` says they are all there (exports arrive in batches). */
-  async trace(traceId: string, complete: (spans: ReceivedSpan[]) => boolean, timeoutMs = 20_000): Promise<ReceivedSpan[]> {
+  async trace(traceId: string, complete: (spans: ReceivedSpan[]) => boolean, timeoutMs = scaled(20_000)): Promise<ReceivedSpan[]> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const spans = this.spans.filter((span) => span.traceId === traceId);

@@ -136,7 +136,7 @@ export async function startReferenceData(prefix = 'reference_data', env: Record<
           const server = new RpcServer(connection, { prefix: suite.brokerPrefix, routes, prefetch: 10, logger: silentLogger });
           cleanups.push(() => server.stop());
           server.start();
-          const deadline = Date.now() + 10_000;
+          const deadline = Date.now() + scaled(10_000);
           while (!server.isConsuming()) {
             if (Date.now() > deadline) throw new Error('the stand-in RPC server did not start consuming');
             await new Promise((resolve) => setTimeout(resolve, 20));
