@@ -6,3 +6,11 @@
  * cost, and the suites that load the hash queue ask for OWASP's.
  */
 export const TEST_PASSWORD_HASH_COST = { PASSWORD_HASH_MEMORY_KIB: '1024', PASSWORD_HASH_TIME_COST: '1' } as const;
+
+/**
+ * The strength estimator built on the first new password checked rather than at start-up
+ * (services/identity/src/passwords/password-strength.ts): a test run starts identity some eighty
+ * times, most never check a new password, and each build costs half a second of CPU on a quiet
+ * 2-core machine and several on a loaded one.
+ */
+export const TEST_PASSWORD_STRENGTH_PRELOAD = { PASSWORD_STRENGTH_PRELOAD: 'false' } as const;

@@ -68,4 +68,10 @@ describe('identity configuration rules', () => {
     expect(configOf({ NODE_ENV: 'test', PASSWORD_HASH_MEMORY_KIB: '1024', PASSWORD_HASH_TIME_COST: '1' })).toMatchObject({ PASSWORD_HASH_MEMORY_KIB: 1024 });
     expect(() => configOf({ PASSWORD_HASH_MEMORY_KIB: '1023' })).toThrow(/^Invalid configuration: PASSWORD_HASH_MEMORY_KIB: /);
   });
+
+  it('builds the strength estimator at start-up unless PASSWORD_STRENGTH_PRELOAD says false', () => {
+    expect(configOf({})).toMatchObject({ PASSWORD_STRENGTH_PRELOAD: true });
+    expect(configOf({ PASSWORD_STRENGTH_PRELOAD: 'false' })).toMatchObject({ PASSWORD_STRENGTH_PRELOAD: false });
+    expect(() => configOf({ PASSWORD_STRENGTH_PRELOAD: 'later' })).toThrow(/^Invalid configuration: PASSWORD_STRENGTH_PRELOAD: /);
+  });
 });

@@ -10,10 +10,10 @@ export const MIN_PASSWORD_SCORE = 3;
 
 /**
  * Built once per process and kept: at identity's start-up (warmUpPasswordStrength), or on the first
- * check of a process that skipped it (the user:create command). Loading the dictionaries blocks for
- * about half a second and takes about 40 MB: done before identity listens, that never stalls a
- * request. Loaded synchronously (the packages' CommonJS builds) because the check is part of a
- * synchronous schema.
+ * check of a process that skipped it (the user:create command, PASSWORD_STRENGTH_PRELOAD=false).
+ * Loading the dictionaries blocks for about half a second and takes about 40 MB: done before
+ * identity listens, that never stalls a request. Loaded synchronously (the packages' CommonJS
+ * builds) because the check is part of a synchronous schema.
  */
 let estimator: Estimator | undefined;
 

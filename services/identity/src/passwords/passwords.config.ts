@@ -1,4 +1,4 @@
-import type { ConfigRule } from '@school/config';
+import { type ConfigRule, env } from '@school/config';
 import { z } from 'zod';
 
 /**
@@ -35,6 +35,8 @@ const ARGON2_MIN_MEMORY_KIB = 1_024;
  * (verification reads them from the stored hash, so raising them later keeps old hashes valid). A
  * production identity refuses to start below OWASP's (passwordHashCostAtLeastOwaspInProduction);
  * outside production they may go down to argon2's least, which test systems use.
+ * PASSWORD_STRENGTH_PRELOAD: whether identity builds the strength estimator (contract §9) while it
+ * starts, before it listens (the default), or on the first new password it checks (password-strength.ts).
  */
 export const passwordsEnv = {
   PASSWORD_HASH_MAX_WAITING: z.coerce.number().int().min(0).max(10_000).optional(),
@@ -45,12 +47,14 @@ export const passwordsEnv = {
     .max(4 * 1024 * 1024)
     .default(OWASP_HASH_COST.memoryCost),
   PASSWORD_HASH_TIME_COST: z.coerce.number().int().min(1).max(100).default(OWASP_HASH_COST.timeCost),
+  PASSWORD_STRENGTH_PRELOAD: env.flag(true),
 };
 
 export interface PasswordsConfig {
   PASSWORD_HASH_MAX_WAITING?: number | undefined;
   PASSWORD_HASH_MEMORY_KIB: number;
   PASSWORD_HASH_TIME_COST: number;
+  PASSWORD_STRENGTH_PRELOAD: boolean;
 }
 
 /** The cost new hashes take from the configuration. */

@@ -10,7 +10,7 @@ import { startEventTransport } from '@school/messaging/nest';
 import { TestBroker, uniqueBrokerPrefix, untilConsuming } from '@school/messaging/testing';
 import { createServiceApp } from '@school/service';
 import { createLogger } from '@school/telemetry';
-import { createTestDatabase, freePort, type HttpAnswer, httpClient, scaled, serviceTemplate, TEST_PASSWORD_HASH_COST } from '@school/testing';
+import { createTestDatabase, freePort, type HttpAnswer, httpClient, scaled, serviceTemplate, TEST_PASSWORD_HASH_COST, TEST_PASSWORD_STRENGTH_PRELOAD } from '@school/testing';
 import { AppModule } from '../../src/app.module.js';
 import { identityEnv } from '../../src/config.js';
 import { PrismaClient } from '../../src/generated/prisma/client.js';
@@ -103,6 +103,7 @@ async function startIdentityApp(env: Record<string, string>): Promise<IdentityUn
       // The gateway's key: tests sign X-Forwarded-For with it as the gateway does (forwardedFrom).
       FORWARDING_SECRET: randomBytes(24).toString('base64url'),
       ...TEST_PASSWORD_HASH_COST,
+      ...TEST_PASSWORD_STRENGTH_PRELOAD,
       ...env,
     });
     const forwardingSecret = config.FORWARDING_SECRET ?? '';

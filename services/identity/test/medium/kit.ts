@@ -7,7 +7,7 @@ import { AuditRecorder, INBOX_MIGRATIONS, Outbox, OUTBOX_MIGRATIONS, OUTBOX_TABL
 import { rpcStandIn, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { DatabaseSchema } from '@school/service';
 import { type MediumWorld, mediumWorld } from '@school/service/testing';
-import { migratedTestSchema, scaled, TEST_PASSWORD_HASH_COST } from '@school/testing';
+import { migratedTestSchema, scaled, TEST_PASSWORD_HASH_COST, TEST_PASSWORD_STRENGTH_PRELOAD } from '@school/testing';
 import { type IdentityConfig, identityEnv } from '../../src/config.js';
 import { Prisma, PrismaClient } from '../../src/generated/prisma/client.js';
 import { KEYS_OPTIONS, keysModuleOptions } from '../../src/keys/keys.options.js';
@@ -26,7 +26,7 @@ export interface IdentityMedium extends MediumWorld<PrismaClient> {
 
 /** Identity's configuration as a test starts it, with `env` over the defaults. */
 export function mediumConfig(env: Record<string, string> = {}): IdentityConfig {
-  return parseConfig(identityEnv, { ...process.env, NODE_ENV: 'test', ...TEST_PASSWORD_HASH_COST, ...env });
+  return parseConfig(identityEnv, { ...process.env, NODE_ENV: 'test', ...TEST_PASSWORD_HASH_COST, ...TEST_PASSWORD_STRENGTH_PRELOAD, ...env });
 }
 
 @Module({})
