@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { LaneSummary } from '@school/testing/results-reporter';
 import { expectOwnLoad } from '@school/testing/time-scale';
@@ -49,16 +50,44 @@ const started = Date.now();
 const timings: string[] = [];
 const failedSteps: string[] = [];
 /** Runs `npx args`, recording its exit status and how long it took under `label`; resolves to whether it passed. */
-const step = (label: string, args: string[], env: NodeJS.ProcessEnv = nxEnv) =>
-  new Promise<boolean>((resolve) => {
-    const begun = Date.now();
-    spawn('npx', args, { cwd: root, stdio: 'inherit', env }).once('close', (code) => {
-      timings.push(`${label} ${duration(Date.now() - begun)}`);
-      record(code);
-      if (code !== 0) failedSteps.push(label);
-      resolve(code === 0);
-    });
+const step = (label: string, args: string[], env: NodeJS.ProcessEnv = nxEnv) => timedStep(label, () => run('npx', args, env));
+
+/** Runs `command`, its output on this process's (each line after `prefix`, when given); resolves to its exit code. */
+const run = (command: string, args: string[], env: NodeJS.ProcessEnv, cwd = root, prefix?: string) =>
+  new Promise<number | null>((resolve) => {
+    const child = spawn(command, args, { cwd, stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit', env });
+    if (prefix) {
+      createInterface({ input: child.stdout! }).on('line', (line) => process.stdout.write(`${prefix} ${line}\n`));
+      createInterface({ input: child.stderr! }).on('line', (line) => process.stderr.write(`${prefix} ${line}\n`));
+    }
+    child.once('close', resolve);
   });
+
+/** Runs `work`, recording its exit status and how long it took under `label`; resolves to whether it passed. */
+async function timedStep(label: string, work: () => Promise<number | null>): Promise<boolean> {
+  const begun = Date.now();
+  const code = await work();
+  timings.push(`${label} ${duration(Date.now() - begun)}`);
+  record(code);
+  if (code !== 0) failedSteps.push(label);
+  return code === 0;
+}
+
+/** A workspace tool's own executable (node_modules/.bin), without npx's start: a second of CPU each. */
+const tool = (name: string, args: string[], env: NodeJS.ProcessEnv = process.env) => run(join(root, 'node_modules', '.bin', name), args, env);
+
+/**
+ * One project's `lane` in a jest of its own, as its `test:int` or `e2e` script runs it, without
+ * the npm and Nx task processes around it (docs/testing.md: half a small lane's CPU).
+ */
+const jestLane = (project: string, lane: 'int' | 'e2e') =>
+  run(
+    process.execPath,
+    ['--experimental-vm-modules', join(root, 'node_modules', 'jest', 'bin', 'jest.js')],
+    { ...process.env, JEST_LANE: lane },
+    join(root, project),
+    `${project}:`,
+  );
 
 // Prettier's and ESLint's caches of the files they found clean, by content: a later run checks only
 // what changed since (a fresh clone, the CI's, has none and checks everything). ESLint's cache keys a
@@ -69,7 +98,7 @@ const ESLINT_CACHE = ['--cache', '--cache-strategy', 'content', '--cache-locatio
 
 // Formatting is the one check outside Nx's projects (it covers scripts/, bench/ and the root files too).
 async function prettier() {
-  if (!(await step('prettier', ['prettier', '--check', '--log-level', 'warn', ...PRETTIER_CACHE, '.'], process.env))) {
+  if (!(await timedStep('prettier', () => tool('prettier', ['--check', '--log-level', 'warn', ...PRETTIER_CACHE, '.'])))) {
     console.error('npm test: files differ from their Prettier layout; `npm run format` rewrites them');
   }
 }
@@ -78,16 +107,17 @@ if (unitOnly) {
   await step('unit', nx('run-many', '-t', 'test', '--parallel=2'));
 } else if (someProjects) {
   // Some projects only (`-p identity`, or those `--affected` names): their lanes as Nx runs them, fast ones first.
-  const run = affected ? 'affected' : 'run-many';
+  const which = affected ? 'affected' : 'run-many';
   await prettier();
-  await step('lint, typecheck, unit', nx(run, '-t', 'lint', 'typecheck', 'test', '--parallel=2'));
-  await step('integration and e2e', nx(run, '-t', 'test:int', 'e2e', '--parallel=2'));
+  await step('lint, typecheck, unit', nx(which, '-t', 'lint', 'typecheck', 'test', '--parallel=2'));
+  await step('integration and e2e', nx(which, '-t', 'test:int', 'e2e', '--parallel=2'));
 } else {
   // Everything at once: the checks, the end-to-end suites (two files at a time) and the integration
   // lanes (two projects at a time). The suites wait on processes, sockets and timers much of the time,
   // so only this many at once keeps both cores busy to the end: measured on a quiet 2-core machine,
   // one queue each took 8 min, this 6 min 24 s. The end-to-end lane is the longest task and Nx
-  // would start it last, so the builds come first and it starts at once. The whole workspace is
+  // would start it last, so the builds come first and it starts at once. The lanes run in jests of
+  // their own, as their scripts say, without an npm and an Nx task process around each. The whole workspace is
   // typechecked and linted as one program (the root tsconfig.json holds every project's files,
   // e2e/test/typecheck.test.ts checks that it does), which costs an eighth of the CPU of one tsc
   // per project and a quarter of one ESLint per project, each compiling the libraries it imports again;
@@ -96,13 +126,15 @@ if (unitOnly) {
   await Promise.all([
     (async () => {
       await prettier();
-      await step('typecheck', ['tsc', '-p', 'tsconfig.json', '--noEmit'], process.env);
-      await step('lint', ['eslint', ...ESLINT_CACHE, '.'], { ...process.env, LINT_WHOLE_WORKSPACE: '1' });
+      await timedStep('typecheck', () => tool('tsc', ['-p', 'tsconfig.json', '--noEmit']));
+      await timedStep('lint', () => tool('eslint', [...ESLINT_CACHE, '.'], { ...process.env, LINT_WHOLE_WORKSPACE: '1' }));
       // Every project's unit specs in one jest (jest.unit.config.js says what that saves).
-      await step('unit', ['node', '--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '-c', 'jest.unit.config.js'], { ...process.env, JEST_LANE: 'unit' });
+      await timedStep('unit', () =>
+        run(process.execPath, ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '-c', 'jest.unit.config.js'], { ...process.env, JEST_LANE: 'unit' }),
+      );
     })(),
-    step('e2e', nx('run', '@school/e2e:e2e', '--excludeTaskDependencies')),
-    step('integration', nx('run-many', '-t', 'test:int', '--parallel=2', '--excludeTaskDependencies')),
+    timedStep('e2e', () => jestLane('e2e', 'e2e')),
+    timedStep('integration', () => integrationLanes(2)),
   ]);
 }
 
@@ -147,6 +179,33 @@ if (failedSteps.length > 0) console.log(`failed: ${failedSteps.join(', ')}`);
 if (failedTests.length > 0) console.log(`failed tests:\n${failedTests.join('\n')}`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(status);
+
+/**
+ * Every project's integration lane, `concurrency` projects at a time, those with the most suites
+ * first (identity's is the longest lane of the run); resolves to 0 or the first failing exit code.
+ */
+async function integrationLanes(concurrency: number): Promise<number | null> {
+  const projects = ['libs', 'services']
+    .flatMap((parent) => readdirSync(join(root, parent)).map((name) => `${parent}/${name}`))
+    .filter((project) => existsSync(join(root, project, 'package.json')))
+    .filter((project) => (JSON.parse(readFileSync(join(root, project, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts?.['test:int'])
+    .map((project) => ({ project, suites: testFiles(join(root, project, 'test')) }))
+    .sort((a, b) => b.suites - a.suites);
+  let failure: number | null = 0;
+  const next = async (): Promise<void> => {
+    for (let item = projects.shift(); item; item = projects.shift()) {
+      const code = await jestLane(item.project, 'int');
+      if (code !== 0 && failure === 0) failure = code;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, next));
+  return failure;
+}
+
+function testFiles(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir, { recursive: true }).filter((entry) => String(entry).endsWith('.test.ts')).length;
+}
 
 /** The e2e lane's suite times, by path from the repository's root, for suite-seconds.json (libs/testing/jest/longest-first-sequencer.js). */
 function recordedSeconds(lane: string, suites: NonNullable<LaneSummary['suites']>): Array<[string, number]> {
