@@ -15,3 +15,14 @@ export function auditedHeaders(forwarded: Record<string, string>, userAgent: str
 export async function auditedAnswer(response: Response): Promise<AuditedAnswer> {
   return { status: response.status, body: (await response.json()) as AuditedAnswer['body'], requestId: response.headers.get('x-request-id') };
 }
+
+/**
+ * Each answer of a burst that is neither `success` nor the 503 SERVICE_UNAVAILABLE the contract
+ * allows a saturated service (a loaded machine may answer some of a burst so): a change answered
+ * 503 is not made, so not recorded either.
+ */
+export function unexpectedInBurst(answers: readonly AuditedAnswer[], success: number): string[] {
+  return answers
+    .map(({ status, body }) => (typeof body['errorCode'] === 'string' ? `${status} ${body['errorCode']}` : String(status)))
+    .filter((outcome) => outcome !== String(success) && outcome !== '503 SERVICE_UNAVAILABLE');
+}
