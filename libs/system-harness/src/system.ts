@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { childEnvironments, PROCESS_NAMES, type ProcessName, resolveTopology, servicePortVariable, SERVICE_NAMES, type ServiceName } from '@school/config';
 import { TcpProxy } from '@school/messaging/testing';
-import { freePort, TEST_PASSWORD_HASH_COST, TEST_PASSWORD_STRENGTH_PRELOAD } from '@school/testing';
+import { freePort, TEST_PASSWORD_HASH_COST } from '@school/testing';
 import { ProcessOutput } from './output.js';
 import { repositoryRoot, spawnProcess, unbuilt } from './processes.js';
 import { untilReady } from './readiness.js';
@@ -125,7 +125,6 @@ export async function startSystem(options: SystemOptions = {}): Promise<RunningS
     // tenth of each start's CPU (measured: 9.5 -> 8.4 s per system). Not for `npm start` or the
     // chart: it costs 8-17 MB of resident memory per process (docs/decisions/0018).
     NODE_COMPILE_CACHE: COMPILE_CACHE,
-    ...TEST_PASSWORD_STRENGTH_PRELOAD,
     ...(!options.owaspPasswordHashing && TEST_PASSWORD_HASH_COST),
     ...(typeof options.env === 'function' ? options.env(resources.env) : options.env),
   };
