@@ -13,7 +13,9 @@ import { SigningKeyRepository } from '../src/keys/signing-key.repository.js';
 import { SigningKeyService } from '../src/keys/signing-key.service.js';
 
 const serviceDir = join(import.meta.dirname, '..');
-const timings: KeyRingTimings = { activationMs: 1_500, retirementMs: 2_000 };
+// Stretched by the time scale: a loaded machine's replicas may re-read the keys late, and the test
+// must still see the new key published before it signs (once, beside stress-ng, it signed already).
+const timings: KeyRingTimings = { activationMs: scaled(1_500), retirementMs: scaled(2_000) };
 const options = { issuer: 'https://identity.test', audience: 'school-test', timings, refreshMs: 100, jwksMaxAgeSeconds: 1 };
 
 async function eventually(probe: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
