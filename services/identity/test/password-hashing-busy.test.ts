@@ -91,13 +91,26 @@ describe('password hashing under load: a full queue answers 503 SERVICE_UNAVAILA
       await release();
     }
 
-    expect((await calls.adminLogin()).status).toBe(200);
-    expect((await calls.mobileLogin()).status).toBe(200);
-    expect((await calls.unknownEmailLogin()).status).toBe(401);
-    expect((await calls.setPassword()).status).toBe(200);
+    expect(await afterBusy(calls.adminLogin)).toBe(200);
+    expect(await afterBusy(calls.mobileLogin)).toBe(200);
+    expect(await afterBusy(calls.unknownEmailLogin)).toBe(401);
+    expect(await afterBusy(calls.setPassword)).toBe(200);
     // The refused reset left its link live.
-    expect((await calls.reset()).status).toBe(200);
+    expect(await afterBusy(calls.reset)).toBe(200);
   });
+
+  /**
+   * The status of `call` once the queue is free: a loaded machine may still answer a 503 with
+   * Retry-After, as the contract allows a saturated service (once in a quiet fresh-clone run here),
+   * which is tried again after it, up to three times; a queue left full answers 503 every time.
+   */
+  async function afterBusy(call: () => Promise<RawAnswer>): Promise<number> {
+    for (let attempt = 1; ; attempt += 1) {
+      const answer = await call();
+      if (answer.status !== 503 || attempt === 3) return answer.status;
+      await new Promise((resolve) => setTimeout(resolve, Number(answer.retryAfter ?? '1') * 1000));
+    }
+  }
 
   it("refuses the part of a burst of logins beyond the line and its client's backlog with 503, and serves the rest normally, never a 500", async () => {
     // The slots held, so nothing of the burst ends while it arrives: the line's one place and the
