@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { LaneSummary } from '@school/testing/results-reporter';
 import { expectOwnLoad } from '@school/testing/time-scale';
+import { inQueues, type Project, scriptCommand, workspaceProjects } from './test/workspace.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);
@@ -122,7 +123,7 @@ if (unitOnly) {
   // e2e/test/typecheck.test.ts checks that it does), which costs an eighth of the CPU of one tsc
   // per project and a quarter of one ESLint per project, each compiling the libraries it imports again;
   // likewise every unit spec runs in one jest.
-  await step('builds', nx('run-many', '-t', 'build', '--parallel=2'));
+  await timedStep('builds', () => builds(2));
   await Promise.all([
     (async () => {
       await prettier();
@@ -184,22 +185,33 @@ process.exit(status);
  * Every project's integration lane, `concurrency` projects at a time, those with the most suites
  * first (identity's is the longest lane of the run); resolves to 0 or the first failing exit code.
  */
-async function integrationLanes(concurrency: number): Promise<number | null> {
-  const projects = ['libs', 'services']
-    .flatMap((parent) => readdirSync(join(root, parent)).map((name) => `${parent}/${name}`))
-    .filter((project) => existsSync(join(root, project, 'package.json')))
-    .filter((project) => (JSON.parse(readFileSync(join(root, project, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts?.['test:int'])
-    .map((project) => ({ project, suites: testFiles(join(root, project, 'test')) }))
+function integrationLanes(concurrency: number): Promise<number | null> {
+  const projects = workspaceProjects(root)
+    .filter((project) => project.scripts['test:int'])
+    .map((project) => ({ project, suites: testFiles(join(root, project.folder, 'test')) }))
     .sort((a, b) => b.suites - a.suites);
-  let failure: number | null = 0;
-  const next = async (): Promise<void> => {
-    for (let item = projects.shift(); item; item = projects.shift()) {
-      const code = await jestLane(item.project, 'int');
-      if (code !== 0 && failure === 0) failure = code;
-    }
+  return inQueues(projects, concurrency, ({ project }) => jestLane(project.folder, 'int'));
+}
+
+/**
+ * Every project's `prisma:generate` where it has one, then its `build`, `concurrency` projects at a
+ * time, each script started as npm starts it but without npm and Nx around it: on a fresh clone
+ * (nothing in Nx's cache) `nx run-many -t build` took 13 s and 24 s of CPU here, these 6 s and 11 s.
+ * `npm run build` stays Nx's, which replays an unchanged project from its cache.
+ */
+function builds(concurrency: number): Promise<number | null> {
+  const script = (project: Project, name: string) => {
+    const { command, args, env, cwd } = scriptCommand(root, project, name, process.env);
+    return run(command, args, env, cwd, `${project.folder}:`);
   };
-  await Promise.all(Array.from({ length: concurrency }, next));
-  return failure;
+  // The services first: their client's generation comes before their build.
+  const projects = workspaceProjects(root)
+    .filter((project) => project.scripts['build'])
+    .sort((a, b) => Number(Boolean(b.scripts['prisma:generate'])) - Number(Boolean(a.scripts['prisma:generate'])));
+  return inQueues(projects, concurrency, async (project) => {
+    const generated = project.scripts['prisma:generate'] ? await script(project, 'prisma:generate') : 0;
+    return generated === 0 ? script(project, 'build') : generated;
+  });
 }
 
 function testFiles(dir: string): number {
