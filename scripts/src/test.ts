@@ -204,7 +204,7 @@ function builds(concurrency: number): Promise<number | null> {
     const { command, args, env, cwd } = scriptCommand(root, project, name, process.env);
     return run(command, args, env, cwd, `${project.folder}:`);
   };
-  // The services first: their client's generation comes before their build.
+  // The projects with a client to generate first: theirs are the longest, so none is left to run alone at the end.
   const projects = workspaceProjects(root)
     .filter((project) => project.scripts['build'])
     .sort((a, b) => Number(Boolean(b.scripts['prisma:generate'])) - Number(Boolean(a.scripts['prisma:generate'])));
