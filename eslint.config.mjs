@@ -3,11 +3,20 @@
 // contracts, testing helpers and the end-to-end suite (tags in each package.json's `nx.tags`).
 // Formatting is Prettier's (`npm run format`): eslint-config-prettier turns the style rules off.
 import js from '@eslint/js';
+import { createProjectGraphAsync, readCachedProjectGraph } from '@nx/devkit';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
 import { importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 import { plugin as school } from './libs/tools/src/eslint/no-folder-cycles.mjs';
+
+// @nx/enforce-module-boundaries reads the project graph Nx caches in .nx/ and, where there is none
+// (a fresh clone: npm test builds without Nx), skips every file with only a warning. Make it first.
+try {
+  readCachedProjectGraph();
+} catch {
+  await createProjectGraphAsync({ exitOnError: false });
+}
 
 const TS = ['**/*.ts'];
 const JS = ['**/*.js', '**/*.mjs', '**/*.cjs'];
