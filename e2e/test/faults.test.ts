@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-/** Every scenario but notifier-kill, which waits a minute for a stalled job's lock to expire. */
+/** Every scenario but notifier-kill, which waits out a killed job's lock (20 s in a quick run). */
 const SCENARIOS = ['rabbitmq-cut', 'notifier-restart', 'redis-cut', 'postgres-cut', 'identity-down', 'smtp-refusing'];
 
 function runFaults(args: string[]): Promise<{ code: number | null; output: string }> {

@@ -12,7 +12,7 @@ function restartMidBurst(signal: 'SIGTERM' | 'SIGKILL'): Scenario['run'] {
   return (system, options, log) =>
     burstWithFault(system, options, {
       name: `notifier${signal === 'SIGKILL' ? 'kill' : 'term'}`,
-      // A job that was active when the notifier died is taken up again once its lock expires (60 s).
+      // A job that was active when the notifier died runs again once its lock expires (EMAIL_JOB_LOCK_MS: 60 s, 20 s quick).
       mailTimeoutMs: 120_000,
       resendsAllowed: signal === 'SIGKILL',
       async inject() {

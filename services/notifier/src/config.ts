@@ -33,6 +33,12 @@ export const notifierEnv = serviceEnv(SERVICES['notifier'].port, {
   /** First retry delay of an email or SMS job; doubles per attempt. */
   EMAIL_BACKOFF_MS: z.coerce.number().int().min(10).max(3_600_000).default(2_000),
   EMAIL_CONCURRENCY: count(5, 100),
+  /**
+   * An email job's lock, renewed while it runs: a job whose worker died, or whose move Redis made
+   * but whose reply an outage lost, runs again within one and a half of it. The SMTP timeouts are
+   * three quarters of it (mailer.ts).
+   */
+  EMAIL_JOB_LOCK_MS: z.coerce.number().int().min(4_000).max(600_000).default(60_000),
   /** SMS jobs one replica delivers at once. */
   SMS_CONCURRENCY: count(5, 100),
   SSE_HEARTBEAT_SECONDS: env.seconds(25),

@@ -12,7 +12,9 @@ import { FileMailer, MAILER, SmtpMailer } from './mailer.js';
     {
       provide: MAILER,
       useFactory: (config: NotifierConfig) =>
-        config.SMTP_URL ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM, config.EMAIL_CONCURRENCY) : new FileMailer(config.MAIL_OUTBOX_DIR, config.MAIL_FROM),
+        config.SMTP_URL
+          ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM, config.EMAIL_CONCURRENCY, config.EMAIL_JOB_LOCK_MS)
+          : new FileMailer(config.MAIL_OUTBOX_DIR, config.MAIL_FROM),
       inject: [APP_CONFIG],
     },
     EmailQueue,

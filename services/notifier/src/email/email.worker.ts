@@ -6,7 +6,7 @@ import type { NotifierConfig } from '../config.js';
 import { NotificationChannels } from '../jobs/notification-channel.js';
 import type { Traced } from '../jobs/traced-job.js';
 import type { EmailJob } from './email-job.js';
-import { EMAIL_JOB_LOCK_MS, MAILER, type Mailer } from './mailer.js';
+import { MAILER, type Mailer } from './mailer.js';
 import { isPermanentSmtpFailure, smtpReplyCode } from './smtp-errors.js';
 import { renderEmail } from './templates/index.js';
 
@@ -30,7 +30,7 @@ export class EmailWorker implements OnApplicationBootstrap, BeforeApplicationShu
       channel: 'email',
       queue: JOB_QUEUES.sendEmail,
       concurrency: this.config.EMAIL_CONCURRENCY,
-      lockDurationMs: EMAIL_JOB_LOCK_MS,
+      lockDurationMs: this.config.EMAIL_JOB_LOCK_MS,
       deliver: (job) => this.send(job),
     });
   }

@@ -20,12 +20,14 @@ export interface Mailer {
 export const MAILER = Symbol('MAILER');
 
 /**
- * Lesson 7: the sum of the SMTP timeouts (45 s at worst) stays below the job lock, so an attempt
- * stuck on a silent server fails and is retried before BullMQ would consider the job stalled
- * and hand it to another worker while the first one might still deliver it.
+ * Lesson 7: the SMTP timeouts add up to three quarters of the job lock (45 s of the default 60 s),
+ * so an attempt stuck on a silent server fails and is retried before BullMQ would consider the job
+ * stalled and hand it to another worker while the first one might still deliver it.
  */
-export const SMTP_TIMEOUTS = { dnsTimeout: 5_000, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as const;
-export const EMAIL_JOB_LOCK_MS = 60_000;
+export function smtpTimeouts(lockMs: number): { dnsTimeout: number; connectionTimeout: number; greetingTimeout: number; socketTimeout: number } {
+  const twelfth = lockMs / 12;
+  return { dnsTimeout: twelfth, connectionTimeout: 2 * twelfth, greetingTimeout: 2 * twelfth, socketTimeout: 4 * twelfth };
+}
 
 function messageId(id: string, from: string): string {
   return `<${id}@${from.split('@')[1] ?? 'localhost'}>`;
@@ -40,8 +42,9 @@ export class SmtpMailer implements Mailer {
     url: string,
     private readonly from: string,
     maxConnections: number,
+    lockMs: number,
   ) {
-    this.transport = nodemailer.createTransport({ pool: true, url, maxConnections, ...SMTP_TIMEOUTS });
+    this.transport = nodemailer.createTransport({ pool: true, url, maxConnections, ...smtpTimeouts(lockMs) });
     const { hostname, port, protocol } = new URL(url);
     this.server = { 'server.address': hostname, 'server.port': Number(port) || (protocol === 'smtps:' ? 465 : 587) };
   }

@@ -16,7 +16,10 @@ export interface ChannelSpec<Data extends { template: string }> {
   queue: string;
   /** Jobs delivered at once by this replica. */
   concurrency: number;
-  /** How long a job may run before its lock expires and another worker takes it. */
+  /**
+   * How long a job's lock lasts without renewal before another worker may take the job. The
+   * stalled check runs twice per lock, so such a job runs again within one and a half locks.
+   */
   lockDurationMs?: number;
   /** Delivers the job; an UnrecoverableError fails it at once, any other error is retried with backoff. */
   deliver(job: Job<Traced<Data>>): Promise<void>;
@@ -54,7 +57,7 @@ export class NotificationChannels {
       connection: this.redis,
       prefix: this.names.bullPrefix,
       concurrency: spec.concurrency,
-      ...(spec.lockDurationMs !== undefined && { lockDuration: spec.lockDurationMs }),
+      ...(spec.lockDurationMs !== undefined && { lockDuration: spec.lockDurationMs, stalledInterval: spec.lockDurationMs / 2 }),
     });
     worker.on('failed', (job, error) => {
       const final = error instanceof UnrecoverableError || error.name === 'UnrecoverableError' || (job?.attemptsMade ?? 0) >= (job?.opts.attempts ?? 1);
