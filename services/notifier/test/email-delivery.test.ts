@@ -6,7 +6,7 @@ import { emailDigest } from '@school/http';
 import { JOB_QUEUES } from '../src/jobs/job-queues.js';
 import { TcpProxy, TEST_AMQP_URL, TestBroker, uniqueBrokerPrefix } from '@school/messaging/testing';
 import { migratedTestSchema, scrapeMetrics, type MigratedTestSchema } from '@school/testing';
-import { type Job, Queue } from 'bullmq';
+import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { LiveNotificationHub } from '../src/live/live-notification.hub.js';
 import { guestFeedback } from './support/events.js';
@@ -312,6 +312,40 @@ describe('events to email: outbox -> RabbitMQ -> notifier -> BullMQ -> SMTP', ()
       expect(job.data).toMatchObject({ to: phone, otp });
     }
     expect(byId(ids.resetSms)).toBeUndefined();
+  });
+
+  it('sends a job no worker holds any more once its lock ran out (EMAIL_JOB_LOCK_MS): a worker that died mid-job, or a move whose reply a Redis outage lost', async () => {
+    const lockMs = 4_000;
+    const ownPrefix = `${redisPrefix}stalled-`;
+    const connection = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
+    const queue = new Queue(JOB_QUEUES.sendEmail, { connection, prefix: `${ownPrefix}bull` });
+    // A worker takes the job under a lock of lockMs and is never heard of again.
+    const gone = new Worker(JOB_QUEUES.sendEmail, null, { connection, prefix: `${ownPrefix}bull`, lockDuration: lockMs, autorun: false });
+    const mark = marker();
+    const jobId = `${mark}_email`;
+    let second: NotifierInstance | undefined;
+    try {
+      await queue.add('feedback_submitted', { template: 'feedback_submitted', to: SUPPORT_EMAIL, data: guestFeedback(mark) }, { jobId });
+      expect((await gone.getNextJob('worker-that-died'))?.id).toBe(jobId);
+      // A replica of its own queues (no event reaches it while this test runs), started after the job was taken.
+      second = await startNotifier(db.schema, {
+        AMQP_URL: proxy.urlFor(TEST_AMQP_URL),
+        AMQP_NAME_PREFIX: prefix,
+        REDIS_KEY_PREFIX: ownPrefix,
+        SMTP_URL: sink.url,
+        SUPPORT_EMAIL,
+        EMAIL_JOB_LOCK_MS: String(lockMs),
+      });
+      // Its stalled check runs every half lock: the job runs again within one and a half locks of being taken.
+      const mails = await waitFor(() => (sink.matching(mark).length > 0 ? sink.matching(mark) : null), { what: 'the stalled job sent', timeoutMs: 3 * lockMs });
+      expect(new Set(mails.map((mail) => mail.messageId))).toEqual(new Set([`<${jobId}@example.com>`]));
+      expect((await finishedJob(queue, jobId, 'completed')).stalledCounter).toBe(1);
+    } finally {
+      await second?.close();
+      await gone.close(true);
+      await queue.close();
+      await connection.quit();
+    }
   });
 });
 
