@@ -81,10 +81,11 @@ export default tseslint.config(
     files: TS,
     extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: {
-      // Types come from each file's own project (its tsconfig.json), so one project lints alone. `npm test`
-      // lints the whole workspace at once with LINT_WHOLE_WORKSPACE=1: one program, the root
+      // Types come from each file's own project (its tsconfig.json), so one project lints alone. The whole
+      // workspace linted at once (LINT_WHOLE_WORKSPACE=1) takes them from one program, the root
       // tsconfig.json, which holds every project's files under the same options
-      // (e2e/test/typecheck.test.ts), for a quarter of the CPU of one program per project.
+      // (e2e/test/typecheck.test.ts), for a quarter of the CPU of one program per project; `npm test`
+      // hands ESLint that program once it has typechecked it (scripts/src/typecheck-and-lint.ts).
       parserOptions: {
         ...(process.env.LINT_WHOLE_WORKSPACE === '1' ? { project: './tsconfig.json' } : { projectService: true }),
         tsconfigRootDir: import.meta.dirname,

@@ -90,12 +90,11 @@ const jestLane = (project: string, lane: 'int' | 'e2e') =>
     `${project}:`,
   );
 
-// Prettier's and ESLint's caches of the files they found clean, by content: a later run checks only
-// what changed since (a fresh clone, the CI's, has none and checks everything). ESLint's cache keys a
-// file on its own content and the config: a change to a type another file uses is seen once that file
-// changes too, or once the cache is cleared (`rm -rf node_modules/.cache/eslint`).
+// Prettier's and ESLint's (scripts/src/typecheck-and-lint.ts) caches of the files they found clean, by
+// content: a later run checks only what changed since (a fresh clone, the CI's, has none and checks
+// everything). ESLint's cache keys a file on its own content and the config: a change to a type another
+// file uses is seen once that file changes too, or once the cache is cleared (`rm -rf node_modules/.cache/eslint`).
 const PRETTIER_CACHE = ['--cache', '--cache-strategy', 'content', '--cache-location', 'node_modules/.cache/prettier/.prettier-cache'];
-const ESLINT_CACHE = ['--cache', '--cache-strategy', 'content', '--cache-location', 'node_modules/.cache/eslint/'];
 
 // Formatting is the one check outside Nx's projects (it covers scripts/, bench/ and the root files too).
 async function prettier() {
@@ -127,8 +126,8 @@ if (unitOnly) {
   await Promise.all([
     (async () => {
       await prettier();
-      await timedStep('typecheck', () => tool('tsc', ['-p', 'tsconfig.json', '--noEmit']));
-      await timedStep('lint', () => tool('eslint', [...ESLINT_CACHE, '.'], { ...process.env, LINT_WHOLE_WORKSPACE: '1' }));
+      // tsc and ESLint over one program (scripts/src/typecheck-and-lint.ts says what that saves).
+      await timedStep('typecheck and lint', () => run(process.execPath, [join(root, 'scripts/dist/typecheck-and-lint.js')], process.env));
       // Every project's unit specs in one jest (jest.unit.config.js says what that saves).
       await timedStep('unit', () =>
         run(process.execPath, ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '-c', 'jest.unit.config.js'], { ...process.env, JEST_LANE: 'unit' }),
