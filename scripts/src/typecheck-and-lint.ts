@@ -3,7 +3,7 @@
 // (e2e/test/typecheck.test.ts). `tsc -p tsconfig.json --noEmit` and ESLint's type-checked rules
 // (`LINT_WHOLE_WORKSPACE=1 npx eslint .`) each made that program, parsing, binding and checking every
 // file again; here ESLint's rules read the types the typecheck has already worked out (measured on a
-// quiet 2-core machine: 53 s of CPU against 70 s for the two commands). Reports type errors as tsc
+// quiet 2-core machine: 37 s of CPU against 61-70 s for the two commands). Reports type errors as tsc
 // does and ESLint's findings as `eslint` does; exits 1 on either. `node scripts/dist/typecheck-and-lint.js
 // [folder]`: the workspace in folder (its tsconfig.json and eslint.config.mjs), by default this one.
 import { join, resolve } from 'node:path';
@@ -59,6 +59,10 @@ function reportDiagnostics(diagnostics: readonly ts.Diagnostic[]): void {
 
 /** ESLint over the workspace, its type-checked rules over `program`; resolves to how many errors it found. */
 async function lint(program: ts.Program): Promise<number> {
+  // @nx/enforce-module-boundaries keeps Nx's project graph from one file to the next only in a run from
+  // a terminal, which it tells by the running script's path (`isTerminalRun`: ESLint's, Nx's or jest's);
+  // elsewhere, as in an editor, it reads the graph again for every file (6 s of CPU here). This is such a run.
+  process.argv[1] = fileURLToPath(new URL('../../node_modules/.bin/eslint', import.meta.url));
   const eslint = new ESLint({
     cwd: root,
     ...ESLINT_CACHE,
