@@ -25,7 +25,7 @@ describe('audit store with identity killed while entries are published', () => {
   let admin: { accessToken: string; publicId: string };
 
   beforeAll(async () => {
-    system = await startSystem({ label: 'audit-faults' });
+    system = await startSystem({ label: 'audit-faults', services: ['identity'] });
     broker = await TestBroker.connect(system.brokerPrefix);
     const login = await fetch(`${system.gatewayUrl}/api/auth/login/email`, {
       method: 'POST',

@@ -55,7 +55,7 @@ async function upload(token: string, png: Buffer): Promise<Answer> {
 beforeAll(async () => {
   storageDir = await mkdtemp(join(tmpdir(), 'e2e-conversions-'));
   // The gateway's production upstream deadline (the harness's 5 s would cut a wait contract §9 allows: 10 s).
-  system = await startSystem({ env: { STORAGE_DIR: storageDir, TRUST_PROXY: '1', UPSTREAM_TIMEOUT_MS: '30000' } });
+  system = await startSystem({ services: ['identity', 'notifier', 'media'], env: { STORAGE_DIR: storageDir, TRUST_PROXY: '1', UPSTREAM_TIMEOUT_MS: '30000' } });
   admin = await signIn(system, 'admin', BOOTSTRAP_ADMIN.email, BOOTSTRAP_ADMIN.password);
   // 6320 x 6320 = 39.9 megapixels, just under the cap.
   [maximal, small] = [gradientPng(6320, 6320), gradientPng(400, 300)];

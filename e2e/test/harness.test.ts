@@ -42,4 +42,23 @@ describe('the test harness', () => {
     );
     expect(failure).toContain('UPSTREAM_TIMEOUT_MS');
   });
+
+  it('starts only the services a suite names, behind the gateway, and counts the others as stopped', async () => {
+    const system = await startSystem({ label: 'some-services', services: ['identity'] });
+    try {
+      expect(Object.keys(system.pids()).sort()).toEqual(['gateway', 'identity']);
+      expect(system.stopped().sort()).toEqual(['feedback', 'media', 'notifier', 'reference-data']);
+      const login = await fetch(`${system.gatewayUrl}/api/auth/login/email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'admin@example.com', password: 'Admin123!' }),
+      });
+      expect(login.status).toBe(200);
+      const { accessToken } = ((await login.json()) as { data: { accessToken: string } }).data;
+      const lookup = await fetch(`${system.gatewayUrl}/api/lookups/provinces`, { headers: { authorization: `Bearer ${accessToken}` } });
+      expect({ status: lookup.status, errorCode: ((await lookup.json()) as { errorCode: string }).errorCode }).toEqual({ status: 503, errorCode: 'SERVICE_UNAVAILABLE' });
+    } finally {
+      await system.shutdown();
+    }
+  });
 });

@@ -20,7 +20,7 @@ const HASH_QUEUE_MAX_WAITING = 1;
 let system: RunningSystem;
 
 beforeAll(async () => {
-  system = await startSystem({ owaspPasswordHashing: true, env: { PASSWORD_HASH_MAX_WAITING: String(HASH_QUEUE_MAX_WAITING) } });
+  system = await startSystem({ services: ['identity', 'notifier'], owaspPasswordHashing: true, env: { PASSWORD_HASH_MAX_WAITING: String(HASH_QUEUE_MAX_WAITING) } });
 }, 90_000);
 
 afterAll(async () => {

@@ -22,7 +22,7 @@ describe('identity as two replicas behind one balancer', () => {
     const firstPort = await freePort();
     firstUrl = `http://127.0.0.1:${firstPort}`;
     balancer = await RoundRobinBalancer.start([firstUrl]);
-    system = await startSystem({ label: 'replicas', env: { IDENTITY_PORT: String(firstPort) }, processEnv: { gateway: { IDENTITY_URL: balancer.url } } });
+    system = await startSystem({ label: 'replicas', services: ['identity'], env: { IDENTITY_PORT: String(firstPort) }, processEnv: { gateway: { IDENTITY_URL: balancer.url } } });
     const secondUrl = `http://127.0.0.1:${await freePort()}`;
     second = spawn(process.execPath, [join(repositoryRoot, 'services/identity/dist/main.js')], {
       cwd: repositoryRoot,

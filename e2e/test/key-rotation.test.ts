@@ -22,6 +22,7 @@ describe('signing key rotation through the gateway (npm run keys:rotate)', () =>
 
   beforeAll(async () => {
     system = await startSystem({
+      services: ['identity'],
       env: (resources) => {
         isolated = resources;
         return TIMINGS;

@@ -21,7 +21,7 @@ let system: RunningSystem;
 beforeAll(async () => {
   // The gateway's production upstream deadline: the harness's 5 s would cut the flood's own logins,
   // each waiting its turn among 120, and turn them into retries on top of the work they left behind.
-  system = await startSystem({ owaspPasswordHashing: true, env: { TRUST_PROXY: '1', PASSWORD_HASH_MAX_WAITING: '40', UPSTREAM_TIMEOUT_MS: '30000' } });
+  system = await startSystem({ services: ['identity'], owaspPasswordHashing: true, env: { TRUST_PROXY: '1', PASSWORD_HASH_MAX_WAITING: '40', UPSTREAM_TIMEOUT_MS: '30000' } });
 }, 90_000);
 
 afterAll(async () => {

@@ -82,6 +82,7 @@ beforeAll(async () => {
   // machine may stretch past the 10 s wait: that 503 is the contract's, but not what is measured here.
   system = await startSystem({
     label: 'media-memory',
+    services: ['identity', 'notifier', 'media'],
     // Without the harness's code cache, which adds to a process's resident memory: measured as deployed.
     env: { TRUST_PROXY: '1', UPSTREAM_TIMEOUT_MS: String(scaled(180_000)), IMAGE_CONVERSION_WAIT_MS: String(scaled(120_000)), NODE_DISABLE_COMPILE_CACHE: '1' },
   });
