@@ -9,7 +9,7 @@ let system: RunningSystem;
 
 beforeAll(async () => {
   database = await TcpProxy.start(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
-  system = await startSystem({ env: (isolated) => ({ DATABASE_URL: database.urlFor(isolated['DATABASE_URL'] as string) }) });
+  system = await startSystem({ services: ['identity'], env: (isolated) => ({ DATABASE_URL: database.urlFor(isolated['DATABASE_URL'] as string) }) });
 }, 90_000);
 
 afterAll(async () => {

@@ -11,7 +11,7 @@ let system: RunningSystem;
 
 beforeAll(async () => {
   // One proxy in front (tests name their client in X-Forwarded-For); JSON bodies cut after 1 s.
-  system = await startSystem({ env: { TRUST_PROXY: '1', REQUEST_BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS) } });
+  system = await startSystem({ services: ['identity', 'reference-data'], env: { TRUST_PROXY: '1', REQUEST_BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS) } });
 }, 90_000);
 
 afterAll(async () => {

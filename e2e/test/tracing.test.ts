@@ -19,6 +19,7 @@ beforeAll(async () => {
   receiver = await OtlpReceiver.start();
   sink = await SmtpSink.start();
   system = await startSystem({
+    services: ['identity', 'feedback', 'notifier'],
     env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '100', SMTP_URL: sink.url, MESSAGE_REQUESTS_INTERVAL_MS: '200' },
   });
 }, 90_000);
