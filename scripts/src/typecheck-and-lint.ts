@@ -41,7 +41,7 @@ function workspaceProgram(): ts.Program {
   });
 }
 
-/** tsc's report of the program's diagnostics; resolves to how many are errors. */
+/** tsc's report of the program's diagnostics; returns how many are errors. */
 function reportTypeErrors(program: ts.Program): number {
   const diagnostics = ts.getPreEmitDiagnostics(program);
   reportDiagnostics(diagnostics);

@@ -45,7 +45,7 @@ export interface RunningSystem extends SystemView {
   pids(): Partial<Record<ProcessName, number>>;
   /** The variables the process was started with (to start another replica of it beside this run). */
   environment(name: ProcessName): NodeJS.ProcessEnv;
-  /** Waits until the gateway reports every service ready (`boundMs`: the longest wait, before the time scale). */
+  /** Waits until the gateway reports every service ready, or with `services`, each started process itself (`boundMs`: the longest wait, before the time scale). */
   ready(boundMs?: number): Promise<void>;
   shutdown(): Promise<void>;
 }
