@@ -104,6 +104,9 @@ async function startIdentityApp(env: Record<string, string>): Promise<IdentityUn
       FORWARDING_SECRET: randomBytes(24).toString('base64url'),
       ...TEST_PASSWORD_HASH_COST,
       ...TEST_PASSWORD_STRENGTH_PRELOAD,
+      // The default 2 s for a transaction to start, stretched on a loaded machine: beside stress-ng the
+      // kit's own writes (createAccount, the signing keys' re-read) outwaited it (P2028) and failed a suite.
+      DATABASE_TRANSACTION_MAX_WAIT_MS: String(Math.min(60_000, scaled(2_000))),
       ...env,
     });
     const forwardingSecret = config.FORWARDING_SECRET ?? '';
