@@ -38,9 +38,13 @@ function belowEphemeralRange(): [number, number] {
   return [Math.max(10_000, high - PORTS_BELOW_EPHEMERAL), high];
 }
 
-/** A port nothing listens on (bound, then released): a connection to it is refused. */
+/**
+ * A port nothing listens on, so a connection to it is refused. Drawn and reserved as freePort's:
+ * a port from listen(0) is soon handed to another test process's listen(0) (seen as a fake
+ * upstream answering a test that expected every replica dead).
+ */
 export function closedPort(): Promise<number> {
-  return kernelChosenPort();
+  return freePort();
 }
 
 function kernelChosenPort(): Promise<number> {
