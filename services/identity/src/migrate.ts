@@ -1,4 +1,4 @@
-import { migrateService } from '@school/service';
+import { migrateService } from '@school/service/migrate';
 import { MIGRATIONS } from './migrations.js';
 
 await migrateService('identity', MIGRATIONS);

@@ -89,13 +89,13 @@ await startService({
 });
 `;
 
-const migrations = `import type { ServiceMigrations } from '@school/service';
+const migrations = `import type { ServiceMigrations } from '@school/service/migrate';
 
 /** Applied at start-up (\`startService\`) and by \`dist/migrate.js\` (the migration job). */
 export const MIGRATIONS: ServiceMigrations = new URL('../prisma/migrations', import.meta.url);
 `;
 
-const migrate = ({ name }) => `import { migrateService } from '@school/service';
+const migrate = ({ name }) => `import { migrateService } from '@school/service/migrate';
 import { MIGRATIONS } from './migrations.js';
 
 await migrateService('${name}', MIGRATIONS);
