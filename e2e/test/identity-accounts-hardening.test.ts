@@ -219,7 +219,7 @@ describe('production start-up (defect 13)', () => {
         MFA_ENCRYPTION_KEY: 'a-production-mfa-key-of-at-least-32-chars',
         AMQP_NAME_PREFIX: `prod-${randomBytes(4).toString('hex')}`,
       };
-      const development = [{}, { BOOTSTRAP_ADMIN_PASSWORD: 'Admin123!' }];
+      const development: Record<string, string>[] = [{}, { BOOTSTRAP_ADMIN_PASSWORD: 'Admin123!' }];
       // Strong by the composition rule, absent from the breached list, and guessed early all the same.
       const guessable = ['Password1!', 'Welcome2024!'].map((password) => ({ BOOTSTRAP_ADMIN_PASSWORD: password }));
       const refusals = await Promise.all([...development, ...guessable].map((password) => startIdentity({ ...production, ...password })));
