@@ -29,11 +29,22 @@ export class RoundRobinBalancer {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
-  /** Ends every client connection (call it between requests, as a balancer's idle timeout would): the next request opens one. */
+  /**
+   * Ends every client connection (call it between requests, as a balancer's idle timeout would): the
+   * next request opens one. Resolves once each client has closed its side too, so that none still
+   * holds the connection as reusable: one that had not yet seen it close sent its next request on
+   * it, lost it, and spent its one retry on the dead replica (seen on a loaded machine).
+   */
   async dropConnections(): Promise<void> {
-    const closed = [...this.clients].map((client) => new Promise((resolve) => client.once('close', resolve)));
-    for (const client of this.clients) client.destroy();
-    await Promise.all(closed);
+    await Promise.all(
+      [...this.clients].map(
+        (client) =>
+          new Promise((resolve) => {
+            client.once('close', resolve);
+            client.end();
+          }),
+      ),
+    );
   }
 
   setReplicas(replicaUrls: readonly string[]): void {
