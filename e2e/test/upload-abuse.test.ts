@@ -179,7 +179,9 @@ async function dropConnections(baseUrl: string, count: number): Promise<void> {
             socket.write('POST /api/upload HTTP/1.1\r\nhost: service\r\ncontent-type: multipart/form-data; boundary=x\r\ncontent-length: 100000\r\n\r\n--x\r\n');
             setTimeout(() => {
               if (index % 2 === 0) socket.resetAndDestroy();
-              else socket.end();
+              // Read on after half-closing: a socket nobody reads never sees the service close it,
+              // and it would stay open, keeping the suite's jest worker alive, to the end of the lane.
+              else socket.resume().end();
               resolve();
             }, 100);
           });
