@@ -6,7 +6,7 @@ import { linkToken, type Mail, mailPart, mailsTo } from './support/mail.js';
 import { AUTH_PREFIX, BOOTSTRAP_ADMIN, clientAddress, invitedPerson, signIn, type SignedIn, type Surface } from './support/people.js';
 import { repositoryRoot } from './support/repository-root.js';
 import { sharedSystem, sharedSystemEnvironment } from './support/shared-system.js';
-import { type SystemView, untilReady } from '@school/system-harness';
+import { stopProcess, type SystemView, untilReady } from '@school/system-harness';
 
 /**
  * Contract §10 through the gateway: people and administrators see and end sessions; a new device is
@@ -270,7 +270,7 @@ describe('sessions and devices (contract §10)', () => {
       lastOutputAt: () => lastOutputAt,
     });
     if (failure === undefined) return { child, url };
-    child.kill('SIGTERM');
+    await stopProcess(child);
     throw new Error(`the second ${name} did not become ready: ${failure}`);
   }
 
@@ -282,9 +282,7 @@ describe('sessions and devices (contract §10)', () => {
       ({ child: replica, url: replicaUrl } = await startReplica('gateway', { METRICS_PORT: String(await freePort()) }));
     });
 
-    afterAll(() => {
-      replica?.kill('SIGTERM');
-    });
+    afterAll(() => replica && stopProcess(replica));
 
     it('refuses a session ended through one replica on the next request to the other', async () => {
       const owner = owners.mobile;
@@ -446,9 +444,7 @@ describe('sessions and devices (contract §10)', () => {
       secondGateway = gateway.url;
     });
 
-    afterAll(() => {
-      for (const replica of replicas) replica.kill('SIGTERM');
-    });
+    afterAll(() => Promise.all(replicas.map(stopProcess)));
 
     /** Every other request through the second gateway, and so the second identity. */
     const alternately = (at: number) => (at % 2 === 0 ? system.gatewayUrl : secondGateway);

@@ -21,6 +21,13 @@ export interface GroupProcessOptions {
 
 const alive = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
 
+/** Sends `child` SIGTERM and resolves once it has exited (at once if it already has). */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  const exited = alive(child) ? new Promise((resolve) => child.once('exit', resolve)) : undefined;
+  child.kill('SIGTERM');
+  await exited;
+}
+
 /**
  * Node processes started one by one, each with its own script and environment (the benchmarks
  * start part of the system, or a ceiling beside it): stderr printed with the process's name, a wait
@@ -43,9 +50,7 @@ export class ProcessGroup {
 
   /** Stops one started process and forgets it, so waitFor() no longer counts its exit as a failure. */
   async stop(child: ChildProcess): Promise<void> {
-    const exited = alive(child) ? new Promise((resolve) => child.once('exit', resolve)) : undefined;
-    child.kill('SIGTERM');
-    await exited;
+    await stopProcess(child);
     const index = this.members.findIndex((member) => member.child === child);
     if (index >= 0) this.members.splice(index, 1);
   }
