@@ -2,7 +2,6 @@
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { swcOptions } from './scripts/jest/swc-options.js';
-import { scaled } from './libs/testing/jest/time-scale.js';
 
 const root = dirname(fileURLToPath(import.meta.url));
 
@@ -40,7 +39,7 @@ export function jestConfig(projectDir, { templateDatabases, ...overrides } = {})
     ...(!globalThis.jestWorkspaceLane && { reporters: ['default', join(root, 'libs/testing/jest/results-reporter.js')] }),
     ...(templateDatabases && { globalSetup: join(root, 'scripts/jest/global-setup.js'), testEnvironmentOptions: { templateDatabases } }),
     ...overrides,
-    // Every timeout, the default and those a test names, stretched on a loaded machine (TEST_TIME_SCALE).
-    testTimeout: scaled(overrides.testTimeout ?? 30_000),
+    // Stretched on a loaded machine (TEST_TIME_SCALE) by the environment, as every timeout a test names.
+    testTimeout: overrides.testTimeout ?? 30_000,
   };
 }

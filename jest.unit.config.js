@@ -6,7 +6,6 @@
 // per-ip upload slots on one Redis, messaging's broker timings), which Nx's one jest per project keeps.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { scaled } from './libs/testing/jest/time-scale.js';
 
 const root = import.meta.dirname;
 if (process.env.JEST_LANE !== 'unit') throw new Error('jest.unit.config.js runs with JEST_LANE=unit');
@@ -22,6 +21,6 @@ export default {
   reporters: ['default', [join(root, 'libs/testing/jest/results-reporter.js'), { project: 'unit tests' }]],
   passWithNoTests: true,
   // A global option: the projects' own (jest.preset.js) is not read in a multi-project run, which would
-  // leave jest's unscaled 5 s to every hook and test (red once on a busy machine).
-  testTimeout: scaled(30_000),
+  // leave jest's 5 s to every hook and test (red once on a busy machine). Stretched by the environment.
+  testTimeout: 30_000,
 };

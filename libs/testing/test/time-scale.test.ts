@@ -6,11 +6,12 @@ import { scaled, timeScale } from '../src/index.js';
 
 type Added = { timeout: number | undefined };
 type Block = { children: Added[]; hooks: Added[] };
-const handle = (event: { name: string; timeout?: number }, block: Block) =>
+type State = { currentDescribeBlock?: Block; testTimeout?: number };
+const handle = (event: { name: string; timeout?: number }, state: State) =>
   (ScaledTimeoutsEnvironment.prototype as unknown as { handleTestEvent(event: unknown, state: unknown): unknown }).handleTestEvent.call(
     { __proto__: ScaledTimeoutsEnvironment.prototype },
     event,
-    { currentDescribeBlock: block },
+    state,
   );
 
 describe('the test time scale', () => {
@@ -36,14 +37,20 @@ describe('the test time scale', () => {
     }
   });
 
-  it("stretches the timeout a test or a hook names, and leaves one that names none to jest's (scaled) default", () => {
+  it('stretches the default timeout as a file starts, the configured one unstretched (it keys the transform cache)', () => {
+    const state: State = { testTimeout: 30_000 };
+    void handle({ name: 'run_start' }, state);
+    expect(state.testTimeout).toBe(scaled(30_000));
+  });
+
+  it("stretches the timeout a test or a hook names, and leaves one that names none to jest's (stretched) default", () => {
     const block: Block = { children: [{ timeout: 90_000 }], hooks: [{ timeout: 60_000 }] };
-    void handle({ name: 'add_test', timeout: 90_000 }, block);
-    void handle({ name: 'add_hook', timeout: 60_000 }, block);
+    void handle({ name: 'add_test', timeout: 90_000 }, { currentDescribeBlock: block });
+    void handle({ name: 'add_hook', timeout: 60_000 }, { currentDescribeBlock: block });
     expect(block).toEqual({ children: [{ timeout: scaled(90_000) }], hooks: [{ timeout: scaled(60_000) }] });
 
     const unnamed: Block = { children: [{ timeout: undefined }], hooks: [] };
-    void handle({ name: 'add_test' }, unnamed);
+    void handle({ name: 'add_test' }, { currentDescribeBlock: unnamed });
     expect(unnamed.children[0]?.timeout).toBeUndefined();
   });
 });
