@@ -25,6 +25,8 @@ export class ServiceDocParts {
   private readonly parts: ServiceParts = {};
   private timer: NodeJS.Timeout | undefined;
   private readonly inFlight = new Map<ServiceName, Promise<void>>();
+  /** When every part was last asked for (0: never). */
+  private refreshedAt = 0;
   private stopped = false;
   private readonly retryMs: number;
   private readonly refreshMs: number;
@@ -70,10 +72,18 @@ export class ServiceDocParts {
     );
   }
 
+  /**
+   * Asks for the missing parts, and for every part once refreshMs has passed since they were last
+   * all asked for: a part the gateway holds is not asked again every retryMs while another service
+   * is down (a request to it each time, which behind a balancer takes a replica's turn).
+   */
   private async cycle(): Promise<void> {
-    await this.fetch();
+    const refreshDue = Date.now() - this.refreshedAt >= this.refreshMs;
+    if (refreshDue) this.refreshedAt = Date.now();
+    await this.fetch(refreshDue ? undefined : this.missing());
     if (this.stopped) return;
-    this.timer = setTimeout(() => void this.cycle(), this.missing().length > 0 ? this.retryMs : this.refreshMs);
+    const missing = this.missing().length > 0;
+    this.timer = setTimeout(() => void this.cycle(), missing ? this.retryMs : Math.max(0, this.refreshedAt + this.refreshMs - Date.now()));
     this.timer.unref();
   }
 
